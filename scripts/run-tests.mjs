@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Runs the whole vitest suite and ends with the one line CI reads: "N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+const report = '.test-results.json';
+rmSync(report, { force: true });
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
+let passed = 0;
+let failed = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed = json.numPassedTests;
+  failed = json.numFailedTests + (json.numRuntimeErrorTestSuites ?? 0);
+  for (const suite of json.testResults ?? []) {
+    // A file that failed to load has no tests but is a failure.
+    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
+  }
+} else {
+  failed = 1;
+}
+if (result.status !== 0 && failed === 0) failed = 1;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,40 @@
+/**
+ * What the rest of sitesync may ask of the service. `ApiClient` (client.ts)
+ * implements it over HTTP; apply/ and the CLI depend only on this interface.
+ */
+import type { Secret } from '../model/secret.js';
+import type { DesiredWebsite, LiveWebsite, WebsiteSettings } from '../model/website.js';
+
+export interface WebsiteUpdate {
+  /** Only the settings that change. */
+  settings: Partial<WebsiteSettings>;
+  /** Sent when set; never read back. */
+  password?: Secret;
+}
+
+export interface RequestStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  retries: number;
+  /** 429 answers received. */
+  throttled: number;
+}
+
+export interface WebsitesApi {
+  /** The base URL, without credentials (for messages and plan files). */
+  readonly url: string;
+  /** Every website of the account, complete or an error: never a partial list. */
+  listWebsites(options?: { signal?: AbortSignal }): Promise<LiveWebsite[]>;
+  /** One website, or undefined when it does not exist (404). */
+  getWebsite(id: number, options?: { signal?: AbortSignal }): Promise<LiveWebsite | undefined>;
+  /** Exact canonical-domain lookup through `search`. */
+  findWebsite(domain: string, options?: { signal?: AbortSignal }): Promise<LiveWebsite | undefined>;
+  /** Creates the site with every desired field; never creates a duplicate. */
+  createWebsite(desired: DesiredWebsite, options?: { signal?: AbortSignal }): Promise<LiveWebsite>;
+  /** Sends only the given fields. A site that is gone raises a `not_found` SitesyncError. */
+  updateWebsite(id: number, update: WebsiteUpdate, options?: { signal?: AbortSignal }): Promise<LiveWebsite>;
+  /** Deletes the site; a site already gone counts as success (returns false). */
+  deleteWebsite(id: number, options?: { signal?: AbortSignal }): Promise<boolean>;
+  readonly stats: RequestStats;
+  close(): Promise<void>;
+}

@@ -1,0 +1,4 @@
+import type { Command } from '@commander-js/extra-typings';
+import type { CommandContext } from '../main.js';
+
+export function registerServe(_program: Command, _context: CommandContext): void {}

@@ -1,0 +1,78 @@
+/**
+ * Command-line wiring: commander parses, each command module does the work and
+ * returns an exit code. Nothing here calls process.exit (bin/sitesync.js does).
+ */
+import { Command, CommanderError } from '@commander-js/extra-typings';
+import { isSitesyncError } from '../model/errors.js';
+import { VERSION } from '../version.js';
+import { registerApply } from './commands/apply.js';
+import { registerExport } from './commands/export.js';
+import { registerPlan } from './commands/plan.js';
+import { registerSchema } from './commands/schema.js';
+import { registerServe } from './commands/serve.js';
+import { registerValidate } from './commands/validate.js';
+import { EXIT, type Io } from './io.js';
+
+/** A command body: returns the exit code. */
+export type CommandRunner = () => Promise<number>;
+
+export interface CommandContext {
+  io: Io;
+  /** Commands call this with their body; main runs it and turns errors into messages. */
+  run(body: CommandRunner): Promise<void>;
+}
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const context: CommandContext = {
+    io,
+    run: async (body) => {
+      try {
+        exitCode = await body();
+      } catch (error) {
+        exitCode = reportError(error, io);
+      }
+    },
+  };
+
+  const program = new Command()
+    .name('sitesync')
+    .description('Keep the websites of a web-analytics service as code.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showHelpAfterError('(run sitesync --help for usage)');
+
+  for (const register of [
+    registerValidate,
+    registerSchema,
+    registerPlan,
+    registerApply,
+    registerExport,
+    registerServe,
+  ]) {
+    register(program, context);
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    return reportError(error, io);
+  }
+  return exitCode;
+}
+
+/** One readable line for a user error; a stack trace only for a bug. */
+export function reportError(error: unknown, io: Io): number {
+  if (isSitesyncError(error)) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return error.code === 'unsafe_plan' ? EXIT.unsafe : EXIT.error;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr.write(`internal error (please report): ${detail}\n`);
+  return EXIT.error;
+}

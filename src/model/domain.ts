@@ -1,0 +1,41 @@
+/**
+ * Domain identity. The service normalises every domain before it validates and
+ * stores it; sitesync must do the same on the configuration side, or every plan
+ * would re-create `www.Example.com` forever. Pure functions; no I/O.
+ */
+import { domainToASCII } from 'node:url';
+
+const MAX_DOMAIN_LENGTH = 255;
+// The service's rule: dotted hostname (labels 1..63, alphanumeric at both ends,
+// hyphens inside), at least one dot, last label not all digits; or an IPv4 address.
+const HOSTNAME = /^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+(?!\d+$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?$/;
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** Exactly what the service does before validation: lowercase, drop http(s)://, drop one leading `www.`. */
+export function serviceNormalizeDomain(input: string): string {
+  let domain = input.trim().toLowerCase();
+  domain = domain.replace(/^https?:\/\//, '');
+  if (domain.startsWith('www.')) domain = domain.slice(4);
+  return domain;
+}
+
+/** The service's validation rule, applied to an already normalised domain. */
+export function isValidServiceDomain(domain: string): boolean {
+  if (domain.length === 0 || domain.length > MAX_DOMAIN_LENGTH) return false;
+  return IPV4.test(domain) || HOSTNAME.test(domain);
+}
+
+/**
+ * The canonical form sitesync uses as identity: the service's normalisation,
+ * plus what a person writes that the service would store differently or
+ * refuse: a trailing dot, and internationalised names (to punycode).
+ */
+export function canonicalDomain(input: string): string {
+  let domain = serviceNormalizeDomain(input);
+  if (domain.endsWith('.')) domain = domain.slice(0, -1);
+  if (/[^\x00-\x7f]/.test(domain)) {
+    const ascii = domainToASCII(domain);
+    if (ascii !== '') domain = ascii;
+  }
+  return domain;
+}

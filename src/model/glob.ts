@@ -1,0 +1,33 @@
+/**
+ * Globs on canonical domains: `*` matches any run of characters (dots too),
+ * `?` exactly one. Used for manage/protect/--only/--skip/--allow-delete.
+ */
+
+const cache = new Map<string, RegExp>();
+
+export function globToRegExp(glob: string): RegExp {
+  let re = cache.get(glob);
+  if (!re) {
+    const body = glob
+      .toLowerCase()
+      .split('')
+      .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+      .join('');
+    re = new RegExp(`^${body}$`);
+    cache.set(glob, re);
+  }
+  return re;
+}
+
+export function matchesGlob(domain: string, glob: string): boolean {
+  return globToRegExp(glob).test(domain);
+}
+
+export function matchesAny(domain: string, globs: readonly string[]): boolean {
+  return globs.some((glob) => matchesGlob(domain, glob));
+}
+
+/** Characters a glob may contain: those of a domain, plus `*` and `?`. */
+export function isValidGlob(glob: string): boolean {
+  return /^[a-z0-9.*?_-]+$/i.test(glob);
+}

@@ -1,0 +1,126 @@
+/**
+ * The plan: plain data, nothing rendered, no closures. It can be saved,
+ * compared, and rendered many ways. `before` is always the live side and
+ * `after` the desired side. Values are canonical (see website.ts); a password
+ * value never appears here, only the fact that one will be sent.
+ */
+import type { FieldName, SettingName, SettingValue, WebsiteSettings } from './website.js';
+
+export type Action = 'create' | 'update' | 'delete';
+
+export interface FieldChange {
+  field: FieldName;
+  /** Live value; absent on create, and for write-only fields. */
+  before?: SettingValue;
+  /** Desired value; absent for a password (it is never written into a plan). */
+  after?: SettingValue;
+  /** The value is sent but cannot be read back, so it cannot be verified. */
+  writeOnly?: boolean;
+}
+
+/** Drift in a field listed in ignore_changes: shown, never changed. */
+export interface IgnoredDrift {
+  field: SettingName;
+  before: SettingValue;
+  after: SettingValue;
+}
+
+export interface CreateChange {
+  action: 'create';
+  domain: string;
+  id: null;
+  after: WebsiteSettings;
+  /** Every field that the create sends, write-only ones marked. */
+  fields: FieldChange[];
+}
+
+export interface UpdateChange {
+  action: 'update';
+  domain: string;
+  id: number;
+  before: Partial<WebsiteSettings>;
+  after: WebsiteSettings;
+  /** Only the fields that change (and write-only values being sent). */
+  fields: FieldChange[];
+  ignored: IgnoredDrift[];
+  /** Digest of the live record this change was planned against. */
+  fingerprint: string;
+}
+
+export interface DeleteChange {
+  action: 'delete';
+  domain: string;
+  id: number;
+  before: Partial<WebsiteSettings>;
+  /** When the site was created: how much analytics history a delete destroys. */
+  createdAt?: string;
+  fingerprint: string;
+}
+
+export type Change = CreateChange | UpdateChange | DeleteChange;
+
+export type NoteKind =
+  | 'out_of_scope' // live sites outside `manage`: never touched
+  | 'kept_not_in_config' // in scope, not listed, prune off
+  | 'protected' // would be pruned, but `protect` matches
+  | 'write_only_unverified' // values that cannot be read back
+  | 'ignored_drift' // drift in ignore_changes fields
+  | 'filtered'; // excluded by --only / --skip
+
+export interface Note {
+  kind: NoteKind;
+  message: string;
+  domains: string[];
+}
+
+export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';
+
+export interface SafetyViolation {
+  rule: SafetyRule;
+  message: string;
+  /** The domains an acknowledgement must name (--allow-delete). */
+  domains: string[];
+  limit?: number;
+  actual?: number;
+  /** For a suspected rename: the domain that would be created. */
+  renamedTo?: string;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+  /** Live sites outside the configuration's scope. */
+  outOfScope: number;
+  /** Live sites in scope, not listed, kept (no prune, or protected). */
+  kept: number;
+  /** Write-only values that the plan cannot verify. */
+  unverifiable: number;
+  /** Fields with ignored drift. */
+  ignoredDrift: number;
+}
+
+export interface Plan {
+  changes: Change[];
+  notes: Note[];
+  safety: SafetyViolation[];
+  summary: PlanSummary;
+}
+
+/** What the planner needs beyond desired and live state. */
+export interface PlanPolicy {
+  prune: boolean;
+  manage: { include: string[]; exclude: string[] };
+  protect: string[];
+  limits: { maxDeletes: number; maxChangePercent: number };
+  /** --only / --skip globs. */
+  only: string[];
+  skip: string[];
+  /** --sync-write-only: re-send every configured write-only value. */
+  syncWriteOnly: boolean;
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}

@@ -1,0 +1,219 @@
+/**
+ * The website: its fields, their friendly and wire names, defaults, and the ONE
+ * canonical form per field that every comparison uses. Config loading, the wire
+ * decoder and the planner all normalise through `FIELDS`, so "1" vs 1, null vs
+ * 0, CRLF vs LF and list order can never show up as a change. Imports only
+ * other model modules; no I/O.
+ */
+import type { Secret } from './secret.js';
+
+export type Privacy = 'public' | 'private' | 'password';
+export const PRIVACY_VALUES: readonly Privacy[] = ['public', 'private', 'password'];
+export const PRIVACY_CODE: Readonly<Record<Privacy, 0 | 1 | 2>> = { public: 0, private: 1, password: 2 };
+
+/** The comparable settings of a website, in canonical form. */
+export interface WebsiteSettings {
+  privacy: Privacy;
+  email: boolean;
+  excludeBots: boolean;
+  /** Sorted, unique, trimmed, no empty entries. */
+  excludeParams: string[];
+  /** Sorted, unique, trimmed, no empty entries. */
+  excludeIps: string[];
+  favorite: boolean;
+}
+
+export type SettingName = keyof WebsiteSettings;
+/** Every field a user can manage; `password` is write-only and never compared. */
+export type FieldName = SettingName | 'password';
+export type SettingValue = WebsiteSettings[SettingName];
+
+export interface FieldSpec<K extends SettingName = SettingName> {
+  name: K;
+  /** Name in websites.yaml (the API's name, so users recognise it). */
+  configName: string;
+  /** Form field / JSON key on the wire. */
+  wireName: string;
+  /** The service's documented default on create. */
+  defaultValue: WebsiteSettings[K];
+  /** Any raw representation (config, wire, "1"/1/null, CRLF text, arrays) → canonical, or undefined if unreadable. */
+  canonical(raw: unknown): WebsiteSettings[K] | undefined;
+  /** Short human rendering of a canonical value. */
+  format(value: WebsiteSettings[K]): string;
+}
+
+function toFlag(raw: unknown): boolean | undefined {
+  if (raw === null) return false; // the real service stores NULL, which behaves as off
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'number') return raw === 1 ? true : raw === 0 ? false : undefined;
+  if (typeof raw === 'string') {
+    const text = raw.trim().toLowerCase();
+    if (text === '1' || text === 'true') return true;
+    if (text === '0' || text === 'false' || text === '') return false;
+  }
+  return undefined;
+}
+
+function toPrivacy(raw: unknown): Privacy | undefined {
+  if (raw === null) return 'public'; // real service: NULL privacy behaves as public
+  if (typeof raw === 'string' && (PRIVACY_VALUES as readonly string[]).includes(raw.trim().toLowerCase())) {
+    return raw.trim().toLowerCase() as Privacy;
+  }
+  const code = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  return PRIVACY_VALUES[code];
+}
+
+/** One entry per line (\r\n, \r or \n) or an array; trimmed, de-duplicated, sorted. */
+export function toLineSet(raw: unknown): string[] | undefined {
+  if (raw === null) return [];
+  let entries: unknown[];
+  if (typeof raw === 'string') entries = raw.split(/\r\n|\r|\n/);
+  else if (Array.isArray(raw)) entries = raw;
+  else return undefined;
+  const set = new Set<string>();
+  for (const entry of entries) {
+    if (typeof entry !== 'string' && typeof entry !== 'number') return undefined;
+    const text = String(entry).trim();
+    if (text !== '') set.add(text);
+  }
+  return [...set].sort();
+}
+
+/** IP entries compare case-insensitively (IPv6 hex digits). */
+function toIpSet(raw: unknown): string[] | undefined {
+  const set = toLineSet(raw);
+  return set && [...new Set(set.map((ip) => ip.toLowerCase()))].sort();
+}
+
+const formatFlag = (value: boolean): string => (value ? 'true' : 'false');
+const formatList = (value: string[]): string => (value.length === 0 ? '[]' : `[${value.join(', ')}]`);
+
+export const FIELDS: { readonly [K in SettingName]: FieldSpec<K> } = {
+  privacy: {
+    name: 'privacy',
+    configName: 'privacy',
+    wireName: 'privacy',
+    defaultValue: 'private',
+    canonical: toPrivacy,
+    format: (value) => value,
+  },
+  email: {
+    name: 'email',
+    configName: 'email',
+    wireName: 'email',
+    defaultValue: false,
+    canonical: toFlag,
+    format: formatFlag,
+  },
+  excludeBots: {
+    name: 'excludeBots',
+    configName: 'exclude_bots',
+    wireName: 'exclude_bots',
+    defaultValue: true,
+    canonical: toFlag,
+    format: formatFlag,
+  },
+  excludeParams: {
+    name: 'excludeParams',
+    configName: 'exclude_params',
+    wireName: 'exclude_params',
+    defaultValue: [],
+    canonical: toLineSet,
+    format: formatList,
+  },
+  excludeIps: {
+    name: 'excludeIps',
+    configName: 'exclude_ips',
+    wireName: 'exclude_ips',
+    defaultValue: [],
+    canonical: toIpSet,
+    format: formatList,
+  },
+  favorite: {
+    name: 'favorite',
+    configName: 'favorite',
+    wireName: 'favorite',
+    defaultValue: false,
+    canonical: toFlag,
+    format: formatFlag,
+  },
+};
+
+/** Settings in a fixed order: the order of plan lines and of exported YAML. */
+export const SETTING_NAMES: readonly SettingName[] = [
+  'privacy',
+  'email',
+  'excludeBots',
+  'excludeParams',
+  'excludeIps',
+  'favorite',
+];
+
+/** Names in websites.yaml for every managed field (settings plus password). */
+export const CONFIG_FIELD_NAMES: Readonly<Record<FieldName, string>> = {
+  privacy: 'privacy',
+  email: 'email',
+  excludeBots: 'exclude_bots',
+  excludeParams: 'exclude_params',
+  excludeIps: 'exclude_ips',
+  favorite: 'favorite',
+  password: 'password',
+};
+
+export function fieldFromConfigName(name: string): FieldName | undefined {
+  return (Object.keys(CONFIG_FIELD_NAMES) as FieldName[]).find((field) => CONFIG_FIELD_NAMES[field] === name);
+}
+
+export function defaultSettings(): WebsiteSettings {
+  return {
+    privacy: FIELDS.privacy.defaultValue,
+    email: FIELDS.email.defaultValue,
+    excludeBots: FIELDS.excludeBots.defaultValue,
+    excludeParams: [],
+    excludeIps: [],
+    favorite: FIELDS.favorite.defaultValue,
+  };
+}
+
+/** Equality of two canonical values of one field. */
+export function sameValue(a: SettingValue | undefined, b: SettingValue | undefined): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((entry, i) => entry === b[i]);
+  return a === b;
+}
+
+export function formatValue<K extends SettingName>(field: K, value: WebsiteSettings[K]): string {
+  return FIELDS[field].format(value);
+}
+
+/** Where a value came from in websites.yaml, for messages. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** One website as the configuration wants it. */
+export interface DesiredWebsite {
+  /** Canonical domain (see domain.ts): the identity. */
+  domain: string;
+  settings: WebsiteSettings;
+  /** Resolved from the environment; write-only, never compared, never printed. */
+  password?: Secret;
+  /** Fields this tool never changes on this site. */
+  ignoreChanges: FieldName[];
+  source?: SourceLocation;
+}
+
+/** One website as the service reports it. */
+export interface LiveWebsite {
+  id: number;
+  domain: string;
+  /** A setting is absent when the server does not return it (write-only there). */
+  settings: Partial<WebsiteSettings>;
+  /** Whether a password is set; undefined when the server does not say. */
+  hasPassword: boolean | undefined;
+  createdAt?: string;
+  updatedAt?: string;
+  /** The record as received (password flag only, never a value), for --explain. */
+  raw?: Readonly<Record<string, unknown>>;
+}
