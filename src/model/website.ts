@@ -202,6 +202,8 @@ export interface DesiredWebsite {
   /** Fields this tool never changes on this site. */
   ignoreChanges: FieldName[];
   source?: SourceLocation;
+  /** The values as written in websites.yaml (config names; never a password), for --explain. */
+  raw?: Readonly<Record<string, unknown>>;
 }
 
 /** One website as the service reports it. */

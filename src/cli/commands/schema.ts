@@ -1,4 +1,20 @@
+/**
+ * `sitesync schema`: prints the published JSON Schema of websites.yaml (for
+ * editors and other tools), exactly as shipped in schemas/.
+ */
 import type { Command } from '@commander-js/extra-typings';
+import { schemaText } from '../../config/index.js';
+import { EXIT } from '../io.js';
 import type { CommandContext } from '../main.js';
 
-export function registerSchema(_program: Command, _context: CommandContext): void {}
+export function registerSchema(program: Command, context: CommandContext): void {
+  program
+    .command('schema')
+    .description('print the JSON Schema of websites.yaml')
+    .action(async () => {
+      await context.run(async () => {
+        context.io.stdout.write(schemaText());
+        return EXIT.ok;
+      });
+    });
+}

@@ -1,0 +1,183 @@
+/**
+ * Files that passed YAML parsing → the DesiredState: top-level settings once,
+ * `defaults` under every website, the service's defaults under those, canonical
+ * domains (warned when they differ from what was written), duplicates across
+ * files, and privacy: password only with a password.
+ */
+import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
+import { canonicalDomain, isValidServiceDomain } from '../model/domain.js';
+import {
+  CONFIG_FIELD_NAMES,
+  type DesiredWebsite,
+  defaultSettings,
+  type FieldName,
+  type Privacy,
+  type SourceLocation,
+} from '../model/website.js';
+import { configDigest } from './digest.js';
+import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
+import { type Env, type ResolvedBlock, resolveBlock } from './settings-block.js';
+import { type LoadedFile, mergeTopLevel, resolveApiUrl, resolvePolicy, type TopLevel } from './top-level.js';
+
+const FIELD_ORDER = Object.keys(CONFIG_FIELD_NAMES) as FieldName[];
+
+interface Defaults extends ResolvedBlock {
+  /** Where a default privacy: password was set, for the message when a site lacks a password. */
+  privacyAt?: SourceLocation;
+  /** A password is written in defaults (even if its variable is unset, which is reported once). */
+  passwordWritten: boolean;
+  /** The defaults as written, for DesiredWebsite.raw. */
+  written: Readonly<Record<string, unknown>>;
+}
+
+/** A resolved website and where its domain is written, for duplicate messages. */
+interface Entry {
+  site: DesiredWebsite;
+  path: string;
+  domainAt: SourceLocation;
+}
+
+export interface BuildResult {
+  state?: DesiredState;
+  problems: ConfigProblem[];
+}
+
+export function buildState(files: readonly LoadedFile[], env: Env): BuildResult {
+  const problems: ConfigProblem[] = [];
+  const top = mergeTopLevel(files, problems);
+  const policy = resolvePolicy(top, problems);
+  const apiUrl = resolveApiUrl(top, env, problems);
+  const defaults = resolveDefaults(top, env, problems);
+  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems));
+  problems.push(...duplicateDomains(entries));
+  if (problems.some((problem) => problem.severity === 'error')) return { problems };
+
+  const websites = entries.map((entry) => entry.site).sort((a, b) => (a.domain < b.domain ? -1 : 1));
+  const state: DesiredState = {
+    websites,
+    policy,
+    files: files.map((file) => file.source.display),
+    digest: configDigest({ websites, policy, apiUrl }),
+    warnings: problems,
+  };
+  if (apiUrl !== undefined) state.apiUrl = apiUrl;
+  return { state, problems };
+}
+
+function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[]): Defaults {
+  const located = top.defaults;
+  if (!located) return { settings: {}, ignoreChanges: [], passwordWritten: false, written: {} };
+  const block = resolveBlock(located.source, ['defaults'], located.value, env, problems);
+  const defaults: Defaults = {
+    ...block,
+    passwordWritten: located.value.password !== undefined,
+    written: located.value,
+  };
+  if (located.value.privacy !== undefined) defaults.privacyAt = locate(located.source, ['defaults', 'privacy']);
+  return defaults;
+}
+
+function resolveWebsites(file: LoadedFile, defaults: Defaults, env: Env, problems: ConfigProblem[]): Entry[] {
+  const list: unknown = file.config.websites;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item: unknown, index) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
+    const entry = resolveWebsite(file.source, index, item as Record<string, unknown>, defaults, env, problems);
+    return entry ? [entry] : [];
+  });
+}
+
+function resolveWebsite(
+  source: SourceFile,
+  index: number,
+  item: Readonly<Record<string, unknown>>,
+  defaults: Defaults,
+  env: Env,
+  problems: ConfigProblem[],
+): Entry | undefined {
+  const path = ['websites', index];
+  const own = resolveBlock(source, path, item, env, problems);
+  if (typeof item.domain !== 'string') return undefined;
+  const domain = checkDomain(source, [...path, 'domain'], item.domain, problems);
+  if (domain === undefined) return undefined;
+
+  const settings = { ...defaultSettings(), ...defaults.settings, ...own.settings };
+  const ignored = new Set([...defaults.ignoreChanges, ...own.ignoreChanges]);
+  const site: DesiredWebsite = {
+    domain,
+    settings,
+    ignoreChanges: FIELD_ORDER.filter((field) => ignored.has(field)),
+    source: locate(source, path),
+    raw: writtenValues(defaults.written, item),
+  };
+  const password = own.password ?? defaults.password;
+  if (password) site.password = password;
+  problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
+  return { site, path: formatPath(path), domainAt: locate(source, [...path, 'domain']) };
+}
+
+/** What the user wrote for this site (its own values over the defaults), minus any password reference. */
+function writtenValues(...blocks: Readonly<Record<string, unknown>>[]): Record<string, unknown> {
+  const { password: _password, ...values } = Object.assign({}, ...blocks) as Record<string, unknown>;
+  return values;
+}
+
+function passwordProblems(
+  source: SourceFile,
+  path: DataPath,
+  item: Readonly<Record<string, unknown>>,
+  privacy: Privacy,
+  defaults: Defaults,
+): ConfigProblem[] {
+  const written = item.password !== undefined || defaults.passwordWritten;
+  if (privacy === 'password' && !written) {
+    const own = item.privacy !== undefined;
+    const from = own || !defaults.privacyAt ? '' : ` (from defaults at ${formatLocation(defaults.privacyAt)})`;
+    const message = `has privacy: password${from} but no password; add password: \${NAME}`;
+    return [{ ...problemAt(source, own ? [...path, 'privacy'] : path, message), path: formatPath(path) }];
+  }
+  if (privacy !== 'password' && item.password !== undefined) {
+    const message = 'is ignored: a password is only used when privacy is password';
+    return [problemAt(source, [...path, 'password'], message, { severity: 'warning' })];
+  }
+  return [];
+}
+
+function checkDomain(
+  source: SourceFile,
+  path: DataPath,
+  written: string,
+  problems: ConfigProblem[],
+): string | undefined {
+  const domain = canonicalDomain(written);
+  if (!isValidServiceDomain(domain)) {
+    const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
+    const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;
+    problems.push(problemAt(source, path, message));
+    return undefined;
+  }
+  if (domain !== written) {
+    const message = `${JSON.stringify(written)} is read as ${domain}, as the service stores it; write ${domain}`;
+    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+  }
+  return domain;
+}
+
+function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
+  const first = new Map<string, Entry>();
+  const problems: ConfigProblem[] = [];
+  for (const entry of entries) {
+    const earlier = first.get(entry.site.domain);
+    if (!earlier) {
+      first.set(entry.site.domain, entry);
+      continue;
+    }
+    problems.push({
+      severity: 'error',
+      path: `${entry.path}.domain`,
+      message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt)} (${earlier.path})`,
+      source: entry.domainAt,
+    });
+  }
+  return problems;
+}

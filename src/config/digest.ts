@@ -1,0 +1,45 @@
+/**
+ * The configuration digest: sha256 over a canonical JSON of the resolved state,
+ * secrets left out (only whether a password is set). A saved plan keeps it to
+ * notice that the configuration changed since. Independent of file layout,
+ * key order and website order.
+ */
+import { createHash } from 'node:crypto';
+import type { ConfigPolicy } from '../model/desired-state.js';
+import { type DesiredWebsite, SETTING_NAMES } from '../model/website.js';
+
+/** JSON with object keys sorted at every level, so equal data gives equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function configDigest(input: {
+  websites: readonly DesiredWebsite[];
+  policy: ConfigPolicy;
+  apiUrl: string | undefined;
+}): string {
+  // Websites as fixed-shape tuples (settings in SETTING_NAMES order): canonical without sorting keys, and fast.
+  const websites = input.websites
+    .map((site) => [
+      site.domain,
+      SETTING_NAMES.map((name) => site.settings[name]),
+      site.password !== undefined,
+      [...site.ignoreChanges].sort(),
+    ])
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+  const head = canonicalJson({
+    version: 1,
+    apiUrl: input.apiUrl ?? null,
+    policy: input.policy,
+    settings: SETTING_NAMES,
+  });
+  const hash = createHash('sha256').update(head).update(JSON.stringify(websites));
+  return `sha256:${hash.digest('hex')}`;
+}

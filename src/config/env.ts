@@ -1,0 +1,33 @@
+/**
+ * `${NAME}` references: values taken from the environment at load time, so
+ * secrets never sit in a file kept in git. Resolved in `password` (which must
+ * be exactly one reference) and in `api.url`.
+ */
+
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const WHOLE_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+export type Interpolated = { value: string } | { missing: string[] };
+
+/** Replaces every `${NAME}`; names that are unset (or empty) are reported, all of them. */
+export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>): Interpolated {
+  const missing: string[] = [];
+  const value = text.replace(REFERENCE, (_match, name: string) => {
+    const found = env[name];
+    if (found === undefined || found === '') missing.push(name);
+    return found ?? '';
+  });
+  return missing.length > 0 ? { missing } : { value };
+}
+
+/** The variable name of a whole-value reference (`${NAME}`), or undefined for anything else. */
+export function referenceName(text: string): string | undefined {
+  return WHOLE_REFERENCE.exec(text)?.[1];
+}
+
+export function missingMessage(names: readonly string[]): string {
+  const list = names.join(', ');
+  return names.length === 1
+    ? `uses environment variable ${list}, which is not set`
+    : `uses environment variables ${list}, which are not set`;
+}

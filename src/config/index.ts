@@ -1,0 +1,81 @@
+/**
+ * websites.yaml → DesiredState. The public surface of config/: load one or
+ * more files, report every problem at once with file:line:column, and format
+ * problems for people. Errors are values here; commands decide what to do.
+ */
+import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
+import { buildState } from './build.js';
+import { listConfigFiles, readConfigFile } from './files.js';
+import { checkSchema } from './schema.js';
+import type { WebsitesConfig } from './schema-types.js';
+import type { LoadedFile } from './top-level.js';
+import { parseConfigText } from './yaml-file.js';
+
+export { type ExportOptions, exportConfig } from './export.js';
+export { DEFAULT_CONFIG_FILE } from './files.js';
+export { schemaText } from './schema.js';
+
+export interface LoadOptions {
+  /** Files or directories (every *.yaml / *.yml inside, sorted); empty means websites.yaml in cwd. */
+  files: string[];
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface LoadResult {
+  /** Present when there are no errors. */
+  state?: DesiredState;
+  errors: ConfigProblem[];
+  warnings: ConfigProblem[];
+}
+
+export function loadConfig(options: LoadOptions): LoadResult {
+  const listing = listConfigFiles(options.files, options.cwd);
+  const problems: ConfigProblem[] = [...listing.errors];
+  const loaded: LoadedFile[] = [];
+  for (const file of listing.files) {
+    const read = readConfigFile(file);
+    if ('error' in read) {
+      problems.push(read.error);
+      continue;
+    }
+    const parsed = parseConfigText(read.text, file.display);
+    problems.push(...parsed.problems);
+    if (parsed.data === undefined) continue;
+    problems.push(...checkSchema(parsed, parsed.data));
+    // Possibly invalid data: the checks that follow guard every value they read.
+    loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
+  }
+  const built = buildState(loaded, options.env);
+  problems.push(...built.problems);
+
+  const ordered = sortProblems(
+    problems,
+    listing.files.map((file) => file.display),
+  );
+  const errors = ordered.filter((problem) => problem.severity === 'error');
+  const warnings = ordered.filter((problem) => problem.severity === 'warning');
+  if (errors.length > 0 || !built.state) return { errors, warnings };
+  return { state: { ...built.state, warnings }, errors, warnings };
+}
+
+/** File-level problems first, then by file (in load order), line and column. */
+function sortProblems(problems: readonly ConfigProblem[], files: readonly string[]): ConfigProblem[] {
+  const rank = (problem: ConfigProblem): number[] =>
+    problem.source ? [files.indexOf(problem.source.file), problem.source.line, problem.source.column] : [-1, 0, 0];
+  return [...problems].sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    for (let i = 0; i < ra.length; i++) {
+      if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
+    }
+    return 0;
+  });
+}
+
+/** `websites.yaml:14:14: websites[3].privacy must be one of public, private, password` */
+export function formatProblem(problem: ConfigProblem): string {
+  const where = problem.source ? `${problem.source.file}:${problem.source.line}:${problem.source.column}: ` : '';
+  const severity = problem.severity === 'warning' ? 'warning: ' : '';
+  const path = problem.path ? `${problem.path} ` : '';
+  return `${where}${severity}${path}${problem.message}`;
+}

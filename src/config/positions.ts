@@ -1,0 +1,100 @@
+/**
+ * From a path in the data (ajv's instancePath, or our own checks) back to the
+ * YAML source: `file:line:column` of the value (or of the key, for unknown
+ * keys), and the path in the user's terms: `websites[3].privacy`.
+ */
+import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from 'yaml';
+import type { ConfigProblem } from '../model/desired-state.js';
+import type { SourceLocation } from '../model/website.js';
+
+export type PathSegment = string | number;
+export type DataPath = readonly PathSegment[];
+
+/** A parsed file: what positions and problems need. */
+export interface SourceFile {
+  display: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+/** `/websites/3/privacy` → ['websites', 3, 'privacy'] */
+export function pointerToPath(pointer: string): PathSegment[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+}
+
+/** ['websites', 3, 'privacy'] → `websites[3].privacy` */
+export function formatPath(path: DataPath): string {
+  let out = '';
+  for (const segment of path) {
+    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+function keyText(pair: Pair): string | undefined {
+  return isScalar(pair.key) ? String(pair.key.value) : undefined;
+}
+
+function start(node: unknown): number | undefined {
+  const range = (node as Node | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}
+
+/**
+ * Offset of the node at `path`: the value, or with `at: 'key'` the key of the
+ * last segment. Follows aliases; when the path leaves the source (a key that
+ * came from a merge, a missing value) it stops at the deepest node it found.
+ */
+export function offsetOf(source: SourceFile, path: DataPath, at: 'key' | 'value' = 'value'): number {
+  let node: unknown = source.doc.contents;
+  let offset = start(node) ?? 0;
+  for (const [i, segment] of path.entries()) {
+    if (isAlias(node)) node = node.resolve(source.doc);
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => keyText(item) === String(segment));
+      if (!pair) break;
+      if (last && at === 'key') return start(pair.key) ?? offset;
+      offset = start(pair.key) ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      node = node.items[segment];
+    } else {
+      break;
+    }
+    offset = start(node) ?? offset;
+  }
+  return offset;
+}
+
+export function locationAt(source: SourceFile, offset: number): SourceLocation {
+  const { line, col } = source.lineCounter.linePos(offset);
+  return { file: source.display, line, column: col };
+}
+
+export function locate(source: SourceFile, path: DataPath, at: 'key' | 'value' = 'value'): SourceLocation {
+  return locationAt(source, offsetOf(source, path, at));
+}
+
+export function problemAt(
+  source: SourceFile,
+  path: DataPath,
+  message: string,
+  options: { severity?: ConfigProblem['severity']; at?: 'key' | 'value' } = {},
+): ConfigProblem {
+  return {
+    severity: options.severity ?? 'error',
+    path: formatPath(path),
+    message,
+    source: locate(source, path, options.at ?? 'value'),
+  };
+}
+
+export function formatLocation(location: SourceLocation): string {
+  return `${location.file}:${location.line}:${location.column}`;
+}

@@ -1,0 +1,114 @@
+/**
+ * The raw websites.yaml, as TypeScript types. GENERATED from
+ * schemas/websites.schema.json by scripts/gen-types.ts (npm run gen:types):
+ * do not edit by hand.
+ */
+
+/**
+ * Globs on canonical domains: * matches any run of characters, ? exactly one.
+ */
+export type GlobList = string[];
+/**
+ * Visibility of the statistics: public, private or password (0, 1, 2 also accepted).
+ */
+export type Privacy = 'public' | 'private' | 'password' | 0 | 1 | 2;
+/**
+ * Password for privacy: password, taken from the environment: ${NAME}. A literal password is refused.
+ */
+export type Password = string;
+export type Flag = boolean;
+/**
+ * URL query parameter names: a list, or a multi-line string.
+ */
+export type ParamList = string[] | string;
+/**
+ * IP addresses or CIDR ranges (IPv4 or IPv6): a list, or a multi-line string.
+ */
+export type IpList = string[] | string;
+/**
+ * Fields this tool never changes on the website.
+ */
+export type IgnoreChanges = (
+  | 'privacy'
+  | 'password'
+  | 'email'
+  | 'exclude_bots'
+  | 'exclude_params'
+  | 'exclude_ips'
+  | 'favorite'
+)[];
+
+/**
+ * sitesync websites.yaml (format version 1): the websites of a web-analytics service as code. Field names follow the service's API.
+ */
+export interface WebsitesConfig {
+  /**
+   * Format version of this file.
+   */
+  version: 1;
+  /**
+   * Where the service is. Never put an API key here: it comes from the environment.
+   */
+  api?: {
+    /**
+     * Base URL of the service, e.g. https://stats.example.com (may use ${VAR}).
+     */
+    url: string;
+  };
+  /**
+   * Delete live websites in scope that are not listed (default false).
+   */
+  prune?: boolean;
+  /**
+   * Which live websites this configuration owns (globs on canonical domains).
+   */
+  manage?: {
+    include?: GlobList;
+    exclude?: GlobList;
+  };
+  protect?: GlobList;
+  /**
+   * Safety limits for apply.
+   */
+  limits?: {
+    /**
+     * Most websites one apply may delete (default 3).
+     */
+    max_deletes?: number;
+    /**
+     * Most changes one apply may make, as a percentage of managed websites (default 30).
+     */
+    max_change_percent?: number;
+  };
+  /**
+   * Applied to every website that does not set the field.
+   */
+  defaults?: {
+    privacy?: Privacy;
+    password?: Password;
+    email?: Flag;
+    exclude_bots?: Flag;
+    exclude_params?: ParamList;
+    exclude_ips?: IpList;
+    favorite?: Flag;
+    ignore_changes?: IgnoreChanges;
+  };
+  /**
+   * The websites. Several files merge their lists.
+   */
+  websites?: Website[];
+}
+export interface Website {
+  /**
+   * The website's domain; canonicalised as the service does (lowercase, no scheme, no leading www.).
+   */
+  domain: string;
+  privacy?: Privacy;
+  password?: Password;
+  email?: Flag;
+  exclude_bots?: Flag;
+  exclude_params?: ParamList;
+  exclude_ips?: IpList;
+  favorite?: Flag;
+  ignore_changes?: IgnoreChanges;
+}

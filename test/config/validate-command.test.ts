@@ -1,0 +1,102 @@
+/** `sitesync validate` and `sitesync schema`, run in-process through main() with captured output. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { captureIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { tempConfigDir } from './helpers.js';
+
+const VALID = 'version: 1\nwebsites:\n  - domain: WWW.example.com\n  - domain: shop.example.com\n';
+const INVALID = 'version: 1\nwebsites:\n  - domain: example.com\n    privacy: secret\n  - domain: example.com\n';
+
+async function run(argv: string[], files: Record<string, string>, env: Record<string, string> = {}) {
+  const io = captureIo({ cwd: tempConfigDir(files), env });
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('sitesync validate', () => {
+  it('exits 0 on a valid file and prints its warnings', async () => {
+    const result = await run(['validate'], { 'websites.yaml': VALID });
+    expect(result).toEqual({
+      code: 0,
+      out:
+        'websites.yaml:3:13: warning: websites[0].domain "WWW.example.com" is read as example.com, as the service stores it; write example.com\n' +
+        'websites.yaml: valid (2 websites, 1 warning)\n',
+      err: '',
+    });
+  });
+
+  it('exits 1 and lists every problem', async () => {
+    const result = await run(['validate', '-f', 'bad.yaml'], { 'bad.yaml': INVALID });
+    expect(result.code).toBe(1);
+    expect(result.out).toBe(
+      'bad.yaml:4:14: websites[0].privacy must be one of public, private, password\n' +
+        'bad.yaml:5:13: websites[1].domain example.com is listed twice: also at bad.yaml:3:13 (websites[0])\n' +
+        'invalid: 2 errors, 0 warnings\n',
+    );
+  });
+
+  it('merges several -f files and directories', async () => {
+    const files = { 'a.yaml': VALID, 'more/b.yml': 'version: 1\nwebsites:\n  - domain: b.example.com\n' };
+    const result = await run(['validate', '-f', 'a.yaml', '-f', 'more'], files);
+    expect(result.code).toBe(0);
+    expect(result.out.split('\n').at(-2)).toBe('a.yaml, more/b.yml: valid (3 websites, 1 warning)');
+  });
+
+  it('prints JSON for machines', async () => {
+    const bad = await run(['validate', '--format', 'json', '-f', 'bad.yaml'], { 'bad.yaml': INVALID });
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out)).toEqual({
+      formatVersion: 1,
+      valid: false,
+      files: [],
+      websites: 0,
+      digest: null,
+      errors: [
+        {
+          file: 'bad.yaml',
+          line: 4,
+          column: 14,
+          path: 'websites[0].privacy',
+          message: 'must be one of public, private, password',
+          text: 'bad.yaml:4:14: websites[0].privacy must be one of public, private, password',
+        },
+        {
+          file: 'bad.yaml',
+          line: 5,
+          column: 13,
+          path: 'websites[1].domain',
+          message: 'example.com is listed twice: also at bad.yaml:3:13 (websites[0])',
+          text: 'bad.yaml:5:13: websites[1].domain example.com is listed twice: also at bad.yaml:3:13 (websites[0])',
+        },
+      ],
+      warnings: [],
+    });
+    const good = await run(['validate', '--format', 'json'], { 'websites.yaml': VALID });
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.out)).toMatchObject({ valid: true, files: ['websites.yaml'], websites: 2, errors: [] });
+    expect(JSON.parse(good.out).digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('never prints a password, even a literal one it refuses', async () => {
+    const text = 'version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: hunter22\n';
+    const result = await run(['validate', '--format', 'json'], { 'websites.yaml': text });
+    expect(result.code).toBe(1);
+    expect(result.out).not.toContain('hunter22');
+  });
+
+  it('rejects an unknown --format', async () => {
+    const result = await run(['validate', '--format', 'xml'], { 'websites.yaml': VALID });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("argument 'xml' is invalid");
+  });
+});
+
+describe('sitesync schema', () => {
+  it('prints the published schema', async () => {
+    const result = await run(['schema'], {});
+    const published = readFileSync(new URL('../../schemas/websites.schema.json', import.meta.url), 'utf8');
+    expect(result).toEqual({ code: 0, out: published, err: '' });
+    expect(JSON.parse(result.out).$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+  });
+});
