@@ -1,4 +1,119 @@
-import type { Command } from '@commander-js/extra-typings';
+/**
+ * `sitesync serve`: runs the reference websites service until SIGINT/SIGTERM,
+ * logging one JSON line per request to stderr. `sitesync serve accounts create`
+ * adds an account to a database and prints its new API key, once.
+ * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
+ */
+import { type Command, Option } from '@commander-js/extra-typings';
+import { SitesyncError } from '../../model/errors.js';
+import { createAccountWithKey, openSqliteStore, parseKeyList, startServer } from '../../server/index.js';
+import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
 
-export function registerServe(_program: Command, _context: CommandContext): void {}
+const DEFAULT_DB = './sitesync.db';
+
+function integerOption(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new SitesyncError('usage', `--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  return Number(text);
+}
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  db: string;
+  quirks?: 'phpanalytics-v31';
+  throttle: string;
+}
+
+async function serve(options: ServeOptions, io: Io): Promise<number> {
+  const port = integerOption('port', options.port, 0, 65535);
+  const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
+  const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: options.host,
+      port,
+      db: options.db,
+      keys,
+      throttlePerMinute,
+      log: (line) => io.stderr.write(`${line}\n`),
+      ...(options.quirks && { quirks: options.quirks }),
+    });
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    throw new SitesyncError(
+      'network',
+      `cannot serve on ${options.host}:${port} with database ${options.db}: ${reason}`,
+    );
+  }
+  const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
+  io.stderr.write(
+    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+  );
+  await stopped(io.signal);
+  await server.close();
+  io.stderr.write('sitesync serve: stopped\n');
+  return EXIT.ok;
+}
+
+/** Resolves when the signal aborts (SIGINT/SIGTERM); never without one. */
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+interface CreateAccountOptions {
+  db: string;
+  websiteLimit?: string;
+  apiAccess: boolean;
+}
+
+function createAccount(name: string, options: CreateAccountOptions, io: Io): number {
+  const websiteLimit =
+    options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
+  const store = openSqliteStore(options.db);
+  try {
+    if (store.findAccountByName(name)) {
+      throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
+    }
+    const { account, key } = createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
+    const limit = websiteLimit === null ? 'unlimited websites' : `at most ${websiteLimit} websites`;
+    const access = options.apiAccess ? '' : ', no API access';
+    io.stderr.write(`created account "${name}" (id ${account.id}, ${limit}${access}) in ${options.db}\n`);
+    io.stderr.write('its API key, shown only this once:\n');
+    io.stdout.write(`${key}\n`);
+    return EXIT.ok;
+  } finally {
+    store.close();
+  }
+}
+
+export function registerServe(program: Command, context: CommandContext): void {
+  const serveCommand = program
+    .command('serve')
+    .description('Run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2).')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
+    .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
+    .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(['phpanalytics-v31'] as const))
+    .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
+    .action((options) => context.run(() => serve(options, context.io)));
+
+  serveCommand
+    .command('accounts')
+    .description('Manage the accounts of a reference-server database.')
+    .command('create')
+    .description('Create an account and print its new API key (shown once).')
+    .argument('<name>', "account name (unique); the database is serve's --db")
+    .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
+    .option('--no-api-access', 'the account may not use the API (403)')
+    // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too.
+    .action((name, options) =>
+      context.run(async () => createAccount(name, { ...options, db: serveCommand.opts().db }, context.io)),
+    );
+}

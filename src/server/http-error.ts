@@ -1,0 +1,21 @@
+/**
+ * The service's error answers, as values routes can throw. Bodies are exactly
+ * those of service-notes.md; nothing internal (stack, SQL, path) ever leaks.
+ */
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`HTTP ${statusCode}`);
+    this.name = 'HttpError';
+  }
+}
+
+export const unauthenticated = () => new HttpError(401, { message: 'Unauthenticated.' });
+export const forbidden = () => new HttpError(403, { message: "You don't have access to this feature.", status: 403 });
+export const notFound = () => new HttpError(404, { message: 'Resource not found.', status: 404 });
+export const serverError = () => new HttpError(500, { message: 'Server Error' });
+export const invalid = (errors: Record<string, string[]>) => new HttpError(422, { message: errors, status: 422 });

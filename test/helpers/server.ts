@@ -1,0 +1,142 @@
+/**
+ * Test helpers for the reference server: an in-process server on port 0 with
+ * an in-memory database, no throttle and one generated key; extra accounts;
+ * and a raw HTTP helper that sends exactly what a test says (contract tests
+ * must not go through the client under test).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { hashKey } from '../../src/server/credentials.js';
+import {
+  createAccountWithKey,
+  type RunningServer,
+  type ServerOptions,
+  startServer,
+  type WebsiteValues,
+} from '../../src/server/index.js';
+
+export interface TestAccount {
+  id: number;
+  key: string;
+}
+
+export interface TestServer {
+  url: string;
+  /** The key of the server's first account. */
+  key: string;
+  accountId: number;
+  server: RunningServer;
+  /** Another account with its own key (and websites). */
+  createAccount(settings?: { websiteLimit?: number | null; apiAccess?: boolean }): TestAccount;
+  /** Changes an account's plan: website limit, API access. */
+  setAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): void;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const key = `test-${randomUUID()}`;
+  const server = await startServer({ port: 0, db: ':memory:', throttlePerMinute: 0, ...options, keys: [key] });
+  const first = server.store.findKey(hashKey(key))?.account;
+  return {
+    url: server.url,
+    key,
+    accountId: first!.id,
+    server,
+    createAccount(settings = {}) {
+      const created = createAccountWithKey(server.store, `test-${randomUUID()}`, settings);
+      return { id: created.account.id, key: created.key };
+    },
+    setAccount(id, settings) {
+      server.store.updateAccount(id, settings);
+    },
+    close: () => server.close(),
+  };
+}
+
+/** A website's stored values with the contract's defaults (privacy 1, email 0, exclude_bots 1). */
+export const STORED_DEFAULTS: Readonly<WebsiteValues> = {
+  privacy: 1,
+  passwordHash: null,
+  email: 0,
+  excludeBots: 1,
+  excludeParams: null,
+  excludeIps: null,
+  favoritedAt: null,
+};
+
+/** Inserts a website through the store (out of band: no HTTP, no throttle); returns its id. */
+export function insertWebsite(
+  server: TestServer,
+  domain: string,
+  options: { accountId?: number; values?: Partial<WebsiteValues> } = {},
+): number {
+  const values = { ...STORED_DEFAULTS, ...options.values };
+  return server.server.store.insertWebsite(options.accountId ?? server.accountId, domain, values, new Date()).id;
+}
+
+/** A fresh temporary directory for each test, removed after it. */
+export function useTempDir(prefix: string): () => string {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  return () => dir;
+}
+
+export interface RawRequest {
+  key?: string | null;
+  /** Default 'application/json'; null sends no Accept header at all. */
+  accept?: string | null;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string> | string;
+  /** Sent as application/json (a string is sent verbatim). */
+  json?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests compare bodies with literal expectations
+  body: any;
+}
+
+/** One HTTP request, exactly as described; redirects are not followed. */
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RawRequest = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.accept !== null) headers.accept = options.accept ?? 'application/json';
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.form !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = typeof options.form === 'string' ? options.form : new URLSearchParams(options.form).toString();
+  } else if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = typeof options.json === 'string' ? options.json : JSON.stringify(options.json);
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** A request bound to one server and key: `api('POST', '/api/v1/websites', { form })`. */
+export function client(server: { url: string; key: string }) {
+  return (method: string, path: string, options: RawRequest = {}) =>
+    request(server.url, method, path, { key: server.key, ...options });
+}

@@ -1,0 +1,110 @@
+// `sitesync serve` and `sitesync serve accounts create`, in-process through main().
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type CapturedIo, captureIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { request, useTempDir } from '../helpers/server.js';
+
+/** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
+async function serve(args: string[], env: Record<string, string> = {}) {
+  const controller = new AbortController();
+  const io: CapturedIo = { ...captureIo({ env }), signal: controller.signal };
+  const exit = main(['serve', '--port', '0', ...args], io);
+  for (let attempt = 0; attempt < 200 && !/listening on (\S+?),/.test(io.err()); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const url = /listening on (\S+?)[,\s]/.exec(io.err())?.[1];
+  if (!url) throw new Error(`serve did not start: ${io.err()}`);
+  return {
+    url,
+    io,
+    stop: async () => {
+      controller.abort();
+      return exit;
+    },
+  };
+}
+
+describe('sitesync serve', () => {
+  const tempDir = useTempDir('sitesync-serve-');
+  let dir: string;
+  let db: string;
+  beforeEach(() => {
+    dir = tempDir();
+    db = join(dir, 'serve.db');
+  });
+
+  it('provisions SITESYNC_SERVE_KEYS, logs each request to stderr and stops with exit 0 on a signal', async () => {
+    const running = await serve(['--db', db, '--throttle', '0'], { SITESYNC_SERVE_KEYS: 'cli-key-one, cli-key-two' });
+    const created = await request(running.url, 'POST', '/api/v1/websites', {
+      key: 'cli-key-two',
+      form: { domain: 'cli.example' },
+    });
+    expect(created.status).toBe(201);
+    const refused = await request(running.url, 'GET', '/api/v1/websites', { key: 'cli-key-three' });
+    expect(refused.status).toBe(401);
+    expect(await running.stop()).toBe(0);
+
+    const log = running.io.err();
+    expect(log).toContain('"method":"POST","path":"/api/v1/websites","status":201');
+    expect(log).toContain('"status":401');
+    expect(log).toContain('sitesync serve: stopped');
+    expect(log).not.toContain('cli-key');
+  });
+
+  it('answers like phpAnalytics v31 with --quirks', async () => {
+    const running = await serve(['--db', ':memory:', '--quirks', 'phpanalytics-v31'], { SITESYNC_SERVE_KEYS: 'q-key' });
+    const response = await request(running.url, 'GET', '/api/v1/websites', { accept: null });
+    expect(response.status).toBe(302);
+    expect(running.io.err()).toContain('(quirks: phpanalytics-v31)');
+    expect(await running.stop()).toBe(0);
+  });
+
+  it('creates an account, prints its key once, and the server accepts it', async () => {
+    const io = captureIo();
+    expect(await main(['serve', 'accounts', 'create', 'alice', '--db', db, '--website-limit', '1'], io)).toBe(0);
+    const key = io.out().trim();
+    expect(key).toMatch(/^ss_[A-Za-z0-9_-]{43}$/);
+    expect(io.err()).toContain('created account "alice"');
+    expect(io.err()).not.toContain(key);
+
+    const again = captureIo();
+    expect(await main(['serve', 'accounts', 'create', 'alice', '--db', db], again)).toBe(1);
+    expect(again.err()).toBe(`error: account "alice" already exists in ${db}\n`);
+
+    const running = await serve(['--db', db]);
+    expect(
+      (await request(running.url, 'POST', '/api/v1/websites', { key, form: { domain: 'a.example' } })).status,
+    ).toBe(201);
+    const limited = await request(running.url, 'POST', '/api/v1/websites', { key, form: { domain: 'b.example' } });
+    expect(limited.body.message).toEqual({ domain: ['You created too many websites.'] });
+    expect(await running.stop()).toBe(0);
+  });
+
+  it('creates an account without API access (403)', async () => {
+    const io = captureIo();
+    expect(await main(['serve', 'accounts', 'create', 'bob', '--db', db, '--no-api-access'], io)).toBe(0);
+    const running = await serve(['--db', db]);
+    const response = await request(running.url, 'GET', '/api/v1/websites', { key: io.out().trim() });
+    expect(response.status).toBe(403);
+    expect(await running.stop()).toBe(0);
+  });
+
+  it.each([
+    [['--port', '70000'], 'error: --port must be a whole number from 0 to 65535, not "70000"\n'],
+    [['--throttle', '-1'], 'error: --throttle must be a whole number from 0 to 1000000, not "-1"\n'],
+  ])('refuses %j with one readable line', async (args, message) => {
+    const io = captureIo();
+    expect(await main(['serve', '--db', ':memory:', ...args], io)).toBe(1);
+    expect(io.err()).toBe(message);
+  });
+
+  it('reports a port in use as one line', async () => {
+    const running = await serve(['--db', ':memory:']);
+    const port = new URL(running.url).port;
+    const io = captureIo();
+    expect(await main(['serve', '--db', ':memory:', '--port', port], io)).toBe(1);
+    expect(io.err()).toBe(`error: cannot serve on 127.0.0.1:${port} with database :memory:: EADDRINUSE\n`);
+    expect(await running.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,88 @@
+// Storage and operations: data survives a restart, keys provision
+// idempotently, keys and passwords never reach the database file or the log.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/index.js';
+import { request, useTempDir } from '../helpers/server.js';
+
+const KEY = 'storage-test-key-0123456789';
+const PASSWORD = 'a-memorable-password';
+
+describe('SQLite storage', () => {
+  const tempDir = useTempDir('sitesync-server-');
+  let dir: string;
+  let db: string;
+  beforeEach(() => {
+    dir = tempDir();
+    db = join(dir, 'sitesync.db');
+  });
+
+  it('keeps websites and accounts across a restart; provisioning a key again is idempotent', async () => {
+    const first = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
+    const created = await request(first.url, 'POST', '/api/v1/websites', {
+      key: KEY,
+      form: { domain: 'persistent.example', privacy: '2', password: PASSWORD },
+    });
+    expect(created.status).toBe(201);
+    await first.close();
+
+    const second = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
+    const listed = await request(second.url, 'GET', '/api/v1/websites', { key: KEY });
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ id: created.body.data.id, domain: 'persistent.example', privacy: 2, password: true }),
+    ]);
+    expect(listed.body.meta.total).toBe(1);
+    await second.close();
+  });
+
+  it('runs in WAL mode and stores neither keys nor passwords in clear', async () => {
+    const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
+    await request(server.url, 'POST', '/api/v1/websites', {
+      key: KEY,
+      form: { domain: 'hashed.example', privacy: '2', password: PASSWORD },
+    });
+    expect(readdirSync(dir)).toContain('sitesync.db-wal');
+    await server.close();
+    const bytes = readdirSync(dir)
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+      .join('');
+    expect(bytes).toContain('hashed.example');
+    expect(bytes).not.toContain(KEY);
+    expect(bytes).not.toContain(PASSWORD);
+  });
+
+  it('applies a website limit to provisioned accounts', async () => {
+    const server = await startServer({ port: 0, db, keys: [KEY], websiteLimit: 0, throttlePerMinute: 0 });
+    const response = await request(server.url, 'POST', '/api/v1/websites', { key: KEY, form: { domain: 'x.example' } });
+    expect(response.body).toEqual({ message: { domain: ['You created too many websites.'] }, status: 422 });
+    await server.close();
+  });
+});
+
+describe('request log', () => {
+  it('writes one JSON line per request: method, path, status, duration; never keys or passwords', async () => {
+    const lines: string[] = [];
+    const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], log: (line) => lines.push(line) });
+    await request(server.url, 'POST', '/api/v1/websites', {
+      key: KEY,
+      form: { domain: 'logged.example', privacy: '2', password: PASSWORD },
+    });
+    await request(server.url, 'GET', `/api/v1/websites?search=logged&api_key=${KEY}`, { key: 'wrong-key-value' });
+    await server.close();
+
+    expect(lines).toHaveLength(2);
+    const [created, refused] = lines.map((line) => JSON.parse(line));
+    expect(created).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      method: 'POST',
+      path: '/api/v1/websites',
+      status: 201,
+      ms: expect.any(Number),
+      account: 1,
+    });
+    expect(refused).toMatchObject({ method: 'GET', path: '/api/v1/websites', status: 401, account: null });
+    const text = lines.join('\n');
+    for (const secret of [KEY, PASSWORD, 'wrong-key-value']) expect(text).not.toContain(secret);
+  });
+});
