@@ -1,0 +1,109 @@
+/**
+ * Where to connect and with which key: `--url` / `SITESYNC_URL` / `api.url`,
+ * and the key from `SITESYNC_API_KEY` or `--api-key-file` (never from a plain
+ * command-line argument: it would land in shell history and process lists).
+ * Refuses plain http:// to anything but loopback unless explicitly allowed,
+ * because a Bearer key over plaintext leaks. Reads one file; no network.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { SitesyncError } from '../model/errors.js';
+import { Secret } from '../model/secret.js';
+
+export interface ConnectionInput {
+  url?: string;
+  apiKeyFile?: string;
+  configApiUrl?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  insecureHttp?: boolean;
+}
+
+export interface Connection {
+  url: string;
+  apiKey: Secret;
+}
+
+export function resolveConnection(input: ConnectionInput): Connection {
+  const url = checkedUrl(pickUrl(input), input.insecureHttp ?? false);
+  return { url, apiKey: readApiKey(input) };
+}
+
+function pickUrl(input: ConnectionInput): string {
+  const candidates = [input.url, input.env.SITESYNC_URL, input.configApiUrl];
+  const url = candidates.find((value) => value !== undefined && value.trim() !== '');
+  if (url === undefined) {
+    throw new SitesyncError('usage', 'no service URL: pass --url, set SITESYNC_URL, or set api.url in websites.yaml');
+  }
+  return url.trim();
+}
+
+/** Loopback is the only place where plain http cannot leak the key to the network. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** A normalised base URL (no trailing slash, no query), or a usage error. */
+export function checkedUrl(text: string, insecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SitesyncError(
+      'usage',
+      `the service URL "${text}" is not a URL (expected e.g. https://analytics.example.com)`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new SitesyncError('usage', `the service URL must start with https:// (got ${url.protocol}//)`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new SitesyncError(
+      'usage',
+      'the service URL must not contain credentials; give the key in SITESYNC_API_KEY or --api-key-file',
+    );
+  }
+  if (url.protocol === 'http:' && !insecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new SitesyncError(
+      'usage',
+      `refusing plain http:// to ${url.host}: the API key would travel unencrypted (use https://, or --insecure-http if you must)`,
+    );
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  return `${url.protocol}//${url.host}${path}`;
+}
+
+function readApiKey(input: ConnectionInput): Secret {
+  if (input.apiKeyFile !== undefined) return readKeyFile(input.apiKeyFile, input.cwd);
+  const fromEnv = input.env.SITESYNC_API_KEY?.trim();
+  if (fromEnv === undefined || fromEnv === '') {
+    throw new SitesyncError('usage', 'no API key: set SITESYNC_API_KEY or pass --api-key-file <file>');
+  }
+  return checkedKey(fromEnv, 'SITESYNC_API_KEY');
+}
+
+function readKeyFile(file: string, cwd: string): Secret {
+  const path = isAbsolute(file) ? file : resolve(cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
+    throw new SitesyncError('usage', `--api-key-file ${file}: ${reason}`);
+  }
+  const key = text.trim();
+  if (key === '') throw new SitesyncError('usage', `--api-key-file ${file}: the file is empty`);
+  return checkedKey(key, `--api-key-file ${file}`);
+}
+
+function checkedKey(key: string, source: string): Secret {
+  // A key with inner whitespace or control characters is a wrong file, and would break the header.
+  if (/[\s\x00-\x1f\x7f]/.test(key)) {
+    throw new SitesyncError(
+      'usage',
+      `${source}: the API key must be a single token (found whitespace or a line break)`,
+    );
+  }
+  return new Secret(key);
+}

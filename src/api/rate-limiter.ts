@@ -1,0 +1,109 @@
+/**
+ * The client-side rate limiter shared by every request of one client, so a
+ * normal run sees no 429 at all. A sliding log: at most `limit` requests start
+ * in any window (plus a small margin for network jitter), which also stays
+ * within a fixed-window or token-bucket server throttle of the same size.
+ * It adapts to the server: a lower `X-RateLimit-Limit` lowers the limit (the
+ * configured one is a ceiling), and a `X-RateLimit-Remaining` below what we
+ * expect (another client on the same IP or key, or an earlier run) is counted
+ * as requests we did not send. Until the first answer has been seen, one
+ * request at a time: a burst must not spend a budget an earlier run already
+ * used. A 429 pauses everyone for `Retry-After`.
+ */
+import { type Clock, systemClock } from './clock.js';
+
+export interface RateLimiterOptions {
+  /** Requests per window; 0 = no client-side limit (429s are still honoured). */
+  limit: number;
+  windowMs?: number;
+  clock?: Clock;
+}
+
+export class RateLimiter {
+  readonly #windowMs: number;
+  readonly #clock: Clock;
+  #limit: number;
+  /** Start times of requests in the current window, ascending. */
+  #log: number[] = [];
+  #pausedUntil = 0;
+  #queue: Promise<void> = Promise.resolve();
+  /** Settles when the first request has been answered (or failed). */
+  #firstAnswer: Promise<void> | undefined;
+  #answered = () => {};
+
+  constructor(options: RateLimiterOptions) {
+    const windowMs = options.windowMs ?? 60_000;
+    this.#windowMs = windowMs + Math.max(50, windowMs * 0.02);
+    this.#limit = options.limit;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  get limit(): number {
+    return this.#limit;
+  }
+
+  /** Waits for a slot (in arrival order) and takes it; returns the milliseconds waited. */
+  async acquire(signal?: AbortSignal): Promise<number> {
+    const previous = this.#queue;
+    let release = () => {};
+    this.#queue = new Promise((resolve) => {
+      release = resolve;
+    });
+    try {
+      await previous;
+      if (this.#firstAnswer) await this.#firstAnswer;
+      else if (this.#limit > 0) this.#firstAnswer = new Promise((resolve) => (this.#answered = resolve));
+      return await this.#take(signal);
+    } catch (error) {
+      this.#answered(); // the probe will never be answered: do not hold the others back
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  async #take(signal: AbortSignal | undefined): Promise<number> {
+    let waited = 0;
+    for (;;) {
+      const now = this.#clock.now();
+      const wait = this.#waitAt(now);
+      if (wait <= 0) {
+        if (this.#limit > 0) this.#log.push(now);
+        return waited;
+      }
+      await this.#clock.sleep(wait, signal);
+      waited += wait;
+    }
+  }
+
+  #waitAt(now: number): number {
+    this.#expire(now);
+    const pause = this.#pausedUntil - now;
+    if (this.#limit === 0 || this.#log.length < this.#limit) return pause;
+    const oldestCounted = this.#log[this.#log.length - this.#limit] ?? now;
+    return Math.max(pause, oldestCounted + this.#windowMs - now);
+  }
+
+  #expire(now: number): void {
+    let expired = 0;
+    while (expired < this.#log.length && (this.#log[expired] ?? now) <= now - this.#windowMs) expired++;
+    if (expired > 0) this.#log.splice(0, expired);
+  }
+
+  /** Learns from `X-RateLimit-Limit` / `X-RateLimit-Remaining` of any answer; call it after every attempt. */
+  observe(serverLimit: number | undefined, serverRemaining: number | undefined): void {
+    this.#answered();
+    if (this.#limit === 0) return;
+    if (serverLimit !== undefined && serverLimit > 0 && serverLimit < this.#limit) this.#limit = serverLimit;
+    if (serverRemaining === undefined) return;
+    const now = this.#clock.now();
+    this.#expire(now);
+    const unseen = this.#limit - this.#log.length - serverRemaining;
+    for (let i = 0; i < unseen; i++) this.#log.push(now);
+  }
+
+  /** A 429's `Retry-After`: nobody starts a request before it has passed. */
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * One logical request: paced by the shared rate limiter, retried with
+ * exponential backoff and jitter where that is safe, bounded in attempts and
+ * by a per-operation deadline, traced to the debug logger. POST is never
+ * retried once it may have reached the server (only a 429, which the service
+ * answers before doing anything, or a connection that never opened); the
+ * client decides what an ambiguous POST means (see create.ts).
+ */
+import { SitesyncError } from '../model/errors.js';
+import { redact } from '../model/secret.js';
+import type { Clock } from './clock.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { HttpRequest, HttpResponse, Transport } from './transport.js';
+import type { RequestStats } from './types.js';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface RequesterOptions {
+  transport: Transport;
+  limiter: RateLimiter;
+  clock: Clock;
+  retry: RetryPolicy;
+  operationMs: number;
+  stats: RequestStats;
+  logger?: ((line: string) => void) | undefined;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  /** Retry a 500 (default: for GET and DELETE; an update re-checks the site instead). */
+  retryServerError?: boolean;
+}
+
+export interface CallResult {
+  response: HttpResponse;
+  attempts: number;
+}
+
+const GATEWAY_STATUSES = new Set([502, 503, 504]);
+
+function headerNumber(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/** `Retry-After` in milliseconds (seconds form; an HTTP date is treated as absent), 0 when absent. */
+function retryAfterMs(response: HttpResponse): number {
+  return (headerNumber(response.headers['retry-after']) ?? 0) * 1000;
+}
+
+export class Requester {
+  readonly #options: RequesterOptions;
+
+  constructor(options: RequesterOptions) {
+    this.#options = options;
+  }
+
+  get transport(): Transport {
+    return this.#options.transport;
+  }
+
+  async call(request: HttpRequest, options: CallOptions = {}): Promise<CallResult> {
+    const { retry, clock, operationMs } = this.#options;
+    const retryServerError = options.retryServerError ?? (request.method === 'GET' || request.method === 'DELETE');
+    let spent = 0; // time in attempts and backoff; waiting for our own rate limiter does not count
+    for (let attempt = 1; ; attempt++) {
+      this.#checkInterrupted(options.signal);
+      await this.#options.limiter.acquire(options.signal);
+      const started = clock.now();
+      const outcome = await this.#attempt(request, operationMs - spent, options.signal);
+      spent += clock.now() - started;
+      const last = attempt >= retry.maxAttempts;
+      if (outcome instanceof Error) {
+        const sent = outcome.details?.sent !== false;
+        if (last || (sent && request.method === 'POST') || outcome.code !== 'network') throw outcome;
+        const reason = String(outcome.details?.reason ?? 'network error');
+        spent += await this.#backoff(request, attempt, reason, undefined, options.signal);
+      } else {
+        const { status } = outcome;
+        const retryable =
+          status === 429 ||
+          (request.method !== 'POST' && (GATEWAY_STATUSES.has(status) || (status === 500 && retryServerError)));
+        // A Retry-After longer than the whole operation may take is a refusal, not a pause.
+        const tooLong = status === 429 && retryAfterMs(outcome) > operationMs;
+        if (!retryable || last || tooLong) return { response: outcome, attempts: attempt };
+        spent += await this.#backoff(request, attempt, `HTTP ${status}`, outcome, options.signal);
+      }
+      if (spent >= operationMs) throw this.#deadlineError(request, attempt);
+    }
+  }
+
+  async #attempt(request: HttpRequest, budgetMs: number, signal?: AbortSignal): Promise<HttpResponse | SitesyncError> {
+    const { transport, stats, clock, limiter } = this.#options;
+    const deadline = new AbortController();
+    const forward = () => deadline.abort(signal?.reason);
+    signal?.addEventListener('abort', forward, { once: true });
+    let late = false;
+    const timer = setTimeout(
+      () => {
+        late = true;
+        deadline.abort();
+      },
+      Math.max(1, budgetMs),
+    );
+    const started = clock.now();
+    stats.requests++;
+    try {
+      const response = await transport.send(request, deadline.signal);
+      limiter.observe(
+        headerNumber(response.headers['x-ratelimit-limit']),
+        headerNumber(response.headers['x-ratelimit-remaining']),
+      );
+      if (response.status === 429) stats.throttled++;
+      this.#log(`${transport.label(request)} → ${response.status} (${Math.round(clock.now() - started)} ms)`);
+      return response;
+    } catch (error) {
+      limiter.observe(undefined, undefined);
+      this.#checkInterrupted(signal);
+      if (late) return this.#deadlineError(request, 1);
+      if (error instanceof SitesyncError) {
+        this.#log(error.message);
+        return error;
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', forward);
+    }
+  }
+
+  get maxAttempts(): number {
+    return this.#options.retry.maxAttempts;
+  }
+
+  /** Exponential backoff with jitter: half fixed, half random, so retries spread out but never bunch at zero. */
+  #delay(attempt: number): number {
+    const { retry } = this.#options;
+    const random = this.#options.random ?? Math.random;
+    const exponential = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+    return Math.round(exponential / 2 + (random() * exponential) / 2);
+  }
+
+  /** The wait before attempt `attempt + 1` of an operation the caller repeats itself (an ambiguous create). */
+  async pause(attempt: number, reason: string, signal?: AbortSignal): Promise<void> {
+    const delay = this.#delay(attempt);
+    this.#options.stats.retries++;
+    this.#log(`retry ${attempt + 1}/${this.maxAttempts} in ${delay} ms (${reason})`);
+    await this.#options.clock.sleep(delay, signal).catch(() => this.#checkInterrupted(signal));
+  }
+
+  /** Waits before the next attempt; returns the milliseconds waited. */
+  async #backoff(
+    request: HttpRequest,
+    attempt: number,
+    reason: string,
+    response: HttpResponse | undefined,
+    signal?: AbortSignal,
+  ): Promise<number> {
+    const retryAfter = response ? retryAfterMs(response) : 0;
+    // The server knows when its window ends (a 503's wish is capped like any backoff); otherwise back off exponentially.
+    let delay = this.#delay(attempt);
+    if (retryAfter > 0)
+      delay = response?.status === 429 ? retryAfter : Math.min(retryAfter, this.#options.retry.maxDelayMs);
+    this.#options.stats.retries++;
+    this.#log(
+      `retry ${attempt + 1}/${this.maxAttempts} of ${this.transport.label(request)} in ${delay} ms (${reason})`,
+    );
+    if (response?.status === 429) {
+      // Everyone waits, not only this request: the limiter is shared.
+      this.#options.limiter.pause(delay);
+      return 0;
+    }
+    await this.#options.clock.sleep(delay, signal).catch(() => this.#checkInterrupted(signal));
+    return delay;
+  }
+
+  #checkInterrupted(signal: AbortSignal | undefined): void {
+    if (signal?.aborted) throw new SitesyncError('interrupted', 'interrupted');
+  }
+
+  #deadlineError(request: HttpRequest, attempts: number): SitesyncError {
+    const seconds = Math.round(this.#options.operationMs / 100) / 10;
+    return new SitesyncError(
+      'network',
+      `${this.transport.label(request)} to ${this.transport.origin}: no complete answer within ${seconds} s`,
+      { method: request.method, path: request.path, reason: 'deadline', sent: true, attempts },
+    );
+  }
+
+  #log(line: string): void {
+    this.#options.logger?.(redact(line));
+  }
+}

@@ -1,0 +1,81 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveConnection } from '../../src/api/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sitesync-connection-'));
+writeFileSync(join(dir, 'key.txt'), 'key-from-file-1234\n');
+writeFileSync(join(dir, 'two-lines.txt'), 'key-one\nkey-two\n');
+writeFileSync(join(dir, 'empty.txt'), '\n');
+const env = { SITESYNC_API_KEY: 'key-from-env-1234' };
+
+describe('resolveConnection', () => {
+  it('takes --url first, then SITESYNC_URL, then api.url; trims a trailing slash', () => {
+    const base = { env, cwd: dir };
+    expect(
+      resolveConnection({ ...base, url: 'https://a.example.com/', configApiUrl: 'https://c.example.com' }).url,
+    ).toBe('https://a.example.com');
+    expect(
+      resolveConnection({
+        ...base,
+        env: { ...env, SITESYNC_URL: 'https://b.example.com/analytics/' },
+        configApiUrl: 'https://c.example.com',
+      }).url,
+    ).toBe('https://b.example.com/analytics');
+    expect(resolveConnection({ ...base, configApiUrl: 'https://c.example.com' }).url).toBe('https://c.example.com');
+  });
+
+  it('reads the key from --api-key-file (relative to cwd) before SITESYNC_API_KEY', () => {
+    expect(
+      resolveConnection({ url: 'https://a.example.com', apiKeyFile: 'key.txt', env, cwd: dir }).apiKey.reveal(),
+    ).toBe('key-from-file-1234');
+    expect(resolveConnection({ url: 'https://a.example.com', env, cwd: dir }).apiKey.reveal()).toBe(
+      'key-from-env-1234',
+    );
+  });
+
+  it.each([
+    [{ env }, 'no service URL: pass --url, set SITESYNC_URL, or set api.url in websites.yaml'],
+    [{ url: 'https://a.example.com', env: {} }, 'no API key: set SITESYNC_API_KEY or pass --api-key-file <file>'],
+    [{ url: 'https://a.example.com', env, apiKeyFile: 'missing.txt' }, '--api-key-file missing.txt: no such file'],
+    [{ url: 'https://a.example.com', env, apiKeyFile: 'empty.txt' }, '--api-key-file empty.txt: the file is empty'],
+    [
+      { url: 'https://a.example.com', env, apiKeyFile: 'two-lines.txt' },
+      '--api-key-file two-lines.txt: the API key must be a single token (found whitespace or a line break)',
+    ],
+    [{ url: 'ftp://a.example.com', env }, 'the service URL must start with https:// (got ftp://)'],
+    [
+      { url: 'example.com', env },
+      'the service URL "example.com" is not a URL (expected e.g. https://analytics.example.com)',
+    ],
+    [
+      { url: 'https://user:pw@a.example.com', env },
+      'the service URL must not contain credentials; give the key in SITESYNC_API_KEY or --api-key-file',
+    ],
+    [
+      { url: 'http://analytics.example.com', env },
+      'refusing plain http:// to analytics.example.com: the API key would travel unencrypted (use https://, or --insecure-http if you must)',
+    ],
+  ])('refuses %j with a usage error', (input, message) => {
+    expect(() => resolveConnection({ cwd: dir, ...input })).toThrow(
+      expect.objectContaining({ code: 'usage', message }),
+    );
+  });
+
+  it('allows plain http:// to loopback, and elsewhere only with insecureHttp', () => {
+    for (const url of ['http://localhost:8080', 'http://127.0.0.1:1', 'http://[::1]:8080']) {
+      expect(resolveConnection({ url, env, cwd: dir }).url).toBe(url);
+    }
+    expect(resolveConnection({ url: 'http://10.0.0.5', env, cwd: dir, insecureHttp: true }).url).toBe(
+      'http://10.0.0.5',
+    );
+  });
+
+  it('never shows the key in a message', () => {
+    const input = { url: 'http://analytics.example.com', env, cwd: dir };
+    expect(() => resolveConnection(input)).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining('key-from-env') }),
+    );
+  });
+});

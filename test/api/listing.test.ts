@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { insertWebsite } from '../helpers/server.js';
+import { MODES, type Setup, seed, setup } from './support.js';
+
+describe.each(MODES)('listWebsites against the %s server', (mode) => {
+  let env: Setup;
+  afterEach(() => env.close());
+
+  it.each([
+    [0, 1],
+    [1, 1],
+    [100, 1],
+    [101, 2],
+    [2_500, 25],
+  ])('returns all %i sites in id order with %i page requests', async (count, pages) => {
+    env = await setup(mode);
+    seed(env.server, count);
+    const sites = await env.client.listWebsites();
+    expect(sites).toHaveLength(count);
+    expect(sites.map((site) => site.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    if (count > 0) expect(sites[count - 1]?.domain).toBe(`site-${count}.example.com`);
+    expect(env.client.stats).toEqual({ requests: pages, retries: 0, throttled: 0 });
+  });
+
+  it('decodes every field of a listed site in its canonical form', async () => {
+    env = await setup(mode);
+    insertWebsite(env.server, 'stored.example.com', {
+      values: {
+        privacy: null,
+        email: null,
+        excludeBots: null,
+        excludeIps: '10.0.0.1\r\n::1\r\n',
+        excludeParams: 'b\na',
+        favoritedAt: '2026-01-02T03:04:05',
+      },
+    });
+    const [site] = await env.client.listWebsites();
+    expect(site?.settings).toEqual({
+      privacy: 'public',
+      email: false,
+      excludeBots: false,
+      excludeIps: ['10.0.0.1', '::1'],
+      favorite: true,
+      // The real service never returns exclude_params: it is write-only there, so it is absent, not empty.
+      ...(mode === 'normal' && { excludeParams: ['a', 'b'] }),
+    });
+    expect(site?.hasPassword).toBe(false);
+  });
+
+  it('lists only the sites of its own account', async () => {
+    env = await setup(mode);
+    const other = env.server.createAccount();
+    seed(env.server, 3);
+    insertWebsite(env.server, 'theirs.example.com', { accountId: other.id });
+    const domains = (await env.client.listWebsites()).map((site) => site.domain);
+    expect(domains).toEqual(['site-1.example.com', 'site-2.example.com', 'site-3.example.com']);
+  });
+
+  it('finds a site by exact canonical domain among substring matches', async () => {
+    env = await setup(mode);
+    seed(env.server, 120); // site-1 matches site-1, site-10..19, site-100..119
+    expect((await env.client.findWebsite('WWW.Site-1.Example.com'))?.id).toBe(1);
+    expect((await env.client.findWebsite('site-119.example.com'))?.id).toBe(119);
+    expect(await env.client.findWebsite('site-1.example')).toBeUndefined();
+  });
+});
+
+describe('a listing that changes while it is read', () => {
+  let env: Setup;
+  afterEach(() => env.close());
+
+  it('is read again, and the result is the listing after the change', async () => {
+    let changes = 1;
+    env = await setup('normal');
+    const client = env.connect({
+      logger: (line) => {
+        // Between page 1 and the rest, site 1 is deleted out of band: page 2 now starts one site later.
+        if (line.includes('page=1 → 200') && changes-- > 0)
+          env.server.server.store.deleteWebsite(env.server.accountId, 1);
+      },
+    });
+    seed(env.server, 250);
+    const sites = await client.listWebsites();
+    expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 249 }, (_, i) => i + 2));
+    expect(client.stats.requests).toBe(6);
+  });
+
+  it('is an error, never a partial result, when it keeps changing', async () => {
+    env = await setup('normal');
+    let next = 1000;
+    const client = env.connect({
+      logger: (line) => {
+        if (line.includes('page=1 → 200')) insertWebsite(env.server, `new-${next++}.example.com`);
+      },
+    });
+    seed(env.server, 150);
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'protocol',
+      details: { reason: 'unstable_listing' },
+      message: expect.stringContaining('the website list changed while it was read, 3 times (total went from'),
+    });
+  });
+});
