@@ -1,4 +1,59 @@
-import type { Command } from '@commander-js/extra-typings';
+/**
+ * `sitesync export [--out FILE] [--only GLOB]`: writes the live websites as a
+ * canonical websites.yaml (sorted, defaults factored out, password placeholders),
+ * so that `sitesync plan` on the result reports no changes. Reads only.
+ */
+import { resolve } from 'node:path';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { exportConfig } from '../../config/export.js';
+import { matchesAny } from '../../model/glob.js';
+import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
+import {
+  addConnectionOptions,
+  type ConnectionOptions,
+  log,
+  openClient,
+  readConnectionOptions,
+  readGlobs,
+} from '../shared-options.js';
+import { writeAtomically } from './plan.js';
 
-export function registerExport(_program: Command, _context: CommandContext): void {}
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export interface ExportOptions extends ConnectionOptions {
+  out: string | undefined;
+  only: string[];
+}
+
+export function registerExport(program: Command, context: CommandContext): void {
+  const command = program
+    .command('export')
+    .description('write the live websites as a canonical websites.yaml')
+    .addOption(new Option('--out <file>', 'write to FILE instead of standard output'))
+    .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect));
+  addConnectionOptions(command).action(async (raw) => {
+    await context.run(async () =>
+      runExport({ ...readConnectionOptions(raw), out: raw.out, only: readGlobs('--only', raw.only) }, context.io),
+    );
+  });
+}
+
+export async function runExport(options: ExportOptions, io: Io): Promise<number> {
+  const api = openClient(options, io);
+  try {
+    const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
+    log(options, io, 'debug', `listed ${live.length} websites in ${api.stats.requests} requests`);
+    const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
+    const text = exportConfig(selected, { header: `Exported from ${api.url} by sitesync export.` });
+    if (options.out === undefined) {
+      io.stdout.write(text);
+    } else {
+      writeAtomically(resolve(io.cwd, options.out), text);
+      io.stderr.write(`exported ${selected.length} website${selected.length === 1 ? '' : 's'} to ${options.out}\n`);
+    }
+    return EXIT.ok;
+  } finally {
+    await api.close();
+  }
+}

@@ -1,4 +1,110 @@
-import type { Command } from '@commander-js/extra-typings';
+/**
+ * `sitesync plan`: load the configuration, list the live websites, plan, and
+ * print the plan as human text, JSON or Markdown; optionally save it for a
+ * later `apply` (--out). Never changes anything. Exit codes (docs/exit-codes.md):
+ * 0 no changes (or changes without --detailed-exitcode), 2 changes with
+ * --detailed-exitcode, 3 the plan violates a safety limit, 1 any error.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { formatProblem, loadConfig } from '../../config/index.js';
+import type { DesiredState } from '../../model/desired-state.js';
+import { SitesyncError } from '../../model/errors.js';
+import type { Plan } from '../../model/plan.js';
+import { explain, plan, policyFromConfig, type SiteExplanation } from '../../plan/index.js';
+import { createSavedPlan, serializeSavedPlan } from '../../plan/saved-plan.js';
+import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
+import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { addSharedOptions, log, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
-export function registerPlan(_program: Command, _context: CommandContext): void {}
+const FORMATS = ['human', 'json', 'markdown'] as const;
+
+export interface PlanFlags {
+  out?: string | undefined;
+  detailedExitcode?: boolean | undefined;
+  explain?: boolean | undefined;
+  syncWriteOnly?: boolean | undefined;
+}
+
+export function registerPlan(program: Command, context: CommandContext): void {
+  const command = program.command('plan').description('show what apply would change, field by field (changes nothing)');
+  addSharedOptions(command, FORMATS)
+    .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
+    .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
+    .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
+    .addOption(
+      new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
+    )
+    .action(async (raw) => {
+      await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
+    });
+}
+
+export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
+  const state = loadDesiredState(shared, io);
+  const api = openClient(shared, io, state.apiUrl);
+  try {
+    const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
+    log(
+      shared,
+      io,
+      'debug',
+      `listed ${live.length} websites in ${api.stats.requests} requests (${api.stats.retries} retries, ${api.stats.throttled} throttled)`,
+    );
+    const policy = policyFromConfig(state.policy, {
+      only: shared.only,
+      skip: shared.skip,
+      syncWriteOnly: flags.syncWriteOnly === true,
+    });
+    const result = plan(state.websites, live, policy);
+    if (flags.out !== undefined) {
+      const saved = createSavedPlan({ target: api.url, configDigest: state.digest, policy, plan: result });
+      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved));
+      io.stderr.write(`plan saved to ${flags.out}: apply it with \`sitesync apply ${flags.out}\`\n`);
+    }
+    const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
+    io.stdout.write(render(result, shared, api.url, explanation));
+    return exitCode(result, flags.detailedExitcode === true);
+  } finally {
+    await api.close();
+  }
+}
+
+/** Loads and validates the configuration; every problem is printed before failing. */
+export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): DesiredState {
+  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env });
+  for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  if (loaded.state === undefined) {
+    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
+    const count = loaded.errors.length;
+    throw new SitesyncError('config', `the configuration is invalid (${count} problem${count === 1 ? '' : 's'})`);
+  }
+  return loaded.state;
+}
+
+function render(result: Plan, shared: SharedOptions, target: string, explanation?: SiteExplanation[]): string {
+  const extra = explanation === undefined ? {} : { explain: explanation };
+  switch (shared.format) {
+    case 'json':
+      return renderJson(result, { target, ...extra });
+    case 'markdown':
+      return renderMarkdown(result, { target });
+    case 'human':
+      return renderHuman(result, { color: shared.color, target, ...extra });
+  }
+}
+
+export function exitCode(result: Plan, detailed: boolean): number {
+  if (result.safety.length > 0) return EXIT.unsafe;
+  if (detailed && result.changes.length > 0) return EXIT.changes;
+  return EXIT.ok;
+}
+
+/** Write to a temporary file, then rename: a reader never sees half a plan. */
+export function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o644 });
+  renameSync(temporary, path);
+}

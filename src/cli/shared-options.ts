@@ -1,0 +1,189 @@
+/**
+ * Options shared by `plan` and `apply` (and partly `export`): where the
+ * configuration is, how to reach the service, how to print. `addSharedOptions`
+ * declares them on a commander command; `readSharedOptions` turns commander's
+ * raw values into one validated `SharedOptions` value, so both commands read
+ * options the same way. Environment variables are read by `resolveConnection`
+ * from `io.env`, never here (commander's Option.env would read process.env and
+ * break in-process tests).
+ */
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import { createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
+import { SitesyncError } from '../model/errors.js';
+import { isValidGlob } from '../model/glob.js';
+import type { Io } from './io.js';
+
+export type OutputFormat = 'human' | 'json' | 'markdown';
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** How to reach the service: shared by plan, apply and export. */
+export interface ConnectionOptions {
+  url: string | undefined;
+  apiKeyFile: string | undefined;
+  insecureHttp: boolean;
+  /** Requests per minute the client may send; undefined: the client's default. */
+  rateLimit: number | undefined;
+  logLevel: LogLevel;
+}
+
+/** What plan and apply get after parsing: validated, defaults applied. */
+export interface SharedOptions extends ConnectionOptions {
+  /** -f/--file, repeatable; empty means the config loader's default (websites.yaml). */
+  files: string[];
+  format: OutputFormat;
+  only: string[];
+  skip: string[];
+  /** Colour decided from the TTY, NO_COLOR, FORCE_COLOR and --no-color. */
+  color: boolean;
+}
+
+/** commander's raw values for the shared options (before readSharedOptions). */
+export interface RawSharedOptions {
+  file?: string[] | undefined;
+  url?: string | undefined;
+  apiKeyFile?: string | undefined;
+  insecureHttp?: boolean | undefined;
+  rateLimit?: string | undefined;
+  logLevel?: string | undefined;
+  format?: string | undefined;
+  only?: string[] | undefined;
+  skip?: string[] | undefined;
+  color?: boolean | undefined;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Declares --url, --api-key-file, --insecure-http, --rate-limit and --log-level. */
+export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+): Command<A, O & RawSharedOptions, G> {
+  command
+    .addOption(new Option('--url <url>', 'base URL of the analytics service (overrides api.url and SITESYNC_URL)'))
+    .addOption(new Option('--api-key-file <path>', 'file holding the API key (default: SITESYNC_API_KEY)'))
+    .addOption(new Option('--insecure-http', 'allow a plain http:// URL that is not loopback'))
+    .addOption(new Option('--rate-limit <n>', 'requests per minute the client may send (0: no limit)'))
+    .addOption(new Option('--log-level <level>', 'error, warn, info or debug (default warn)').choices(LOG_LEVELS));
+  return command as unknown as Command<A, O & RawSharedOptions, G>;
+}
+
+/** Declares the shared options on `command`; `formats` are the values its --format accepts (first is the default). */
+export function addSharedOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+  formats: readonly OutputFormat[] = ['human', 'json'],
+): Command<A, O & RawSharedOptions, G> {
+  command.addOption(
+    new Option('-f, --file <path>', 'configuration file or directory (repeatable; default websites.yaml)').argParser(
+      collect,
+    ),
+  );
+  addConnectionOptions(command)
+    .addOption(new Option('--format <format>', `output format: ${formats.join(', ')}`).choices(formats))
+    .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect))
+    .addOption(new Option('--skip <glob>', 'leave these domains out (repeatable)').argParser(collect))
+    .addOption(new Option('--no-color', 'never colour the output'));
+  return command as unknown as Command<A, O & RawSharedOptions, G>;
+}
+
+/** Validates the connection options; a bad value is a `usage` SitesyncError naming the option. */
+export function readConnectionOptions(raw: RawSharedOptions): ConnectionOptions {
+  return {
+    url: raw.url,
+    apiKeyFile: raw.apiKeyFile,
+    insecureHttp: raw.insecureHttp === true,
+    rateLimit: parseRateLimit(raw.rateLimit),
+    logLevel: (raw.logLevel ?? 'warn') as LogLevel,
+  };
+}
+
+/** Validates raw option values; a bad value is a `usage` SitesyncError naming the option. */
+export function readSharedOptions(
+  raw: RawSharedOptions,
+  io: Pick<Io, 'env' | 'stdout'>,
+  formats: readonly OutputFormat[] = ['human', 'json'],
+): SharedOptions {
+  const only = readGlobs('--only', raw.only);
+  const skip = readGlobs('--skip', raw.skip);
+  const format = (raw.format ?? formats[0] ?? 'human') as OutputFormat;
+  if (!formats.includes(format)) throw new SitesyncError('usage', `--format must be one of ${formats.join(', ')}`);
+  return {
+    ...readConnectionOptions(raw),
+    files: raw.file ?? [],
+    format,
+    only,
+    skip,
+    color: colorEnabled({ isTTY: io.stdout.isTTY, env: io.env, noColorFlag: raw.color === false }),
+  };
+}
+
+export function readGlobs(option: string, globs: string[] | undefined): string[] {
+  const bad = (globs ?? []).find((glob) => !isValidGlob(glob));
+  if (bad !== undefined)
+    throw new SitesyncError(
+      'usage',
+      `${option} ${JSON.stringify(bad)}: not a domain glob (letters, digits, . - _ * ?)`,
+    );
+  return globs ?? [];
+}
+
+/**
+ * Opens a client from the connection options, the environment and the
+ * configuration's `api.url`; debug logging goes to stderr (redacted by Io).
+ * The caller closes it.
+ */
+export function openClient(options: ConnectionOptions, io: Io, configApiUrl?: string): WebsitesApi {
+  const connection = resolveConnection({
+    env: io.env,
+    cwd: io.cwd,
+    insecureHttp: options.insecureHttp,
+    ...(options.url !== undefined && { url: options.url }),
+    ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
+    ...(configApiUrl !== undefined && { configApiUrl }),
+  });
+  return createClient({
+    url: connection.url,
+    apiKey: connection.apiKey,
+    insecureHttp: options.insecureHttp,
+    ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
+    ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
+  });
+}
+
+/** One line on stderr when `level` is enabled. */
+export function log(options: Pick<ConnectionOptions, 'logLevel'>, io: Io, level: LogLevel, message: string): void {
+  if (logs(options.logLevel, level)) io.stderr.write(`${level}: ${message}\n`);
+}
+
+function parseRateLimit(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new SitesyncError(
+      'usage',
+      `--rate-limit ${JSON.stringify(text)}: expected a whole number of requests per minute (0: no limit)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Colour on a terminal unless NO_COLOR or --no-color; FORCE_COLOR turns it on
+ * when piped. Decided here rather than by picocolors, which forces colour
+ * whenever `CI` is set.
+ */
+export function colorEnabled(input: {
+  isTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  noColorFlag: boolean;
+}): boolean {
+  if (input.noColorFlag) return false;
+  if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
+  const force = input.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return input.isTTY;
+}
+
+/** True when messages at `level` should be printed under `threshold`. */
+export function logs(threshold: LogLevel, level: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf(threshold);
+}

@@ -1,0 +1,54 @@
+/**
+ * Content digests: of one live website (a saved plan's staleness check), and of
+ * a whole plan (shown in Markdown so a reviewer can tell two plans apart).
+ * Canonical JSON sorts object keys, so the digest depends on content only.
+ * Pure (node:crypto hashing has no side effects).
+ */
+import { createHash } from 'node:crypto';
+import type { Plan } from '../model/plan.js';
+import type { LiveWebsite } from '../model/website.js';
+
+/** JSON with object keys sorted at every level; `undefined` members dropped. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry ?? null)).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
+  return `{${members.join(',')}}`;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Digest of what the planner saw of one live site: id, domain, the readable
+ * settings and whether a password is set. Timestamps are left out so that a
+ * no-op touch by the service does not make a plan stale.
+ */
+export function fingerprintLive(live: LiveWebsite): string {
+  const { settings } = live;
+  // Keys in sorted order, so this equals canonicalJson(...) while staying fast at 100,000 sites.
+  const canonical = JSON.stringify({
+    domain: live.domain,
+    hasPassword: live.hasPassword ?? null,
+    id: live.id,
+    settings: {
+      email: settings.email,
+      excludeBots: settings.excludeBots,
+      excludeIps: settings.excludeIps,
+      excludeParams: settings.excludeParams,
+      favorite: settings.favorite,
+      privacy: settings.privacy,
+    },
+  });
+  return `sha256:${sha256(canonical)}`;
+}
+
+/** Digest of a plan's data: equal plans, equal digests. */
+export function planDigest(plan: Plan): string {
+  return `sha256:${sha256(canonicalJson(plan))}`;
+}

@@ -1,0 +1,222 @@
+/**
+ * The planner: desired websites + live websites + policy → Plan. PURE and
+ * synchronous: no I/O, clock, environment or randomness, so the same input
+ * gives a byte-identical plan. Identity is the canonical domain. Changes are
+ * ordered deletes → creates → updates, then by domain (a freed domain can be
+ * re-used in the same run). Safety is checked separately (safety.ts) over the
+ * finished plan and attached as data; apply enforces it.
+ */
+import { canonicalDomain } from '../model/domain.js';
+import type { Change, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
+import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
+import { fingerprintLive } from './fingerprint.js';
+import { checkSafety } from './safety.js';
+import { countOf, scopeOf } from './scope.js';
+
+// A domain that canonicalDomain would leave unchanged: the service stores domains in this form.
+const CANONICAL_DOMAIN = /^(?!www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+const ACTION_ORDER = { delete: 0, create: 1, update: 2 } as const;
+
+/** What planning collects on its way: changes, and the domains and counts behind the notes and summary. */
+interface Tally {
+  changes: Change[];
+  outOfScope: string[];
+  kept: string[];
+  protected: string[];
+  unverified: string[];
+  ignored: string[];
+  filtered: string[];
+  unchanged: number;
+  unverifiable: number;
+  ignoredDrift: number;
+  /** Live sites this configuration manages: listed, or unlisted inside `manage`. */
+  managedLive: number;
+}
+
+export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebsite[], policy: PlanPolicy): Plan {
+  const tally: Tally = {
+    changes: [],
+    outOfScope: [],
+    kept: [],
+    protected: [],
+    unverified: [],
+    ignored: [],
+    filtered: [],
+    unchanged: 0,
+    unverifiable: 0,
+    ignoredDrift: 0,
+    managedLive: 0,
+  };
+  const liveByDomain = indexLive(live);
+  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
+  planUnlisted(liveByDomain, listed, policy, tally);
+  tally.changes.sort(byActionThenDomain);
+  const result: Plan = { changes: tally.changes, notes: notesOf(tally), safety: [], summary: summaryOf(tally) };
+  result.safety = checkSafety(result, {
+    limits: policy.limits,
+    prune: policy.prune,
+    desiredCount: listed.size,
+    inScopeLiveCount: tally.managedLive,
+  });
+  return result;
+}
+
+/** Creates and updates for the listed sites; returns the listed domains. */
+function planListed(
+  desired: readonly DesiredWebsite[],
+  liveByDomain: ReadonlyMap<string, LiveWebsite>,
+  serverWriteOnly: ReadonlySet<SettingName>,
+  policy: PlanPolicy,
+  tally: Tally,
+): Set<string> {
+  const scope = scopeOf(policy);
+  const listed = new Set<string>();
+  for (const site of desired) {
+    if (listed.has(site.domain)) continue; // the config loader rejects duplicates; keep the first
+    listed.add(site.domain);
+    if (!scope.selected(site.domain)) {
+      tally.filtered.push(site.domain);
+      continue;
+    }
+    const current = liveByDomain.get(site.domain);
+    if (current === undefined) {
+      const after = canonicalSettings(site.settings);
+      const fields = createFields(site, after, serverWriteOnly);
+      const unverifiable = fields.filter((field) => field.writeOnly).length;
+      if (unverifiable > 0) tally.unverified.push(site.domain);
+      tally.unverifiable += unverifiable;
+      tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
+      continue;
+    }
+    const comparison = compareSite(site, current, policy.syncWriteOnly);
+    if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
+    if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
+    tally.unverifiable += comparison.unverifiable;
+    tally.ignoredDrift += comparison.ignored.length;
+    if (comparison.fields.length === 0) {
+      tally.unchanged += 1;
+      continue;
+    }
+    tally.changes.push({
+      action: 'update',
+      domain: site.domain,
+      id: current.id,
+      before: liveSettings(current),
+      after: canonicalSettings(site.settings),
+      fields: comparison.fields,
+      ignored: comparison.ignored,
+      fingerprint: fingerprintLive(current),
+    });
+  }
+  return listed;
+}
+
+/**
+ * Live sites that are not listed. A listed site is managed wherever it is;
+ * `manage` decides which unlisted sites are this configuration's: outside it
+ * they are only counted, inside they are pruned, protected or kept.
+ */
+function planUnlisted(
+  liveByDomain: ReadonlyMap<string, LiveWebsite>,
+  listed: ReadonlySet<string>,
+  policy: PlanPolicy,
+  tally: Tally,
+): void {
+  const scope = scopeOf(policy);
+  for (const [domain, current] of liveByDomain) {
+    if (listed.has(domain)) {
+      tally.managedLive += 1;
+      continue;
+    }
+    if (!scope.inScope(domain)) {
+      tally.outOfScope.push(domain);
+      continue;
+    }
+    tally.managedLive += 1;
+    if (!scope.selected(domain)) tally.filtered.push(domain);
+    else if (!policy.prune) tally.kept.push(domain);
+    else if (scope.isProtected(domain)) tally.protected.push(domain);
+    else tally.changes.push(deleteOf(domain, current));
+  }
+}
+
+function summaryOf(tally: Tally): PlanSummary {
+  const summary: PlanSummary = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    unchanged: tally.unchanged,
+    outOfScope: tally.outOfScope.length,
+    kept: tally.kept.length + tally.protected.length,
+    unverifiable: tally.unverifiable,
+    ignoredDrift: tally.ignoredDrift,
+  };
+  for (const change of tally.changes) summary[change.action] += 1;
+  return summary;
+}
+
+/** Live sites by canonical domain; should the service hold a domain twice, the oldest (lowest id) wins. */
+function indexLive(live: readonly LiveWebsite[]): Map<string, LiveWebsite> {
+  const byDomain = new Map<string, LiveWebsite>();
+  for (const site of live) {
+    const domain = CANONICAL_DOMAIN.test(site.domain) ? site.domain : canonicalDomain(site.domain);
+    const seen = byDomain.get(domain);
+    if (seen === undefined || site.id < seen.id) byDomain.set(domain, site);
+  }
+  return byDomain;
+}
+
+function deleteOf(domain: string, current: LiveWebsite): Change {
+  const change: Change = {
+    action: 'delete',
+    domain,
+    id: current.id,
+    before: liveSettings(current),
+    fingerprint: fingerprintLive(current),
+  };
+  if (current.createdAt !== undefined) change.createdAt = current.createdAt;
+  return change;
+}
+
+function byActionThenDomain(a: Change, b: Change): number {
+  const order = ACTION_ORDER[a.action] - ACTION_ORDER[b.action];
+  if (order !== 0) return order;
+  return a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0;
+}
+
+const sorted = (domains: string[]): string[] => [...domains].sort();
+
+function notesOf(tally: Tally): Note[] {
+  const notes: Note[] = [];
+  const add = (kind: Note['kind'], domains: string[], message: string): void => {
+    if (domains.length > 0) notes.push({ kind, message, domains: sorted(domains) });
+  };
+  add(
+    'out_of_scope',
+    tally.outOfScope,
+    `${countOf(tally.outOfScope.length, 'website')} outside this configuration's scope`,
+  );
+  add(
+    'kept_not_in_config',
+    tally.kept,
+    `${countOf(tally.kept.length, 'website')} not in configuration, kept (prune is off)`,
+  );
+  add(
+    'protected',
+    tally.protected,
+    `${countOf(tally.protected.length, 'website')} not in configuration, kept: protected`,
+  );
+  add(
+    'write_only_unverified',
+    tally.unverified,
+    `${countOf(tally.unverifiable, 'write-only value')} cannot be verified: the service does not return them`,
+  );
+  add(
+    'ignored_drift',
+    tally.ignored,
+    `${countOf(tally.ignoredDrift, 'field')} drifted but ${tally.ignoredDrift === 1 ? 'is' : 'are'} in ignore_changes: not changed`,
+  );
+  add('filtered', tally.filtered, `${countOf(tally.filtered.length, 'website')} left out by --only/--skip`);
+  return notes;
+}

@@ -1,0 +1,124 @@
+/**
+ * Safety rules over a finished plan: too many deletes, too large a share of
+ * the in-scope sites changed, an empty configuration with prune on, and a
+ * suspected rename (a delete and a create with matching settings: a domain
+ * edit that would destroy the old site's analytics history). Pure; each
+ * violation is data in the plan, and `apply` enforces it.
+ */
+import type { CreateChange, DeleteChange, Plan, PlanPolicy, SafetyViolation } from '../model/plan.js';
+import { SETTING_NAMES, type SettingName, sameValue, type WebsiteSettings } from '../model/website.js';
+import { countOf } from './scope.js';
+
+export interface SafetyContext {
+  limits: PlanPolicy['limits'];
+  prune: boolean;
+  /** Websites the configuration lists. */
+  desiredCount: number;
+  /** Live websites inside `manage`. */
+  inScopeLiveCount: number;
+}
+
+/** Below this many in-scope sites a percentage says little (one change of five is 20%). */
+export const MIN_SITES_FOR_PERCENT = 10;
+const LISTED = 5;
+
+export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation[] {
+  const deletes = plan.changes.filter((change): change is DeleteChange => change.action === 'delete');
+  const creates = plan.changes.filter((change): change is CreateChange => change.action === 'create');
+  const violations: SafetyViolation[] = [];
+  const deleted = deletes.map((change) => change.domain);
+
+  if (context.prune && context.desiredCount === 0 && deletes.length > 0) {
+    violations.push({
+      rule: 'empty_config_prune',
+      message: `the configuration lists no websites and prune is on: ${countOf(deletes.length, 'website')} would be deleted`,
+      domains: deleted,
+    });
+  }
+  if (deletes.length > context.limits.maxDeletes) {
+    violations.push({
+      rule: 'max_deletes',
+      message: `${countOf(deletes.length, 'delete')} exceed limits.max_deletes (${context.limits.maxDeletes}): ${listed(deleted)}`,
+      domains: deleted,
+      limit: context.limits.maxDeletes,
+      actual: deletes.length,
+    });
+  }
+  const changed = plan.changes.filter((change) => change.action !== 'create').map((change) => change.domain);
+  if (context.inScopeLiveCount >= MIN_SITES_FOR_PERCENT) {
+    const percent = (changed.length * 100) / context.inScopeLiveCount;
+    if (percent > context.limits.maxChangePercent) {
+      violations.push({
+        rule: 'max_change_percent',
+        message: `${changed.length} of the ${context.inScopeLiveCount} in-scope websites (${formatPercent(percent)}) would be updated or deleted: over limits.max_change_percent (${context.limits.maxChangePercent}%)`,
+        domains: changed,
+        limit: context.limits.maxChangePercent,
+        actual: Math.round(percent * 10) / 10,
+      });
+    }
+  }
+  violations.push(...suspectedRenames(deletes, creates));
+  return violations;
+}
+
+/**
+ * Pairs each delete, in domain order, with the first unpaired create whose
+ * settings match on every field the old site reports. The service cannot
+ * rename a domain, so such a pair is almost always an edit of the domain.
+ * Creates are bucketed by those settings, so thousands of each stay linear.
+ */
+function suspectedRenames(deletes: DeleteChange[], creates: CreateChange[]): SafetyViolation[] {
+  const buckets = new Map<string, Map<string, CreateChange[]>>();
+  const paired = new Set<CreateChange>();
+  const violations: SafetyViolation[] = [];
+  for (const deletion of deletes) {
+    const comparable = SETTING_NAMES.filter((name) => deletion.before[name] !== undefined);
+    if (comparable.length === 0) continue;
+    const signature = comparable.join(',');
+    let bySettings = buckets.get(signature);
+    if (bySettings === undefined) {
+      bySettings = bucketCreates(creates, comparable);
+      buckets.set(signature, bySettings);
+    }
+    const candidates = bySettings.get(settingsKey(deletion.before, comparable)) ?? [];
+    const index = candidates.findIndex(
+      (create) =>
+        !paired.has(create) && comparable.every((name) => sameValue(deletion.before[name], create.after[name])),
+    );
+    if (index < 0) continue;
+    const [creation] = candidates.splice(index, 1) as [CreateChange];
+    paired.add(creation); // spent for the buckets of every other signature too
+    violations.push({
+      rule: 'suspected_rename',
+      message: `${deletion.domain} → ${creation.domain} looks like a rename: the service cannot rename a website, so ${deletion.domain} and its whole analytics history would be deleted`,
+      domains: [deletion.domain],
+      renamedTo: creation.domain,
+    });
+  }
+  return violations;
+}
+
+/** A grouping key over canonical values; matches are still confirmed with `sameValue`. */
+function settingsKey(settings: Partial<WebsiteSettings>, names: readonly SettingName[]): string {
+  return JSON.stringify(names.map((name) => settings[name]));
+}
+
+function bucketCreates(creates: CreateChange[], names: readonly SettingName[]): Map<string, CreateChange[]> {
+  const byKey = new Map<string, CreateChange[]>();
+  for (const create of creates) {
+    const key = settingsKey(create.after, names);
+    const bucket = byKey.get(key);
+    if (bucket === undefined) byKey.set(key, [create]);
+    else bucket.push(create);
+  }
+  return byKey;
+}
+
+function listed(domains: string[]): string {
+  const shown = domains.slice(0, LISTED).join(', ');
+  return domains.length > LISTED ? `${shown} and ${domains.length - LISTED} more` : shown;
+}
+
+function formatPercent(percent: number): string {
+  return `${Math.round(percent * 10) / 10}%`;
+}

@@ -1,0 +1,181 @@
+/**
+ * The saved plan file (`plan --out plan.json`, read by `apply plan.json`):
+ * everything apply needs to detect staleness (the target URL, a digest of the
+ * resolved configuration, a fingerprint of every touched site's live state)
+ * and never a secret. Pure (de)serialisation with validation, and the pure
+ * staleness check over a fresh listing.
+ */
+import { SitesyncError } from '../model/errors.js';
+import type { Change, Plan, PlanPolicy } from '../model/plan.js';
+import type { LiveWebsite } from '../model/website.js';
+import { fingerprintLive } from './fingerprint.js';
+
+export const SAVED_PLAN_KIND = 'sitesync-plan';
+export const SAVED_PLAN_VERSION = 1;
+
+/** What the planner saw of one touched site; `id` and `fingerprint` are null for a create (the domain was absent). */
+export interface SiteFingerprint {
+  domain: string;
+  id: number | null;
+  fingerprint: string | null;
+}
+
+export interface SavedPlan {
+  formatVersion: 1;
+  kind: 'sitesync-plan';
+  /** The service's base URL, without credentials. */
+  target: string;
+  /** `DesiredState.digest`: the resolved configuration, secrets excluded. */
+  configDigest: string;
+  policy: PlanPolicy;
+  plan: Plan;
+  /** One per change, in plan order. */
+  fingerprints: SiteFingerprint[];
+}
+
+export function createSavedPlan(input: {
+  target: string;
+  configDigest: string;
+  policy: PlanPolicy;
+  plan: Plan;
+}): SavedPlan {
+  return {
+    formatVersion: SAVED_PLAN_VERSION,
+    kind: SAVED_PLAN_KIND,
+    target: input.target,
+    configDigest: input.configDigest,
+    policy: input.policy,
+    plan: input.plan,
+    fingerprints: input.plan.changes.map(fingerprintOfChange),
+  };
+}
+
+function fingerprintOfChange(change: Change): SiteFingerprint {
+  if (change.action === 'create') return { domain: change.domain, id: null, fingerprint: null };
+  return { domain: change.domain, id: change.id, fingerprint: change.fingerprint };
+}
+
+/** Stable text: two-space JSON and a final newline. Secret objects would print as a placeholder; a plan holds none. */
+export function serializeSavedPlan(saved: SavedPlan): string {
+  return `${JSON.stringify(saved, null, 2)}\n`;
+}
+
+/** Parses and validates a saved plan; `file` names it in messages. */
+export function parseSavedPlan(text: string, file: string): SavedPlan {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SitesyncError('usage', `${file}: not a sitesync plan file (invalid JSON: ${(error as Error).message})`);
+  }
+  const problem = savedPlanProblem(data);
+  if (problem !== undefined) throw new SitesyncError('usage', `${file}: not a valid sitesync plan file: ${problem}`);
+  return data as SavedPlan;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+
+/** The first thing wrong with `data` as a saved plan, or undefined. */
+export function savedPlanProblem(data: unknown): string | undefined {
+  if (!isRecord(data)) return 'expected a JSON object';
+  if (data.kind !== SAVED_PLAN_KIND) return `kind must be "${SAVED_PLAN_KIND}"`;
+  if (data.formatVersion !== SAVED_PLAN_VERSION) {
+    return `formatVersion ${JSON.stringify(data.formatVersion)} is not supported (this sitesync reads ${SAVED_PLAN_VERSION})`;
+  }
+  if (typeof data.target !== 'string' || data.target === '') return 'target must be a URL';
+  if (typeof data.configDigest !== 'string') return 'configDigest must be a string';
+  const policyProblem = policyProblemOf(data.policy);
+  if (policyProblem !== undefined) return `policy: ${policyProblem}`;
+  const plan = data.plan;
+  if (!isRecord(plan) || !Array.isArray(plan.changes) || !Array.isArray(plan.notes) || !Array.isArray(plan.safety)) {
+    return 'plan must have changes, notes and safety arrays';
+  }
+  if (!isRecord(plan.summary)) return 'plan.summary must be an object';
+  for (const [index, change] of plan.changes.entries()) {
+    const problem = changeProblem(change);
+    if (problem !== undefined) return `plan.changes[${index}]: ${problem}`;
+  }
+  if (!Array.isArray(data.fingerprints) || data.fingerprints.length !== plan.changes.length) {
+    return 'fingerprints must list one entry per change';
+  }
+  for (const [index, entry] of data.fingerprints.entries()) {
+    if (!isRecord(entry) || typeof entry.domain !== 'string') return `fingerprints[${index}]: domain missing`;
+    if (entry.id !== null && typeof entry.id !== 'number') return `fingerprints[${index}]: id must be a number or null`;
+    if (entry.fingerprint !== null && typeof entry.fingerprint !== 'string') {
+      return `fingerprints[${index}]: fingerprint must be a string or null`;
+    }
+  }
+  return undefined;
+}
+
+function policyProblemOf(policy: unknown): string | undefined {
+  if (!isRecord(policy)) return 'expected an object';
+  if (typeof policy.prune !== 'boolean' || typeof policy.syncWriteOnly !== 'boolean') {
+    return 'prune and syncWriteOnly must be booleans';
+  }
+  const manage = policy.manage;
+  if (!isRecord(manage) || !isStringArray(manage.include) || !isStringArray(manage.exclude)) {
+    return 'manage must have include and exclude lists';
+  }
+  if (!isStringArray(policy.protect) || !isStringArray(policy.only) || !isStringArray(policy.skip)) {
+    return 'protect, only and skip must be lists of globs';
+  }
+  const limits = policy.limits;
+  if (!isRecord(limits) || typeof limits.maxDeletes !== 'number' || typeof limits.maxChangePercent !== 'number') {
+    return 'limits must have maxDeletes and maxChangePercent';
+  }
+  return undefined;
+}
+
+function changeProblem(change: unknown): string | undefined {
+  if (!isRecord(change) || typeof change.domain !== 'string') return 'domain missing';
+  if (!Array.isArray(change.fields ?? [])) return 'fields must be a list';
+  switch (change.action) {
+    case 'create':
+      return change.id === null && isRecord(change.after) ? undefined : 'a create has id null and after settings';
+    case 'update':
+      return typeof change.id === 'number' && isRecord(change.after) && typeof change.fingerprint === 'string'
+        ? undefined
+        : 'an update has a numeric id, after settings and a fingerprint';
+    case 'delete':
+      return typeof change.id === 'number' && typeof change.fingerprint === 'string'
+        ? undefined
+        : 'a delete has a numeric id and a fingerprint';
+    default:
+      return `unknown action ${JSON.stringify(change.action)}`;
+  }
+}
+
+/** One site whose live state moved since the plan was made. */
+export interface StaleSite {
+  domain: string;
+  reason: 'changed' | 'gone' | 'appeared';
+}
+
+/**
+ * Compares a saved plan with a fresh listing: an updated or deleted site that
+ * changed or disappeared, or a created domain that now exists. Empty: the plan
+ * still describes the live state it was made against.
+ */
+export function staleSites(saved: SavedPlan, live: readonly LiveWebsite[]): StaleSite[] {
+  const byId = new Map<number, LiveWebsite>();
+  const domains = new Set<string>();
+  for (const site of live) {
+    byId.set(site.id, site);
+    domains.add(site.domain);
+  }
+  const stale: StaleSite[] = [];
+  for (const entry of saved.fingerprints) {
+    if (entry.id === null) {
+      if (domains.has(entry.domain)) stale.push({ domain: entry.domain, reason: 'appeared' });
+      continue;
+    }
+    const site = byId.get(entry.id);
+    if (site === undefined) stale.push({ domain: entry.domain, reason: 'gone' });
+    else if (fingerprintLive(site) !== entry.fingerprint) stale.push({ domain: entry.domain, reason: 'changed' });
+  }
+  return stale;
+}

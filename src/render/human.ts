@@ -1,0 +1,83 @@
+/**
+ * The plan for a terminal: destructive changes first and loud, then every
+ * change with its field lines, safety violations, notes and a summary line.
+ * Stable and readable without colour; colour is added last by `paint`.
+ */
+import type { Plan } from '../model/plan.js';
+import { CONFIG_FIELD_NAMES } from '../model/website.js';
+import type { SiteExplanation } from '../plan/explain.js';
+import { type Line, paint, type Tone } from './colors.js';
+import { type LineKind, projectPlan } from './projection.js';
+
+export interface HumanOptions {
+  color: boolean;
+  /** Heading naming where the live state came from. */
+  target?: string;
+  explain?: SiteExplanation[];
+}
+
+const FIELD_TONE: Record<LineKind, Tone> = {
+  set: 'create',
+  change: 'update',
+  added: 'create',
+  removed: 'delete',
+  kept: 'muted',
+  'write-only': 'muted',
+  ignored: 'muted',
+};
+const SITE_TONE = { create: 'create', update: 'update', delete: 'delete' } as const;
+
+export function renderHuman(plan: Plan, options: HumanOptions): string {
+  const view = projectPlan(plan);
+  const lines: Line[] = [];
+  const push = (text: string, tone: Tone = 'plain'): void => {
+    lines.push({ text, tone });
+  };
+  if (options.target !== undefined) push(`sitesync plan for ${options.target}`, 'heading');
+  if (view.destructive.length > 0) {
+    push('');
+    push(
+      `DESTRUCTIVE: ${view.destructive.length === 1 ? '1 website' : `${view.destructive.length} websites`} will be deleted`,
+      'danger',
+    );
+    for (const warning of view.destructive) push(`  ${warning}`, 'danger');
+  }
+  for (const site of view.sites) {
+    push('');
+    push(site.headline, SITE_TONE[site.action]);
+    for (const field of site.fields) push(field.text, FIELD_TONE[field.kind]);
+  }
+  if (view.safety.length > 0) {
+    push('');
+    push('Safety violations (apply refuses this plan unless acknowledged):', 'danger');
+    for (const violation of view.safety) push(`  ✗ ${violation}`, 'danger');
+  }
+  if (view.notes.length > 0) {
+    push('');
+    for (const note of view.notes) push(`Note: ${note}`, 'muted');
+  }
+  if (options.explain !== undefined) lines.push(...explainLines(options.explain));
+  push('');
+  push(view.summary, 'heading');
+  while (lines[0]?.text === '') lines.shift();
+  return paint(lines, options.color);
+}
+
+const raw = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));
+
+function explainLines(sites: SiteExplanation[]): Line[] {
+  const lines: Line[] = [
+    { text: '', tone: 'plain' },
+    { text: 'Explain: raw → canonical, live and desired', tone: 'heading' },
+  ];
+  for (const site of sites) {
+    lines.push({ text: `  ${site.domain} (id ${site.id})`, tone: 'plain' });
+    for (const field of site.fields) {
+      lines.push({
+        text: `    ${CONFIG_FIELD_NAMES[field.field]}: live ${raw(field.live.raw)} → ${raw(field.live.canonical)}; desired ${raw(field.desired.raw)} → ${raw(field.desired.canonical)}: ${field.outcome}`,
+        tone: field.outcome === 'change' ? 'update' : 'muted',
+      });
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,38 @@
+/**
+ * The plan as JSON for programs (`--format json`): versioned with
+ * `formatVersion`, with `hasChanges` and `safe` so CI need not rely on the
+ * exit code alone. The shape is documented in docs/plan-format.md and
+ * schemas/plan.schema.json. A plan holds no secret values, so neither does this.
+ */
+import type { Plan } from '../model/plan.js';
+import type { SiteExplanation } from '../plan/explain.js';
+import { planDigest } from '../plan/fingerprint.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export interface JsonOptions {
+  target?: string;
+  explain?: SiteExplanation[];
+}
+
+export function planDocument(plan: Plan, options: JsonOptions = {}): Record<string, unknown> {
+  const document: Record<string, unknown> = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    hasChanges: plan.changes.length > 0,
+    safe: plan.safety.length === 0,
+    fingerprint: planDigest(plan),
+  };
+  if (options.target !== undefined) document.target = options.target;
+  document.summary = plan.summary;
+  document.changes = plan.changes;
+  document.notes = plan.notes;
+  document.safety = plan.safety;
+  // JSON has no `undefined`: a value the server does not return is null here.
+  if (options.explain !== undefined)
+    document.explain = JSON.parse(JSON.stringify(options.explain, (_key, value) => value ?? null));
+  return document;
+}
+
+export function renderJson(plan: Plan, options: JsonOptions = {}): string {
+  return `${JSON.stringify(planDocument(plan, options), null, 2)}\n`;
+}

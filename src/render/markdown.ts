@@ -1,0 +1,103 @@
+/**
+ * The plan as Markdown for pull-request comments and CI job summaries: a
+ * summary table, the destructive block first, one collapsible section per
+ * site, safety violations, notes, and the plan's fingerprint. Stays under
+ * 60,000 characters (GitHub rejects comments over 65,535) by summarising the
+ * tail instead of cutting text mid-way.
+ */
+import type { Plan } from '../model/plan.js';
+import { planDigest } from '../plan/fingerprint.js';
+import { type FieldLine, projectPlan, type SiteView } from './projection.js';
+
+export const MARKDOWN_LIMIT = 60_000;
+/** Room kept for the tail summary, notes and footer. */
+const RESERVE = 4_000;
+/** Deletes and safety violations listed in full before a count takes over. */
+const MAX_LISTED = 50;
+
+export interface MarkdownOptions {
+  target?: string;
+  /** Defaults to MARKDOWN_LIMIT; smaller in tests. */
+  limit?: number;
+}
+
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const view = projectPlan(plan);
+  const limit = options.limit ?? MARKDOWN_LIMIT;
+  const head: string[] = [`### sitesync plan${options.target === undefined ? '' : ` for \`${options.target}\``}`, ''];
+  const { summary } = plan;
+  head.push(
+    '| Create | Update | Delete | Unchanged | Kept, not in config | Outside scope |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${summary.create} | ${summary.update} | ${summary.delete} | ${summary.unchanged} | ${summary.kept} | ${summary.outOfScope} |`,
+    '',
+  );
+  if (view.destructive.length > 0) {
+    head.push(
+      '> [!CAUTION]',
+      `> **${view.destructive.length === 1 ? '1 website' : `${view.destructive.length} websites`} will be deleted, with the whole analytics history of each:**`,
+    );
+    head.push(...capped(view.destructive, '> '), '');
+  }
+  if (view.safety.length > 0) {
+    head.push('**Safety violations** (apply refuses this plan unless acknowledged):', '');
+    head.push(
+      ...capped(
+        view.safety.map((violation) => `- ❌ ${violation}`),
+        '',
+      ),
+      '',
+    );
+  }
+  const tail: string[] = [];
+  if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${note}`), '');
+  tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);
+
+  let text = `${head.join('\n')}\n`;
+  const budget = limit - RESERVE - tail.join('\n').length;
+  let shown = 0;
+  for (const site of view.sites) {
+    const section = siteSection(site);
+    if (text.length + section.length > budget) break;
+    text += section;
+    shown += 1;
+  }
+  const rest = view.sites.slice(shown);
+  if (rest.length > 0) text += `\n${omitted(rest)}\n`;
+  return `${text}\n${tail.join('\n')}\n`;
+}
+
+/** The first MAX_LISTED lines, then one counting the rest. */
+function capped(lines: string[], prefix: string): string[] {
+  const shown = lines.slice(0, MAX_LISTED).map((line) => `${prefix}${line}`);
+  return lines.length > MAX_LISTED ? [...shown, `${prefix}- … and ${lines.length - MAX_LISTED} more`] : shown;
+}
+
+function siteSection(site: SiteView): string {
+  const body = site.fields.length === 0 ? '' : `\n\`\`\`diff\n${site.fields.map(diffLine).join('\n')}\n\`\`\`\n`;
+  return `<details><summary><code>${site.headline}</code></summary>\n${body}\n</details>\n\n`;
+}
+
+/** GitHub colours diff blocks by the first character; list entries stay indented under their field. */
+function diffLine(field: FieldLine): string {
+  const body = field.text.trimStart();
+  switch (field.kind) {
+    case 'set':
+      return `+ ${body}`;
+    case 'change':
+      return `! ${body}`;
+    case 'added':
+      return `+   ${field.entry}`;
+    case 'removed':
+      return `-   ${field.entry}`;
+    case 'kept':
+      return `    ${field.entry}`;
+    default:
+      return `  ${body}`;
+  }
+}
+
+function omitted(rest: SiteView[]): string {
+  const count = (action: SiteView['action']): number => rest.filter((site) => site.action === action).length;
+  return `…and ${rest.length} more changes not shown here to stay under the comment size limit (${count('create')} creates, ${count('update')} updates). Run \`sitesync plan\` or use \`--format json\` for all of them.`;
+}

@@ -1,0 +1,149 @@
+/**
+ * One projection of a plan into readable pieces, shared by the human and the
+ * Markdown renderers so both say the same thing: a headline per site, one line
+ * per field (`privacy: private → public`), list fields as line diffs, write-only
+ * values as `(write-only)`, the destructive changes called out with what they
+ * destroy, notes, safety violations and the summary line. Pure; no colour.
+ */
+import { diffArrays } from 'diff';
+import type { Action, Change, FieldChange, IgnoredDrift, Note, Plan } from '../model/plan.js';
+import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
+import { countOf } from '../plan/scope.js';
+
+export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
+
+export interface FieldLine {
+  kind: LineKind;
+  /** Indented, uncoloured text. */
+  text: string;
+  /** For a list entry line: the entry alone. */
+  entry?: string;
+}
+
+export interface SiteView {
+  action: Action;
+  symbol: '+' | '~' | '-';
+  domain: string;
+  headline: string;
+  fields: FieldLine[];
+}
+
+export interface PlanView {
+  hasChanges: boolean;
+  /** One loud line per delete: what it destroys. Deletes have no other section. */
+  destructive: string[];
+  /** Creates and updates, in plan order. */
+  sites: SiteView[];
+  safety: string[];
+  notes: string[];
+  summary: string;
+}
+
+export const SYMBOL: Readonly<Record<Action, '+' | '~' | '-'>> = { create: '+', update: '~', delete: '-' };
+const INDENT = '    ';
+
+export function projectPlan(plan: Plan): PlanView {
+  return {
+    hasChanges: plan.changes.length > 0,
+    destructive: plan.changes.flatMap((change) => (change.action === 'delete' ? [deleteWarning(change)] : [])),
+    sites: plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
+    safety: plan.safety.map((violation) => `${violation.rule}: ${violation.message}`),
+    notes: plan.notes.map(noteLine),
+    summary: summaryLine(plan),
+  };
+}
+
+export function deleteWarning(change: Extract<Change, { action: 'delete' }>): string {
+  const since = change.createdAt === undefined ? '' : ` (tracked since ${change.createdAt.slice(0, 10)})`;
+  return `- DELETE ${change.domain} (id ${change.id}): its whole analytics history is lost${since}`;
+}
+
+function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
+  const symbol = SYMBOL[change.action];
+  switch (change.action) {
+    case 'create':
+      return {
+        action: 'create',
+        symbol,
+        domain: change.domain,
+        headline: `+ ${change.domain} will be created`,
+        fields: change.fields.map(createLine),
+      };
+    case 'update':
+      return {
+        action: 'update',
+        symbol,
+        domain: change.domain,
+        headline: `~ ${change.domain} (id ${change.id}) will be updated`,
+        fields: [...change.fields.flatMap(updateLines), ...change.ignored.map(ignoredLine)],
+      };
+  }
+}
+
+const nameOf = (field: FieldChange['field']): string => CONFIG_FIELD_NAMES[field];
+
+function show(field: SettingName, value: SettingValue | undefined): string {
+  return value === undefined ? '(unknown)' : FIELDS[field].format(value as never);
+}
+
+function createLine(field: FieldChange): FieldLine {
+  if (field.field === 'password') return { kind: 'write-only', text: `${INDENT}password: (write-only)` };
+  const value = show(field.field, field.after);
+  return field.writeOnly
+    ? { kind: 'write-only', text: `${INDENT}${nameOf(field.field)}: ${value} (write-only)` }
+    : { kind: 'set', text: `${INDENT}${nameOf(field.field)}: ${value}` };
+}
+
+function updateLines(field: FieldChange): FieldLine[] {
+  if (field.field === 'password') return [{ kind: 'write-only', text: `${INDENT}password: (write-only) will be sent` }];
+  if (field.writeOnly) {
+    return [
+      {
+        kind: 'write-only',
+        text: `${INDENT}${nameOf(field.field)}: ${show(field.field, field.after)} (write-only, re-sent)`,
+      },
+    ];
+  }
+  if (Array.isArray(field.before) && Array.isArray(field.after))
+    return listLines(nameOf(field.field), field.before, field.after);
+  return [
+    {
+      kind: 'change',
+      text: `${INDENT}${nameOf(field.field)}: ${show(field.field, field.before)} → ${show(field.field, field.after)}`,
+    },
+  ];
+}
+
+/** A list field as a line diff: removed entries, added entries, unchanged ones for context. */
+function listLines(name: string, before: string[], after: string[]): FieldLine[] {
+  const lines: FieldLine[] = [{ kind: 'change', text: `${INDENT}${name}:` }];
+  for (const part of diffArrays(before, after)) {
+    const kind: LineKind = part.added ? 'added' : part.removed ? 'removed' : 'kept';
+    const mark = part.added ? '+' : part.removed ? '-' : ' ';
+    for (const entry of part.value) lines.push({ kind, text: `${INDENT}  ${mark} ${entry}`, entry });
+  }
+  return lines;
+}
+
+function ignoredLine(drift: IgnoredDrift): FieldLine {
+  return {
+    kind: 'ignored',
+    text: `${INDENT}${nameOf(drift.field)}: ${show(drift.field, drift.before)} (configured ${show(drift.field, drift.after)}; ignored: ignore_changes)`,
+  };
+}
+
+/** Notes that a user acts on name their domains (a few); counts alone for the rest. */
+const NOTE_DOMAINS_SHOWN = 5;
+function noteLine(note: Note): string {
+  if (note.kind === 'out_of_scope' || note.kind === 'filtered') return note.message;
+  const shown = note.domains.slice(0, NOTE_DOMAINS_SHOWN).join(', ');
+  const more = note.domains.length > NOTE_DOMAINS_SHOWN ? ` and ${note.domains.length - NOTE_DOMAINS_SHOWN} more` : '';
+  return `${note.message} (${shown}${more})`;
+}
+
+export function summaryLine(plan: Plan): string {
+  const { summary } = plan;
+  if (plan.changes.length === 0)
+    return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.`;
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete; ${summary.unchanged} unchanged.`;
+}

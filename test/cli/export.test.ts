@@ -1,0 +1,70 @@
+/**
+ * `sitesync export` end to end against the reference server, in both modes:
+ * the exported websites.yaml is canonical, holds no secret, and planning it
+ * against the same server reports no changes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from '../helpers/server.js';
+import { type Workspace, workspace } from './apply-support.js';
+
+const SECRET = 'vault-pw-91827';
+
+async function seed(server: TestServer): Promise<void> {
+  const api = client(server);
+  const sites: Record<string, string>[] = [
+    { domain: 'www.Zeta.example', privacy: '0', email: '1' },
+    {
+      domain: 'alpha.example',
+      privacy: '1',
+      exclude_ips: '10.0.0.2\r\n10.0.0.1\r\n10.0.0.1',
+      exclude_params: 'utm\r\nref',
+    },
+    { domain: 'vault.example', privacy: '2', password: SECRET, exclude_bots: '0' },
+    { domain: 'beta.example', privacy: '0', email: '0', exclude_ips: '10.0.0.1\n10.0.0.2' },
+    { domain: 'skip.other.org', privacy: '1' },
+  ];
+  for (const form of sites) expect((await api('POST', '/api/v1/websites', { form })).status).toBe(201);
+  expect((await api('PUT', '/api/v1/websites/4', { form: { favorite: '1' } })).status).toBe(200);
+}
+
+for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
+  describe(`sitesync export (${quirks})`, () => {
+    let server: TestServer;
+    let ws: Workspace;
+
+    beforeAll(async () => {
+      server = await startTestServer(quirks === 'normal' ? {} : { quirks });
+      await seed(server);
+      ws = workspace(server, { SITESYNC_PASSWORD_VAULT_EXAMPLE: 'any-new-password' });
+    });
+    afterAll(async () => server.close());
+
+    it('writes a canonical websites.yaml, sorted, with a password placeholder and no secret', async () => {
+      const run = await ws.run(['export', '--out', 'websites.yaml', '--rate-limit', '0']);
+      expect(run).toMatchObject({ code: 0, out: '', err: 'exported 5 websites to websites.yaml\n' });
+      const text = readFileSync(join(ws.dir, 'websites.yaml'), 'utf8');
+      expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=/);
+      const domains = [...text.matchAll(/- domain: (\S+)/g)].map((match) => match[1]);
+      expect(domains).toEqual(['alpha.example', 'beta.example', 'skip.other.org', 'vault.example', 'zeta.example']);
+      expect(text).toMatch(/password: \$\{SITESYNC_PASSWORD_VAULT_EXAMPLE\} # the service never reveals passwords/);
+      expect(text).toMatch(/- domain: beta\.example\n(?: {4}.*\n)*? {4}favorite: true\n/);
+      expect(text).not.toContain(SECRET);
+    });
+
+    it('plans no changes on the exported file', async () => {
+      const run = await ws.run(['plan', '-f', 'websites.yaml', '--detailed-exitcode']);
+      expect(run.err).toBe('');
+      expect(run.out).toContain('No changes. 5 websites match the configuration.');
+      expect(run.code).toBe(0);
+    });
+
+    it('exports only the domains asked for, to standard output', async () => {
+      const run = await ws.run(['export', '--only', '*.example']);
+      expect(run.code).toBe(0);
+      expect(run.out).toContain('- domain: zeta.example');
+      expect(run.out).not.toContain('skip.other.org');
+    });
+  });
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
+import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
+import { plan } from '../../src/plan/planner.js';
+import { desired, live, policy } from './builders.js';
+
+const sites = (count: number, prefix = 's'): LiveWebsite[] =>
+  Array.from({ length: count }, (_, i) => live(i + 1, `${prefix}${String(i).padStart(2, '0')}.com`));
+const listed = (liveSites: LiveWebsite[]): DesiredWebsite[] => liveSites.map((site) => desired(site.domain));
+
+interface Row {
+  rule: string;
+  desired: DesiredWebsite[];
+  live: LiveWebsite[];
+  policy?: Partial<PlanPolicy>;
+  violations: Partial<SafetyViolation>[];
+}
+
+const twelve = sites(12);
+const rows: Row[] = [
+  {
+    rule: 'a small, ordinary plan is safe',
+    desired: listed(twelve.slice(0, 11)),
+    live: twelve,
+    policy: { prune: true },
+    violations: [],
+  },
+  {
+    rule: 'deletes over limits.max_deletes',
+    desired: listed(twelve.slice(0, 8)),
+    live: twelve,
+    policy: { prune: true, limits: { maxDeletes: 3, maxChangePercent: 100 } },
+    violations: [
+      {
+        rule: 'max_deletes',
+        message: '4 deletes exceed limits.max_deletes (3): s08.com, s09.com, s10.com, s11.com',
+        domains: ['s08.com', 's09.com', 's10.com', 's11.com'],
+        limit: 3,
+        actual: 4,
+      },
+    ],
+  },
+  {
+    rule: 'updates and deletes over limits.max_change_percent of at least 10 in-scope sites',
+    desired: twelve.map((site) => desired(site.domain, { email: site.id <= 4 })),
+    live: twelve,
+    violations: [
+      {
+        rule: 'max_change_percent',
+        message:
+          '4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (30%)',
+        limit: 30,
+        actual: 33.3,
+      },
+    ],
+  },
+  {
+    rule: 'no percentage rule below 10 in-scope sites',
+    desired: sites(9).map((site) => desired(site.domain, { email: true })),
+    live: sites(9),
+    violations: [],
+  },
+  {
+    rule: 'an empty configuration with prune on',
+    desired: [],
+    live: sites(2),
+    policy: { prune: true },
+    violations: [
+      {
+        rule: 'empty_config_prune',
+        message: 'the configuration lists no websites and prune is on: 2 websites would be deleted',
+        domains: ['s00.com', 's01.com'],
+      },
+    ],
+  },
+  {
+    rule: 'a delete and a create with matching settings is a suspected rename',
+    desired: [desired('new-name.com', { privacy: 'public', excludeIps: ['10.0.0.1'] }), desired('other.com')],
+    live: [live(5, 'old-name.com', { privacy: 0, excludeIps: '10.0.0.1' }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [
+      {
+        rule: 'suspected_rename',
+        message:
+          'old-name.com → new-name.com looks like a rename: the service cannot rename a website, so old-name.com and its whole analytics history would be deleted',
+        domains: ['old-name.com'],
+        renamedTo: 'new-name.com',
+      },
+    ],
+  },
+  {
+    rule: 'a create pairs with one delete only, whatever fields the old sites report',
+    desired: [desired('new-name.com', { privacy: 'public' }), desired('other.com')],
+    live: [
+      live(5, 'a-old.com', { privacy: 0 }),
+      live(6, 'b-old.com', { privacy: 0 }, { writeOnly: ['excludeParams'] }),
+      live(7, 'other.com'),
+    ],
+    policy: { prune: true, limits: { maxDeletes: 5, maxChangePercent: 100 } },
+    violations: [{ rule: 'suspected_rename', domains: ['a-old.com'], renamedTo: 'new-name.com' }],
+  },
+  {
+    rule: 'a delete and a create with different settings is not a rename',
+    desired: [desired('new-name.com', { privacy: 'public' }), desired('other.com')],
+    live: [live(5, 'old-name.com', { privacy: 1 }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [],
+  },
+];
+
+describe('checkSafety: one row per rule', () => {
+  it.each(rows)('$rule', (row) => {
+    const result = plan(row.desired, row.live, policy(row.policy));
+    expect(result.safety).toHaveLength(row.violations.length);
+    row.violations.forEach((violation, i) => {
+      expect(result.safety[i]).toMatchObject(violation);
+    });
+  });
+});

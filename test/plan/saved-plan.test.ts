@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { SitesyncError } from '../../src/model/errors.js';
+import { plan } from '../../src/plan/planner.js';
+import { createSavedPlan, parseSavedPlan, serializeSavedPlan, staleSites } from '../../src/plan/saved-plan.js';
+import { desired, live, policy } from './builders.js';
+
+const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
+const desiredSites = [desired('a.com', { email: true }, { password: 'never-in-a-file' }), desired('new.com')];
+const thePolicy = policy({ prune: true });
+const saved = createSavedPlan({
+  target: 'https://analytics.example.com',
+  configDigest: 'sha256:abc',
+  policy: thePolicy,
+  plan: plan(desiredSites, liveSites, thePolicy),
+});
+
+describe('saved plan', () => {
+  it('records target, config digest, policy and one fingerprint per change, in plan order', () => {
+    expect(saved).toMatchObject({ formatVersion: 1, kind: 'sitesync-plan', target: 'https://analytics.example.com' });
+    expect(saved.fingerprints.map((entry) => [entry.domain, entry.id])).toEqual([
+      ['gone.com', 2],
+      ['new.com', null],
+      ['a.com', 1],
+    ]);
+  });
+
+  it('round-trips through its text form, which holds no secret', () => {
+    const text = serializeSavedPlan(saved);
+    expect(text).not.toContain('never-in-a-file');
+    expect(parseSavedPlan(text, 'plan.json')).toEqual(saved);
+  });
+
+  it.each([
+    ['not JSON', '{', 'plan.json: not a sitesync plan file (invalid JSON'],
+    ['another kind of file', '{"kind":"x"}', 'plan.json: not a valid sitesync plan file: kind must be "sitesync-plan"'],
+    [
+      'a newer format',
+      JSON.stringify({ ...saved, formatVersion: 2 }),
+      'formatVersion 2 is not supported (this sitesync reads 1)',
+    ],
+    [
+      'a change without fingerprint',
+      JSON.stringify({ ...saved, plan: { ...saved.plan, changes: [{ action: 'delete', domain: 'x.com', id: 3 }] } }),
+      'plan.changes[0]: a delete has a numeric id and a fingerprint',
+    ],
+  ])('rejects %s with a message naming the file', (_name, text, message) => {
+    expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
+    expect(() => parseSavedPlan(text, 'plan.json')).toThrow(message);
+  });
+
+  it('names the sites whose live state moved since the plan', () => {
+    expect(staleSites(saved, liveSites)).toEqual([]);
+    const moved = [live(1, 'a.com', { privacy: 0 }), live(9, 'new.com')];
+    expect(staleSites(saved, moved)).toEqual([
+      { domain: 'gone.com', reason: 'gone' },
+      { domain: 'new.com', reason: 'appeared' },
+      { domain: 'a.com', reason: 'changed' },
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { explain } from '../../src/plan/explain.js';
+import { plan } from '../../src/plan/planner.js';
+import { renderJson } from '../../src/render/json.js';
+import { desired, live, policy } from '../plan/builders.js';
+import { desiredSites, fixturePlan, fixturePolicy, liveSites } from './fixture.js';
+
+const schema = JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8'));
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+
+describe('schemas/plan.schema.json', () => {
+  it.each([
+    ['the fixture plan', renderJson(fixturePlan(), { target: 'https://analytics.example.com' })],
+    ['a plan with --explain', renderJson(fixturePlan(), { explain: explain(desiredSites, liveSites, fixturePolicy) })],
+    ['an empty plan', renderJson(plan([desired('a.com')], [live(1, 'a.com')], policy()))],
+    [
+      'a suspected rename and write-only values',
+      renderJson(
+        plan(
+          [desired('new.com', { privacy: 'password' }, { password: 'pw-123456' })],
+          [live(1, 'old.com', { privacy: 2 }, { writeOnly: ['excludeParams'] })],
+          policy({ prune: true, syncWriteOnly: true }),
+        ),
+      ),
+    ],
+  ])('accepts %s', (_name, text) => {
+    const valid = validate(JSON.parse(text));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('rejects a document of another format version', () => {
+    const document = JSON.parse(renderJson(fixturePlan()));
+    expect(validate({ ...document, formatVersion: 2 })).toBe(false);
+  });
+});

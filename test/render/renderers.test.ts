@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { explain } from '../../src/plan/explain.js';
+import { plan } from '../../src/plan/planner.js';
+import { renderHuman } from '../../src/render/human.js';
+import { renderJson } from '../../src/render/json.js';
+import { renderMarkdown } from '../../src/render/markdown.js';
+import { desired, live, policy } from '../plan/builders.js';
+import { desiredSites, fixturePlan, fixturePolicy, liveSites, PASSWORD } from './fixture.js';
+
+const TARGET = 'https://analytics.example.com';
+const golden = (name: string): string => `./golden/${name}`;
+
+describe('renderers: golden files (update with vitest -u, review the diff)', () => {
+  const result = fixturePlan();
+
+  it('human, without colour', async () => {
+    await expect(renderHuman(result, { color: false, target: TARGET })).toMatchFileSnapshot(golden('plan.golden.txt'));
+  });
+
+  it('human, with colour', async () => {
+    await expect(renderHuman(result, { color: true, target: TARGET })).toMatchFileSnapshot(
+      golden('plan-color.golden.txt'),
+    );
+  });
+
+  it('human, with --explain', async () => {
+    const explained = explain(desiredSites, liveSites, { ...fixturePolicy, only: ['blog.*', 'shop.*'] });
+    const text = renderHuman(plan(desiredSites, liveSites, { ...fixturePolicy, only: ['blog.*', 'shop.*'] }), {
+      color: false,
+      explain: explained,
+    });
+    await expect(text).toMatchFileSnapshot(golden('plan-explain.golden.txt'));
+  });
+
+  it('human, no changes', async () => {
+    const empty = plan([desired('a.com')], [live(1, 'a.com'), live(2, 'b.com')], policy());
+    await expect(renderHuman(empty, { color: false })).toMatchFileSnapshot(golden('plan-empty.golden.txt'));
+  });
+
+  it('json', async () => {
+    await expect(renderJson(result, { target: TARGET })).toMatchFileSnapshot(golden('plan.golden.json'));
+  });
+
+  it('markdown', async () => {
+    await expect(renderMarkdown(result, { target: TARGET })).toMatchFileSnapshot(golden('plan.golden.md'));
+  });
+});
+
+describe('renderers: behaviour', () => {
+  const result = fixturePlan();
+
+  it('puts the destructive changes first and says what is lost', () => {
+    const text = renderHuman(result, { color: false });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('DESTRUCTIVE: 2 websites will be deleted');
+    expect(lines[1]).toBe(
+      '  - DELETE legacy.example.com (id 13): its whole analytics history is lost (tracked since 2019-01-02)',
+    );
+  });
+
+  it('colours only when asked', () => {
+    expect(renderHuman(result, { color: false })).not.toContain('\u001b[');
+    expect(renderHuman(result, { color: true })).toContain('\u001b[31m');
+  });
+
+  it('never shows a password value', () => {
+    for (const text of [
+      renderHuman(result, { color: true, explain: explain(desiredSites, liveSites, fixturePolicy) }),
+      renderJson(result, { explain: explain(desiredSites, liveSites, fixturePolicy) }),
+      renderMarkdown(result),
+    ]) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).toContain('(write-only)');
+    }
+  });
+
+  it('keeps Markdown under the limit with thousands of deletes and suspected renames', () => {
+    const domains = Array.from({ length: 2000 }, (_, i) => `site-${String(i).padStart(4, '0')}.example.com`);
+    const big = plan(
+      domains.map((domain) => desired(`new-${domain}`)),
+      domains.map((domain, i) => live(i + 1, domain)),
+      policy({ prune: true }),
+    );
+    expect(big.safety).toHaveLength(2 + 2000);
+    const text = renderMarkdown(big);
+    expect(text.length).toBeLessThan(60_000);
+    expect(text).toContain('> - … and 1950 more\n');
+    expect(text).toContain('- … and 1952 more\n');
+  });
+
+  it('keeps Markdown under the limit by summarising the tail', () => {
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      desired(`site-${String(i).padStart(4, '0')}.example.com`, { email: true }),
+    );
+    const big = plan(many, [], policy());
+    const text = renderMarkdown(big);
+    expect(text.length).toBeLessThan(60_000);
+    expect(text).toMatch(
+      /…and \d+ more changes not shown here to stay under the comment size limit \(\d+ creates, 0 updates\)/,
+    );
+    expect(text).toContain('**Plan: 3000 to create, 0 to update, 0 to delete; 0 unchanged.**');
+    expect(text).toContain('Plan fingerprint: `sha256:');
+  });
+});
