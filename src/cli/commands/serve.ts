@@ -3,10 +3,12 @@
  * logging one JSON line per request to stderr. `sitesync serve accounts create`
  * adds an account to a database and prints its new API key, once.
  * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
+ * The server stack (fastify, SQLite) is imported only when one of these runs, so
+ * plan and apply do not pay for it in start-up time and memory.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
-import { createAccountWithKey, openSqliteStore, parseKeyList, startServer } from '../../server/index.js';
+import type { RunningServer } from '../../server/index.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
 
@@ -30,8 +32,9 @@ interface ServeOptions {
 async function serve(options: ServeOptions, io: Io): Promise<number> {
   const port = integerOption('port', options.port, 0, 65535);
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
+  const { parseKeyList, startServer } = await import('../../server/index.js');
   const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let server: RunningServer;
   try {
     server = await startServer({
       host: options.host,
@@ -73,9 +76,10 @@ interface CreateAccountOptions {
   apiAccess: boolean;
 }
 
-function createAccount(name: string, options: CreateAccountOptions, io: Io): number {
+async function createAccount(name: string, options: CreateAccountOptions, io: Io): Promise<number> {
   const websiteLimit =
     options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
+  const { createAccountWithKey, openSqliteStore } = await import('../../server/index.js');
   const store = openSqliteStore(options.db);
   try {
     if (store.findAccountByName(name)) {
