@@ -1,0 +1,67 @@
+/**
+ * ApplyResult → text: the human summary printed after every apply (as lines
+ * tagged with a tone; the command paints them, colour being decided in one
+ * place), and the JSON form (`--format json`). Data in, data out; no I/O.
+ */
+import type { Line, Tone } from '../render/colors.js';
+import { formatDuration } from './progress.js';
+import type { ApplyResult, ChangeResult, Outcome } from './result.js';
+
+export const APPLY_RESULT_FORMAT_VERSION = 1;
+
+/** "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what failed, was skipped, or did not stick. */
+export function applyResultLines(result: ApplyResult): Line[] {
+  const { counts } = result;
+  const took = `${result.requests} requests, ${formatDuration(result.elapsedMs)}`;
+  const headline = `applied ${counts.applied} of ${counts.total} change${counts.total === 1 ? '' : 's'}`;
+  const tail = [
+    counts.failed > 0 ? `${counts.failed} failed` : '',
+    counts.skipped > 0 ? `${counts.skipped} skipped` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const tone: Tone = counts.failed > 0 ? 'danger' : counts.skipped > 0 ? 'update' : 'create';
+  const lines: Line[] = [{ text: `${headline}${tail ? `; ${tail}` : ''} (${took})`, tone }];
+  if (result.interrupted) {
+    lines.push({ text: 'interrupted: changes not started were skipped; re-run to converge', tone: 'update' });
+  }
+  lines.push(...section('failed', result.changes, 'failed', 'danger'));
+  lines.push(...section('skipped', result.changes, 'skipped', 'update'));
+  lines.push(...verificationLines(result));
+  return lines;
+}
+
+function section(title: string, changes: readonly ChangeResult[], outcome: Outcome, tone: Tone): Line[] {
+  const matching = changes.filter((change) => change.outcome === outcome);
+  if (matching.length === 0) return [];
+  const entries = matching.map((change) => ({
+    text: `  ${change.domain} (${change.action}): ${change.reason ?? outcome}`,
+    tone: 'plain' as const,
+  }));
+  return [{ text: `${title}:`, tone }, ...entries];
+}
+
+function verificationLines(result: ApplyResult): Line[] {
+  const { verification } = result;
+  switch (verification.status) {
+    case 'not_needed':
+      return [];
+    case 'unavailable':
+      return [
+        { text: `not verified: ${verification.error ?? 'the read-back failed'}; run plan to check`, tone: 'danger' },
+      ];
+    case 'checked':
+      if (verification.divergences.length === 0) {
+        return [{ text: 'read back: every applied change is in place', tone: 'muted' }];
+      }
+      return [
+        { text: 'the server did not take (read back after the apply):', tone: 'danger' },
+        ...verification.divergences.map((d) => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' as const })),
+      ];
+  }
+}
+
+/** The JSON result: stable keys, `formatVersion`, and `ok` so scripts need not rely on the exit code alone. */
+export function renderApplyResultJson(result: ApplyResult, ok: boolean): string {
+  return `${JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, ...result }, null, 2)}\n`;
+}

@@ -1,0 +1,64 @@
+/**
+ * What an apply did: every change of the plan ends applied, failed or skipped,
+ * with a reason a person can act on. Plain data, so it can be rendered as text
+ * or JSON and written to a journal.
+ */
+import type { ErrorCode } from '../model/errors.js';
+import type { Action } from '../model/plan.js';
+
+export type Outcome = 'applied' | 'failed' | 'skipped';
+
+export interface ChangeResult {
+  action: Action;
+  domain: string;
+  /** The live id: known for updates and deletes, and for creates once applied. */
+  id: number | null;
+  outcome: Outcome;
+  /** Why it failed or was skipped, or a remark on an applied change ("already gone"). */
+  reason?: string;
+  /** The error code of a failure, for programs. */
+  code?: ErrorCode;
+}
+
+/** A touched site that, read back after the apply, still differs from the configuration. */
+export interface Divergence {
+  domain: string;
+  /** "favorite: wanted true, is false", "still exists", "missing". */
+  detail: string;
+}
+
+export interface Verification {
+  /** `checked`: read back and compared; `unavailable`: the read-back failed. */
+  status: 'checked' | 'unavailable' | 'not_needed';
+  divergences: Divergence[];
+  /** Why the read-back failed. */
+  error?: string;
+}
+
+export interface ApplyResult {
+  /** In plan order. */
+  changes: ChangeResult[];
+  counts: Record<Outcome, number> & { total: number };
+  /** The run was stopped (Ctrl-C): changes not started are skipped. */
+  interrupted: boolean;
+  verification: Verification;
+  /** HTTP requests this apply sent, retries included. */
+  requests: number;
+  elapsedMs: number;
+}
+
+/** Whether the desired state was reached for everything the plan covered. */
+export function succeeded(result: ApplyResult): boolean {
+  return (
+    result.counts.failed === 0 &&
+    !result.interrupted &&
+    result.verification.status !== 'unavailable' &&
+    result.verification.divergences.length === 0
+  );
+}
+
+export function countOutcomes(changes: readonly ChangeResult[]): ApplyResult['counts'] {
+  const counts = { applied: 0, failed: 0, skipped: 0, total: changes.length };
+  for (const change of changes) counts[change.outcome] += 1;
+  return counts;
+}

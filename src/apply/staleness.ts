@@ -1,0 +1,101 @@
+/**
+ * Is a saved plan still true? Each touched site is read again (listing or
+ * per-site reads, whichever is fewer requests) and sorted into: unchanged
+ * since the plan (apply it), already in the planned state (an earlier or
+ * concurrent apply of this plan got there: skip it), or moved (the plan is
+ * stale: refuse, naming the site and how it moved). Only reads; the decision
+ * to refuse is the command's.
+ */
+import type { WebsitesApi } from '../api/types.js';
+import type { Change, Plan } from '../model/plan.js';
+import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
+import { fingerprintLive } from '../plan/fingerprint.js';
+import type { SavedPlan } from '../plan/saved-plan.js';
+import { readTargets } from './read-back.js';
+
+export interface MovedSite {
+  domain: string;
+  /** How it moved: "deleted since the plan", "privacy: was public, now private". */
+  how: string;
+}
+
+export interface Freshness {
+  /** Sites already in the planned state, by domain, with the reason to skip them. */
+  alreadyApplied: Map<string, string>;
+  moved: MovedSite[];
+  /** Sites in the account (from the saved plan's counts): chooses listing vs per-site reads later. */
+  liveCount: number;
+}
+
+export const ALREADY_APPLIED = 'already applied: the live state matches the plan';
+
+export async function checkFreshness(saved: SavedPlan, api: WebsitesApi, signal?: AbortSignal): Promise<Freshness> {
+  const { plan } = saved;
+  const liveCount = liveCountOf(plan);
+  const targets = plan.changes.map((change) => ({ domain: change.domain, id: change.id }));
+  const live = await readTargets(api, targets, liveCount, signal);
+  const alreadyApplied = new Map<string, string>();
+  const moved: MovedSite[] = [];
+  plan.changes.forEach((change, index) => {
+    const site = live.get(change.domain);
+    const expected = saved.fingerprints[index]?.fingerprint ?? null;
+    if (site === undefined ? expected === null : expected !== null && fingerprintLive(site) === expected) return;
+    if (inPlannedState(change, site)) alreadyApplied.set(change.domain, ALREADY_APPLIED);
+    else moved.push({ domain: change.domain, how: howMoved(change, site) });
+  });
+  return { alreadyApplied, moved, liveCount };
+}
+
+/** The sites the account held when the plan was made. */
+export function liveCountOf(plan: Plan): number {
+  const { summary } = plan;
+  const filtered = plan.notes
+    .filter((note) => note.kind === 'filtered')
+    .reduce((n, note) => n + note.domains.length, 0);
+  return summary.update + summary.delete + summary.unchanged + summary.outOfScope + summary.kept + filtered;
+}
+
+/** Whether the site already looks exactly as the plan would leave it. */
+function inPlannedState(change: Change, site: LiveWebsite | undefined): boolean {
+  if (change.action === 'delete') return site === undefined;
+  if (site === undefined) return false;
+  const expected: Partial<WebsiteSettings> =
+    change.action === 'create' ? change.after : { ...change.before, ...planned(change) };
+  return SETTING_NAMES.every((name) => {
+    const actual = site.settings[name] === undefined ? undefined : FIELDS[name].canonical(site.settings[name]);
+    return actual === undefined || expected[name] === undefined || sameValue(actual, expected[name]);
+  });
+}
+
+/** The settings an update sets. */
+function planned(change: Extract<Change, { action: 'update' }>): Partial<WebsiteSettings> {
+  const out: Partial<WebsiteSettings> = {};
+  for (const field of change.fields) {
+    if (field.field !== 'password') Object.assign(out, { [field.field]: change.after[field.field] });
+  }
+  return out;
+}
+
+function howMoved(change: Change, site: LiveWebsite | undefined): string {
+  if (site === undefined) return 'deleted since the plan was made';
+  if (change.action === 'create') {
+    const moves = settingMoves(change.after, site, 'planned');
+    return `exists now (id ${site.id}), though the plan creates it${moves ? `, and differs from the plan (${moves})` : ''}`;
+  }
+  const moves = settingMoves(change.before, site, 'was');
+  return `changed since the plan was made (${moves || 'password'})`;
+}
+
+/** `email: was false, now true; privacy: ...` for every readable setting that differs. */
+function settingMoves(then: Partial<WebsiteSettings>, site: LiveWebsite, word: string): string {
+  const moves: string[] = [];
+  for (const name of SETTING_NAMES) {
+    const was = then[name];
+    const raw = site.settings[name];
+    const now = raw === undefined ? undefined : FIELDS[name].canonical(raw);
+    if (was === undefined || now === undefined || sameValue(was, now)) continue;
+    const format = FIELDS[name].format as (value: unknown) => string;
+    moves.push(`${FIELDS[name].configName}: ${word} ${format(was)}, now ${format(now)}`);
+  }
+  return moves.join('; ');
+}

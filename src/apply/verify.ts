@@ -1,0 +1,77 @@
+/**
+ * The read-back after an apply: every site a change touched is read again
+ * (listing or per-site reads, whichever is fewer requests) and re-planned
+ * against the configuration. The re-plan of the touched sites must be empty;
+ * whatever it still contains is what the server did not take, and is reported
+ * rather than silently accepted.
+ */
+import type { WebsitesApi } from '../api/types.js';
+import { isSitesyncError } from '../model/errors.js';
+import type { FieldChange, Plan, PlanPolicy } from '../model/plan.js';
+import { CONFIG_FIELD_NAMES, type DesiredWebsite, FIELDS, type LiveWebsite } from '../model/website.js';
+import { plan as replan } from '../plan/index.js';
+import { type ReadTarget, readTargets } from './read-back.js';
+import type { ChangeResult, Divergence, Verification } from './result.js';
+
+/** Everything in scope, nothing pruned, no limits: only "does each site match its configuration?". */
+const REPLAN_POLICY: PlanPolicy = {
+  prune: false,
+  manage: { include: ['*'], exclude: [] },
+  protect: [],
+  limits: { maxDeletes: Number.MAX_SAFE_INTEGER, maxChangePercent: 100 },
+  only: [],
+  skip: [],
+  syncWriteOnly: false,
+};
+
+export async function verifyApplied(
+  plan: Plan,
+  results: readonly ChangeResult[],
+  desired: ReadonlyMap<string, DesiredWebsite>,
+  api: WebsitesApi,
+  liveCount: number | undefined,
+): Promise<Verification> {
+  const applied = results.filter((result) => result.outcome === 'applied');
+  if (applied.length === 0) return { status: 'not_needed', divergences: [] };
+  const targets: ReadTarget[] = applied.map((result) => ({ domain: result.domain, id: result.id }));
+  let live: Map<string, LiveWebsite | undefined>;
+  try {
+    live = await readTargets(api, targets, liveCount ?? liveCountAfter(plan));
+  } catch (error) {
+    const reason = isSitesyncError(error) ? error.message : String(error);
+    return { status: 'unavailable', divergences: [], error: `could not read the sites back: ${reason}` };
+  }
+  const divergences: Divergence[] = [];
+  const touchedDesired: DesiredWebsite[] = [];
+  const touchedLive: LiveWebsite[] = [];
+  for (const result of applied) {
+    const site = live.get(result.domain);
+    if (result.action === 'delete') {
+      if (site) divergences.push({ domain: result.domain, detail: 'still exists after the delete' });
+      continue;
+    }
+    const wanted = desired.get(result.domain);
+    if (wanted) touchedDesired.push(wanted);
+    if (site) touchedLive.push(site);
+  }
+  for (const change of replan(touchedDesired, touchedLive, REPLAN_POLICY).changes) {
+    if (change.action === 'create') divergences.push({ domain: change.domain, detail: 'missing when read back' });
+    if (change.action === 'update') {
+      divergences.push(...change.fields.map((field) => ({ domain: change.domain, detail: describeField(field) })));
+    }
+  }
+  return { status: 'checked', divergences };
+}
+
+function describeField(field: FieldChange): string {
+  const name = CONFIG_FIELD_NAMES[field.field];
+  if (field.field === 'password') return `${name}: not set`;
+  const format = FIELDS[field.field].format as (value: unknown) => string;
+  return `${name}: wanted ${format(field.after)}, is ${format(field.before)}`;
+}
+
+/** Sites in the account after the apply, from the plan's counts (chooses listing vs per-site reads). */
+export function liveCountAfter(plan: Plan): number {
+  const { summary } = plan;
+  return summary.create + summary.update + summary.unchanged + summary.outOfScope + summary.kept;
+}

@@ -1,0 +1,121 @@
+// The apply engine against the reference server over real HTTP, in both modes.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { memoryJournal } from '../../src/apply/journal.js';
+import type { DesiredWebsite } from '../../src/model/website.js';
+import { plan } from '../../src/plan/index.js';
+import { desired, policy } from '../plan/builders.js';
+import { type ApplyFixture, domainsInDb, MODES, seedWebsites, startFixture } from './support.js';
+
+const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
+
+describe.each(MODES)('applyPlan (%s)', (mode) => {
+  let fx: ApplyFixture;
+  beforeEach(async () => {
+    fx = await startFixture(mode);
+  });
+  afterEach(() => fx.close());
+
+  async function planFor(config: DesiredWebsite[], prune = true) {
+    return plan(config, await fx.api.listWebsites(), policy({ prune }));
+  }
+
+  test('deletes, then creates, then updates; reads back and finds everything in place', async () => {
+    await fx.other.createWebsite(desired('keep.example', { privacy: 'public' }));
+    await fx.other.createWebsite(desired('gone.example'));
+    const config = [
+      desired('keep.example', { privacy: 'public', email: true, excludeIps: ['10.0.0.1'] }),
+      desired('new.example', { privacy: 'password', favorite: true }, { password: 'hunter2-long' }),
+    ];
+    const journal = memoryJournal();
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api, { journal });
+
+    expect(result.changes).toEqual([
+      { action: 'delete', domain: 'gone.example', id: 2, outcome: 'applied' },
+      { action: 'create', domain: 'new.example', id: 3, outcome: 'applied' },
+      { action: 'update', domain: 'keep.example', id: 1, outcome: 'applied' },
+    ]);
+    expect(result.counts).toEqual({ applied: 3, failed: 0, skipped: 0, total: 3 });
+    expect(result.verification).toEqual({ status: 'checked', divergences: [] });
+    expect(domainsInDb(fx.server)).toEqual(['keep.example', 'new.example']);
+    expect(journal.entries.map((entry) => `${entry.event} ${entry.domain}`)).toEqual([
+      'planned gone.example',
+      'planned new.example',
+      'planned keep.example',
+      'started gone.example',
+      'succeeded gone.example',
+      'started new.example',
+      'succeeded new.example',
+      'started keep.example',
+      'succeeded keep.example',
+    ]);
+    expect((await planFor(config)).changes).toEqual([]);
+  });
+
+  test('a failure does not stop independent changes, and says why', async () => {
+    const stranger = fx.server.createAccount();
+    seedWebsites(fx.server, ['taken.example'], stranger.id);
+    const config = [desired('taken.example'), desired('fine.example'), desired('also-fine.example')];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
+
+    expect(result.counts).toEqual({ applied: 2, failed: 1, skipped: 0, total: 3 });
+    const failed = result.changes.find((change) => change.outcome === 'failed');
+    expect(failed).toMatchObject({ action: 'create', domain: 'taken.example', id: null, code: 'validation' });
+    expect(failed?.reason).toContain('POST /api/v1/websites → 422: domain:');
+    expect(domainsInDb(fx.server)).toEqual(['also-fine.example', 'fine.example']);
+  });
+
+  test('an update of a site deleted out of band fails with that reason', async () => {
+    const site = await fx.other.createWebsite(desired('vanishing.example'));
+    const config = [desired('vanishing.example', { email: true })];
+    const planned = await planFor(config);
+    await fx.other.deleteWebsite(site.id);
+    const result = await applyPlan(planned, byDomain(config), fx.api);
+    expect(result.changes).toEqual([
+      {
+        action: 'update',
+        domain: 'vanishing.example',
+        id: site.id,
+        outcome: 'failed',
+        code: 'not_found',
+        reason: 'the site was deleted since the plan was made (out of band)',
+      },
+    ]);
+    expect(domainsInDb(fx.server)).toEqual([]);
+  });
+
+  test('after an abort, in-flight changes finish and the rest are skipped', async () => {
+    const config = ['a', 'b', 'c', 'd', 'e'].map((name) => desired(`${name}.example`));
+    const controller = new AbortController();
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
+      parallelism: 1,
+      signal: controller.signal,
+      onProgress: (event) => event.done === 2 && controller.abort(),
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.changes.map((change) => `${change.outcome} ${change.domain}`)).toEqual([
+      'applied a.example',
+      'applied b.example',
+      'skipped c.example',
+      'skipped d.example',
+      'skipped e.example',
+    ]);
+    expect(result.changes[2]?.reason).toBe('not started: the run was interrupted');
+    expect(domainsInDb(fx.server)).toEqual(['a.example', 'b.example']);
+  });
+
+  test('the read-back reports what the server does not hold after the apply', async () => {
+    const config = [desired('contested.example', { privacy: 'private', email: true })];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
+      // Someone changes the site in the web UI right after we created it.
+      onProgress: ({ result: created }) => {
+        fx.server.server.store.updateWebsite(fx.server.accountId, created.id as number, { privacy: 0 }, new Date());
+      },
+    });
+    expect(result.counts.applied).toBe(1);
+    expect(result.verification).toEqual({
+      status: 'checked',
+      divergences: [{ domain: 'contested.example', detail: 'privacy: wanted private, is public' }],
+    });
+  });
+});

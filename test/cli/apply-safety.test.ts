@@ -1,0 +1,66 @@
+// Safety: a plan that breaks a rule is refused with exit 3 and the exact flags
+// to acknowledge it; deletes are acknowledged per domain or by raising the limit,
+// a suspected rename only by naming the old domain. No global --force.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { domainsInDb } from '../apply/support.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { config, type Workspace, workspace } from './apply-support.js';
+
+const FIVE = { 'keep.example': '', 'd1.example': '', 'd2.example': '', 'd3.example': '', 'd4.example': '' };
+
+describe('sitesync apply: safety', () => {
+  let server: TestServer;
+  let ws: Workspace;
+  beforeEach(async () => {
+    server = await startTestServer();
+    ws = workspace(server);
+    ws.write('websites.yaml', config(FIVE));
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\n'));
+  });
+  afterEach(() => server.close());
+
+  test('over-limit deletes are refused with exit 3 and the exact acknowledgement', async () => {
+    const run = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example']);
+    expect(run.code).toBe(3);
+    expect(run.err).toBe(
+      [
+        'refusing to apply: the plan breaks 1 safety rule:',
+        '  - 4 deletes exceed limits.max_deletes (3): d1.example, d2.example, d3.example, d4.example [max_deletes]',
+        'To apply anyway, acknowledge each domain whose analytics history would be lost:',
+        '  --allow-delete d2.example --allow-delete d3.example --allow-delete d4.example',
+        'or raise the delete limit: --max-deletes 4',
+        '',
+      ].join('\n'),
+    );
+    expect(domainsInDb(server)).toHaveLength(5);
+  });
+
+  test('naming every domain (globs allowed) acknowledges the deletes', async () => {
+    const run = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example', '--allow-delete', 'd[0-9]*']);
+    expect(run.code).toBe(1); // `[` is not a glob character: a usage error, nothing applied
+    expect(run.err).toBe('error: --allow-delete "d[0-9]*": not a domain or glob (letters, digits, . - _ * ?)\n');
+    expect(domainsInDb(server)).toHaveLength(5);
+    const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd?.example']);
+    expect(ok.code).toBe(0);
+    expect(domainsInDb(server)).toEqual(['keep.example']);
+  });
+
+  test('--max-deletes N acknowledges up to N deletes', async () => {
+    expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
+    expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);
+    expect(domainsInDb(server)).toEqual(['keep.example']);
+  });
+
+  test('a suspected rename needs the old domain named; a raised limit does not do', async () => {
+    const { 'keep.example': _renamed, ...others } = FIVE;
+    ws.write('websites.yaml', config({ ...others, 'keep.org': '' }, 'prune: true\n'));
+    const refused = await ws.run(['apply', '--auto-approve', '--max-deletes', '10']);
+    expect(refused.code).toBe(3);
+    expect(refused.err).toContain('keep.example → keep.org looks like a rename');
+    expect(refused.err).toContain('  --allow-delete keep.example\n');
+    const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
+    expect(ok.code).toBe(0);
+    expect(domainsInDb(server).sort()).toEqual(['d1.example', 'd2.example', 'd3.example', 'd4.example', 'keep.org']);
+  });
+});

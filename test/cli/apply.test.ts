@@ -1,0 +1,152 @@
+// `sitesync apply [-f FILE]`: plan, confirm, apply, summary, exit codes; in-process over real HTTP.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { domainsInDb } from '../apply/support.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { config, type Workspace, workspace } from './apply-support.js';
+
+describe('sitesync apply', () => {
+  let server: TestServer;
+  let ws: Workspace;
+  beforeEach(async () => {
+    server = await startTestServer();
+    ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '    privacy: public\n', 'b.example': '' }));
+  });
+  afterEach(() => server.close());
+
+  test('off a terminal it refuses without --auto-approve and changes nothing', async () => {
+    const run = await ws.run(['apply']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('not a terminal, so there is no one to confirm: pass --auto-approve');
+    expect(domainsInDb(server)).toEqual([]);
+  });
+
+  test('on a terminal it asks, and only "yes" applies', async () => {
+    const questions: string[] = [];
+    const prompt = async (question: string) => {
+      questions.push(question);
+      return 'y';
+    };
+    const no = await ws.run(['apply'], { prompt });
+    expect(no.code).toBe(1);
+    expect(no.err).toContain('Apply cancelled: nothing was changed.');
+    expect(domainsInDb(server)).toEqual([]);
+
+    const yes = await ws.run(['apply'], { prompt: async () => 'yes' });
+    expect(questions).toEqual(['Apply these changes? Only "yes" is accepted: ']);
+    expect(yes.code).toBe(0);
+    expect(yes.out).toContain('applied 2 of 2 changes');
+    expect(yes.out).toContain('read back: every applied change is in place');
+    expect(domainsInDb(server)).toEqual(['a.example', 'b.example']);
+  });
+
+  test('a site changed while the prompt waited: refused, naming it', async () => {
+    const prompt = async () => {
+      await ws.run(['apply', '--auto-approve']); // someone else applies first...
+      server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date()); // ...and edits a.example
+      return 'yes';
+    };
+    ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '' }));
+    await ws.run(['apply', '--auto-approve']);
+    ws.write('websites.yaml', config({ 'a.example': '    privacy: public\n', 'b.example': '    email: true\n' }));
+    const run = await ws.run(['apply'], { prompt });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      [
+        'error: the plan is stale: 1 site moved since it was made:',
+        '  a.example: changed since the plan was made (privacy: was private, now public; email: was false, now true)',
+        'Nothing was applied. Run `sitesync apply` again and review the new plan.',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('--auto-approve applies, prints one line per change off a terminal, and a re-run has nothing to do', async () => {
+    const first = await ws.run(['apply', '--auto-approve']);
+    expect(first.code).toBe(0);
+    expect(first.err).toBe('applied  create a.example\napplied  create b.example\n');
+    const again = await ws.run(['apply', '--auto-approve']);
+    expect(again.code).toBe(0);
+    expect(again.out).not.toContain('applied');
+    expect(again.err).toBe('');
+    expect(domainsInDb(server)).toEqual(['a.example', 'b.example']);
+  });
+
+  test('a failure is reported in the summary, the rest applied, exit 1', async () => {
+    const stranger = server.createAccount();
+    const other = await fetch(`${server.url}/api/v1/websites`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${stranger.key}`,
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'domain=a.example',
+    });
+    expect(other.status).toBe(201);
+    const run = await ws.run(['apply', '--auto-approve']);
+    expect(run.code).toBe(1);
+    expect(run.out).toContain('applied 1 of 2 changes; 1 failed');
+    expect(run.out).toMatch(/failed:\n {2}a\.example \(create\): POST \/api\/v1\/websites → 422: domain: /);
+    expect(domainsInDb(server)).toEqual(['b.example']);
+  });
+
+  test('--format json prints the result for programs', async () => {
+    const run = await ws.run(['apply', '--auto-approve', '--format', 'json']);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.out);
+    expect(json).toMatchObject({
+      formatVersion: 1,
+      ok: true,
+      counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
+      interrupted: false,
+      verification: { status: 'checked', divergences: [] },
+    });
+    expect(json.changes).toEqual([
+      { action: 'create', domain: 'a.example', id: 1, outcome: 'applied' },
+      { action: 'create', domain: 'b.example', id: 2, outcome: 'applied' },
+    ]);
+  });
+
+  test('--journal writes one JSON line per operation', async () => {
+    const run = await ws.run(['apply', '--auto-approve', '--journal', 'journal.jsonl', '--parallelism', '1']);
+    expect(run.code).toBe(0);
+    const lines = readFileSync(join(ws.dir, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => [line.event, line.domain ?? null])).toEqual([
+      ['begin', null],
+      ['planned', 'a.example'],
+      ['planned', 'b.example'],
+      ['started', 'a.example'],
+      ['succeeded', 'a.example'],
+      ['started', 'b.example'],
+      ['succeeded', 'b.example'],
+      ['end', null],
+    ]);
+    expect(lines[0]).toMatchObject({ target: server.url, total: 2 });
+    expect(lines.every((line) => !Number.isNaN(Date.parse(line.time)))).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ counts: { applied: 2, failed: 0, skipped: 0, total: 2 }, interrupted: false });
+  });
+
+  test('Ctrl-C: the change in flight finishes, the rest are skipped, summary printed, exit 130', async () => {
+    ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));
+    const controller = new AbortController();
+    const slow = await startTestServer({ log: (line) => line.includes('"POST"') && controller.abort() });
+    const slowWs = workspace(slow);
+    slowWs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
+    try {
+      const run = await slowWs.run(['apply', '--auto-approve', '--parallelism', '1'], { signal: controller.signal });
+      expect(run.code).toBe(130);
+      expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
+      expect(run.out).toContain('interrupted: changes not started were skipped; re-run to converge');
+      expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
+      expect(domainsInDb(slow)).toEqual(['a.example']);
+    } finally {
+      await slow.close();
+    }
+  });
+});

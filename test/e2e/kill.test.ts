@@ -1,0 +1,165 @@
+// SIGKILL `sitesync apply` (the real bin, as a child process) at seeded random
+// points of its progress, 20 trials across both server modes, then re-run: it
+// converges every time, with no duplicate website and nothing deleted outside
+// the plan, judged by the server's database. Kill points are drawn as "after
+// the k-th write reached the server, plus 0-20 ms", so they land inside the
+// apply however slow the machine is; a small proxy latency keeps requests in
+// flight (committed after the client died) at the moment of the kill.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { plan, policyFromConfig } from '../../src/plan/index.js';
+import { domainsInDb, MODES, type Mode, seedWebsites, testClient } from '../apply/support.js';
+import { seededRandom } from '../helpers/fault-proxy.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
+import { startLatencyProxy } from './latency-proxy.js';
+
+const TRIALS = 20;
+const LATENCY_MS = 10;
+const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}.example`);
+const UPDATED = names('u', 8);
+const DELETED = names('d', 4);
+const CREATED = names('c', 18);
+const WRITES = UPDATED.length + DELETED.length + CREATED.length;
+const OUTSIDE = 'keep-me.other';
+const EXPECTED = [...UPDATED, ...CREATED, OUTSIDE].sort();
+
+const CONFIG = [
+  'version: 1',
+  'prune: true',
+  'manage:',
+  '  include: ["*.example"]',
+  'limits:',
+  '  max_deletes: 10',
+  '  max_change_percent: 100',
+  'websites:',
+  ...UPDATED.map((domain) => `  - domain: ${domain}\n    email: true\n    exclude_ips: [10.0.0.1]`),
+  ...CREATED.map((domain) => `  - domain: ${domain}\n    privacy: public\n    favorite: true`),
+  '',
+].join('\n');
+
+const ARGS = ['apply', '--auto-approve', '--rate-limit', '1000000', '--parallelism', '4'];
+
+interface Trial {
+  mode: Mode;
+  /** Kill after this many writes reached the server (0: right after the listing)... */
+  afterWrites: number;
+  /** ...plus this many milliseconds. */
+  delayMs: number;
+}
+
+describe('killed applies converge', () => {
+  let cli: BuiltCli;
+  let dir: string;
+  beforeAll(() => {
+    cli = buildCli('kill');
+    dir = mkdtempSync(join(tmpdir(), 'sitesync-kill-'));
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG);
+  }, 60_000);
+  afterAll(() => cli.remove());
+
+  test(`${TRIALS} trials: SIGKILL at a random point, re-run, converged without duplicates`, async () => {
+    const random = seededRandom(20_240_501);
+    const trials: Trial[] = Array.from({ length: TRIALS }, (_, i) => ({
+      mode: MODES[i % 2]!,
+      afterWrites: Math.floor(random() * WRITES),
+      delayMs: Math.floor(random() * 20),
+    }));
+    let killedMidway = 0;
+    // Two trials at a time: each has its own server, proxy and child process.
+    for (let i = 0; i < trials.length; i += 2) {
+      const outcomes = await Promise.all(trials.slice(i, i + 2).map((trial, j) => runTrial(trial, i + j)));
+      killedMidway += outcomes.filter(Boolean).length;
+    }
+    // Most kills must land inside the apply (not before the first write or after the last).
+    expect(killedMidway).toBeGreaterThanOrEqual(TRIALS / 2);
+  }, 120_000);
+
+  test('Ctrl-C (SIGINT) to the real process: in-flight requests finish, the rest skipped, summary, exit 130', async () => {
+    const control: NonNullable<RunOptions['control']> = {};
+    let writes = 0;
+    const server = await startTestServer({
+      log: (line) => {
+        if (!line.includes('"GET"') && ++writes === 5) control.signal?.('SIGINT');
+      },
+    });
+    const proxy = await startLatencyProxy(server.url, LATENCY_MS);
+    try {
+      seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
+      const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
+      const stopped = await runCli(cli, ARGS, { cwd: dir, env, control });
+      expect(stopped.code, stopped.err).toBe(130);
+      const applied = Number(/^applied (\d+) of 30 changes; (\d+) skipped/m.exec(stopped.out)?.[1]);
+      expect(applied).toBeGreaterThanOrEqual(5);
+      expect(applied).toBeLessThan(30);
+      expect(stopped.out).toContain('interrupted: changes not started were skipped; re-run to converge');
+      expect(stopped.out).toContain(': not started: the run was interrupted');
+      const rerun = await runCli(cli, ARGS, { cwd: dir, env });
+      expect(rerun.code).toBe(0);
+      expect(domainsInDb(server).sort()).toEqual(EXPECTED);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+
+  /** One trial; true when the kill left the account half-applied. */
+  async function runTrial(trial: Trial, index: number): Promise<boolean> {
+    const label = `trial ${index} (${trial.mode}, killed ${trial.delayMs} ms after write ${trial.afterWrites})`;
+    const control: NonNullable<RunOptions['control']> = {};
+    let writes = 0;
+    const server = await startTestServer({
+      ...(trial.mode === 'normal' ? {} : { quirks: trial.mode }),
+      log: (line) => {
+        if (line.includes('"GET"')) return;
+        writes += 1;
+        if (writes === trial.afterWrites) setTimeout(() => control.signal?.('SIGKILL'), trial.delayMs);
+      },
+    });
+    const proxy = await startLatencyProxy(server.url, LATENCY_MS);
+    try {
+      seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
+      const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
+      const before = snapshot(server);
+      if (trial.afterWrites === 0) setTimeout(() => control.signal?.('SIGKILL'), 300 + trial.delayMs * 20);
+      const killed = await runCli(cli, ARGS, { cwd: dir, env, control });
+      const afterKill = snapshot(server);
+
+      const rerun = await runCli(cli, ARGS, { cwd: dir, env });
+      expect(rerun.code, `${label}: ${rerun.out}${rerun.err}`).toBe(0);
+      const domains = domainsInDb(server);
+      expect(domains.length, `${label}: duplicates`).toBe(new Set(domains).size);
+      expect([...domains].sort(), label).toEqual(EXPECTED);
+      expect(await replan(server), `${label}: re-plan`).toEqual([]);
+      return killed.signal === 'SIGKILL' && afterKill !== before && afterKill !== snapshot(server);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  }
+
+  /** The account's sites and the settings the plan changes, as stored. */
+  function snapshot(server: TestServer): string {
+    const shape = [
+      ['domain', { column: 'domain' }],
+      ['email', { column: 'email' }],
+      ['privacy', { column: 'privacy' }],
+    ] as const;
+    const query = { accountId: server.accountId, sortBy: 'domain', sort: 'asc', limit: 1000, offset: 0 } as const;
+    return server.server.store.listWebsites(query, shape).json;
+  }
+
+  async function replan(server: TestServer) {
+    const loaded = loadConfig({ files: [join(dir, 'websites.yaml')], cwd: dir, env: {} });
+    const api = testClient(server.url, server.key);
+    try {
+      const live = await api.listWebsites();
+      return plan(loaded.state!.websites, live, policyFromConfig(loaded.state!.policy)).changes;
+    } finally {
+      await api.close();
+    }
+  }
+});
