@@ -6,8 +6,6 @@
  * (goal ≤ 1.5×), and the client's peak memory. Medians of a few rounds,
  * alternating, so neither side gets a warmer server. Bounded to ~20 s.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,6 +13,8 @@ import { Pool } from 'undici';
 import { createClient } from '../src/api/index.js';
 import { Secret } from '../src/model/secret.js';
 import { startServer } from '../src/server/index.js';
+import { insertWebsites } from '../test/helpers/stored-website.js';
+import { median, spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
 const SITES = 10_000;
@@ -24,31 +24,10 @@ const PAGES = Math.ceil(SITES / 100);
 /** Child side: an in-memory server seeded with SITES websites; prints its URL. */
 async function runServer(): Promise<void> {
   const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], throttlePerMinute: 0 });
-  const { createHash } = await import('node:crypto');
-  const account = server.store.findKey(createHash('sha256').update(KEY).digest('hex'))!.account;
-  const values = {
-    privacy: 1,
-    passwordHash: null,
-    email: 0,
-    excludeBots: 1,
-    excludeParams: null,
-    excludeIps: '10.0.0.1\r\n10.0.0.2',
-    favoritedAt: null,
-  };
-  for (let i = 1; i <= SITES; i++) server.store.insertWebsite(account.id, `site-${i}.example.com`, values, new Date());
+  const domains = Array.from({ length: SITES }, (_, i) => `site-${i + 1}.example.com`);
+  insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.1\r\n10.0.0.2' });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => void server.close());
-}
-
-async function spawnServer() {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--server'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
-  });
-  return { child, url };
 }
 
 /** The baseline: the same 100 GETs, one after another, JSON-parsed, nothing else. */
@@ -81,8 +60,6 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T 
   return { ms: performance.now() - started, result };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
-
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
@@ -106,7 +83,7 @@ async function peakMemory(run: () => Promise<unknown>): Promise<{ heapMb: number
 
 async function main(): Promise<void> {
   if (process.argv.includes('--server')) return runServer();
-  const { child, url } = await spawnServer();
+  const { child, url } = await spawnServer(fileURLToPath(import.meta.url));
   try {
     await bareLoop(url); // warm-up: JIT, server caches, sockets
     await clientListing(url, 1);

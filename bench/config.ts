@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { exportConfig } from '../src/config/export.js';
 import { loadConfig } from '../src/config/index.js';
 import type { LiveWebsite } from '../src/model/website.js';
+import { median } from './support.js';
 
 const SIZES = [100, 1_000, 10_000];
 const ROUNDS = 5;
@@ -27,11 +28,6 @@ function liveSites(count: number): LiveWebsite[] {
     },
     hasPassword: i % 10 === 0,
   }));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function time(run: () => void): number {

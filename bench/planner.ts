@@ -7,7 +7,6 @@
  *    ≤ 150 MB). Bounded to well under a minute.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,15 +15,16 @@ import { captureIo } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
 import type { PlanPolicy } from '../src/model/plan.js';
 import { type DesiredWebsite, defaultSettings, type LiveWebsite } from '../src/model/website.js';
-import { plan } from '../src/plan/planner.js';
+import { plan, policyFromConfig } from '../src/plan/index.js';
 import { startServer } from '../src/server/index.js';
+import { insertWebsites } from '../test/helpers/stored-website.js';
+import { median } from './support.js';
 
 const KEY = 'bench-key-planner-0123456789';
 const PURE_SITES = 100_000;
 const CLI_SITES = 10_000;
 const ROUNDS = 7;
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const domain = (i: number): string => `site-${i}.example.com`;
 
 /** 100,000 sites: 95% in sync, 3% drifted, 1% to create, 1% to prune; lists as the wire decoder leaves them. */
@@ -39,15 +39,12 @@ function pureInput(): { desired: DesiredWebsite[]; live: LiveWebsite[]; policy: 
       live.push({ id: i + 1, domain: domain(i), settings: { ...settings, ...drifted }, hasPassword: false });
     }
   }
-  const policy: PlanPolicy = {
+  const policy = policyFromConfig({
     prune: true,
     manage: { include: ['*.example.com'], exclude: ['*.staging.example.com'] },
     protect: ['www.example.com'],
     limits: { maxDeletes: 10_000, maxChangePercent: 100 },
-    only: [],
-    skip: [],
-    syncWriteOnly: false,
-  };
+  });
   return { desired, live, policy };
 }
 
@@ -105,17 +102,8 @@ async function benchCli(): Promise<void> {
   const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], throttlePerMinute: 0 });
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-'));
   try {
-    const account = server.store.findKey(createHash('sha256').update(KEY).digest('hex'))!.account;
-    const values = {
-      privacy: 1,
-      passwordHash: null,
-      email: 0,
-      excludeBots: 1,
-      excludeParams: null,
-      excludeIps: '10.0.0.2\r\n10.0.0.1',
-      favoritedAt: null,
-    };
-    for (let i = 1; i <= CLI_SITES; i++) server.store.insertWebsite(account.id, domain(i), values, new Date());
+    const domains = Array.from({ length: CLI_SITES }, (_, i) => domain(i + 1));
+    insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.2\r\n10.0.0.1' });
     const file = cliConfig(dir);
     const child = spawn(
       process.execPath,

@@ -4,15 +4,14 @@
  * only. The server runs in a child process so the load generator does not
  * share its event loop. Prints one line per scenario and checks the targets.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { hashKey } from '../src/server/credentials.js';
 import { startServer } from '../src/server/index.js';
+import { insertWebsites } from '../test/helpers/stored-website.js';
+import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
 const SITES = 10_000;
@@ -55,27 +54,15 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 async function runServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-'));
   const server = await startServer({ port: 0, db: join(dir, 'bench.db'), keys: [KEY], throttlePerMinute: 0 });
-  const account = server.store.findKey(hashKey(KEY))!.account;
-  const values = { privacy: 1, passwordHash: null, email: 0, excludeBots: 1, excludeParams: null, excludeIps: null };
-  for (let index = 0; index < SITES; index += 1) {
-    server.store.insertWebsite(account.id, `seed-${index}.example`, { ...values, favoritedAt: null }, new Date());
-  }
+  insertWebsites(
+    server,
+    KEY,
+    Array.from({ length: SITES }, (_, index) => `seed-${index}.example`),
+  );
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => {
     void server.close().then(() => rmSync(dir, { recursive: true, force: true }));
   });
-}
-
-async function spawnServer(): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--server'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
-  });
-  return { child, url, pid: child.pid! };
 }
 
 /** CPU seconds (user + system) the server process has used; undefined off Linux. */
@@ -117,7 +104,8 @@ async function scenario(
 
 async function main(): Promise<void> {
   if (process.argv.includes('--server')) return runServer();
-  const server = await spawnServer();
+  const { child, url } = await spawnServer(fileURLToPath(import.meta.url));
+  const server = { child, url, pid: child.pid! };
   try {
     const load = loadavg()[0]!.toFixed(1);
     process.stdout.write(

@@ -5,6 +5,8 @@
 
 export type { RequestStats, WebsitesApi, WebsiteUpdate } from './api/index.js';
 export { type ClientOptions, createClient, resolveConnection } from './api/index.js';
+export { type ApplyOptions, applyPlan } from './apply/apply-plan.js';
+export type { ApplyResult, ChangeResult, Outcome } from './apply/result.js';
 export {
   exportConfig,
   formatProblem,

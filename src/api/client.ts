@@ -13,13 +13,11 @@ import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { mismatchedFields } from './compare.js';
 import { createWebsite } from './create.js';
 import { errorForResponse, isLoginPage } from './http-errors.js';
-import { findFirst, listEverything, listQuery } from './listing.js';
+import { findFirst, listEverything, PAGE_SIZE } from './listing.js';
 import type { CallOptions, Requester } from './requester.js';
 import type { HttpRequest, HttpResponse } from './transport.js';
-import type { RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
-import { decodeListPage, decodeRecordBody, encodeWrite, parseJsonBody } from './wire.js';
-
-type Signal = { signal?: AbortSignal };
+import type { Cancellable, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
+import { decodeListPage, decodeRecordBody, encodeListQuery, encodeWrite, parseJsonBody } from './wire.js';
 
 export const WEBSITES_PATH = '/api/v1/websites';
 
@@ -42,32 +40,32 @@ export class ApiClient implements WebsitesApi {
     this.#parts = parts;
   }
 
-  listWebsites(options: Signal = {}): Promise<LiveWebsite[]> {
+  listWebsites(options: Cancellable = {}): Promise<LiveWebsite[]> {
     return listEverything(
-      (page, signal) => this.#page(listQuery(page), signal),
+      (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE), signal),
       this.#parts.concurrency,
       options.signal,
     );
   }
 
-  async getWebsite(id: number, options: Signal = {}): Promise<LiveWebsite | undefined> {
+  async getWebsite(id: number, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
     const request: HttpRequest = { method: 'GET', path: `${WEBSITES_PATH}/${id}` };
     const result = await this.#send(request, options);
     if (result.response.status === 404) return undefined;
     return decodeRecordBody(this.#json(request, result), this.#label(request));
   }
 
-  findWebsite(domain: string, options: Signal = {}): Promise<LiveWebsite | undefined> {
+  findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
     const wanted = canonicalDomain(domain);
-    const search = { search: wanted, search_by: 'domain' }; // a substring match: keep only the exact one
+    // `search` is a substring match: keep only the exact domain.
     return findFirst(
-      (page, signal) => this.#page(listQuery(page, search), signal),
+      (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, wanted), signal),
       (site) => canonicalDomain(site.domain) === wanted,
       options.signal,
     );
   }
 
-  createWebsite(desired: DesiredWebsite, options: Signal = {}): Promise<LiveWebsite> {
+  createWebsite(desired: DesiredWebsite, options: Cancellable = {}): Promise<LiveWebsite> {
     const post: HttpRequest = { method: 'POST', path: WEBSITES_PATH };
     return createWebsite(desired, {
       post: (form) => this.#send({ ...post, form }, options),
@@ -82,7 +80,7 @@ export class ApiClient implements WebsitesApi {
     });
   }
 
-  async updateWebsite(id: number, update: WebsiteUpdate, options: Signal = {}): Promise<LiveWebsite> {
+  async updateWebsite(id: number, update: WebsiteUpdate, options: Cancellable = {}): Promise<LiveWebsite> {
     const form = encodeWrite(undefined, update.settings, {
       password: update.password,
       now: this.#parts.now(),
@@ -103,7 +101,7 @@ export class ApiClient implements WebsitesApi {
     return (await this.getWebsite(id, options)) ?? Promise.reject(this.#gone(id, request));
   }
 
-  async deleteWebsite(id: number, options: Signal = {}): Promise<boolean> {
+  async deleteWebsite(id: number, options: Cancellable = {}): Promise<boolean> {
     const request: HttpRequest = { method: 'DELETE', path: `${WEBSITES_PATH}/${id}` };
     const result = await this.#send(request, options);
     if (result.response.status === 404) return result.attempts > 1; // gone: by an earlier attempt of ours, or before

@@ -18,12 +18,6 @@ const MAX_PAGES = 10_000;
 /** Fetches page `n` (1-based) of a query. */
 export type PageFetcher = (page: number, signal: AbortSignal | undefined) => Promise<ListPage>;
 
-export function listQuery(page: number, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ ...extra, sort_by: 'id', sort: 'asc', per_page: String(PAGE_SIZE) });
-  query.set('page', String(page));
-  return query.toString();
-}
-
 /** Whether a page follows page `number`: by `last_page`, else `links.next`, else a full page. */
 function hasMore(page: ListPage, number: number): boolean {
   if (page.websites.length === 0) return false;

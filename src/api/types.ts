@@ -12,6 +12,11 @@ export interface WebsiteUpdate {
   password?: Secret;
 }
 
+/** Every call takes the run's abort signal, so Ctrl-C stops waits, retries and requests in flight. */
+export interface Cancellable {
+  signal?: AbortSignal;
+}
+
 export interface RequestStats {
   /** HTTP requests sent, retries included. */
   requests: number;
@@ -24,17 +29,17 @@ export interface WebsitesApi {
   /** The base URL, without credentials (for messages and plan files). */
   readonly url: string;
   /** Every website of the account, complete or an error: never a partial list. */
-  listWebsites(options?: { signal?: AbortSignal }): Promise<LiveWebsite[]>;
+  listWebsites(options?: Cancellable): Promise<LiveWebsite[]>;
   /** One website, or undefined when it does not exist (404). */
-  getWebsite(id: number, options?: { signal?: AbortSignal }): Promise<LiveWebsite | undefined>;
+  getWebsite(id: number, options?: Cancellable): Promise<LiveWebsite | undefined>;
   /** Exact canonical-domain lookup through `search`. */
-  findWebsite(domain: string, options?: { signal?: AbortSignal }): Promise<LiveWebsite | undefined>;
+  findWebsite(domain: string, options?: Cancellable): Promise<LiveWebsite | undefined>;
   /** Creates the site with every desired field; never creates a duplicate. */
-  createWebsite(desired: DesiredWebsite, options?: { signal?: AbortSignal }): Promise<LiveWebsite>;
+  createWebsite(desired: DesiredWebsite, options?: Cancellable): Promise<LiveWebsite>;
   /** Sends only the given fields. A site that is gone raises a `not_found` SitesyncError. */
-  updateWebsite(id: number, update: WebsiteUpdate, options?: { signal?: AbortSignal }): Promise<LiveWebsite>;
+  updateWebsite(id: number, update: WebsiteUpdate, options?: Cancellable): Promise<LiveWebsite>;
   /** Deletes the site; a site already gone counts as success (returns false). */
-  deleteWebsite(id: number, options?: { signal?: AbortSignal }): Promise<boolean>;
+  deleteWebsite(id: number, options?: Cancellable): Promise<boolean>;
   readonly stats: RequestStats;
   close(): Promise<void>;
 }

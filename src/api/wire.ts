@@ -137,6 +137,20 @@ export function decodeListPage(body: unknown, request: string): ListPage {
   return page;
 }
 
+/**
+ * The query of one listing page: id ascending (an order that inserts and
+ * deletes cannot reshuffle) and `pageSize` per page. `search` is the service's
+ * substring match on the domain.
+ */
+export function encodeListQuery(page: number, pageSize: number, search?: string): string {
+  const query = new URLSearchParams(search === undefined ? {} : { search, search_by: 'domain' });
+  query.set('sort_by', 'id');
+  query.set('sort', 'asc');
+  query.set('per_page', String(pageSize));
+  query.set('page', String(page));
+  return query.toString();
+}
+
 /** What an error body says: one message, and messages per field. */
 export interface ErrorBody {
   message?: string;

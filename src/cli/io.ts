@@ -3,6 +3,7 @@
  * Commands take an `Io` and return an exit code, so tests run them in-process
  * with captured output (`captureIo`). Everything written goes through `redact`.
  */
+import { renameSync, writeFileSync } from 'node:fs';
 import { redact } from '../model/secret.js';
 
 export interface OutputStream {
@@ -27,6 +28,8 @@ export const EXIT = {
   error: 1,
   changes: 2,
   unsafe: 3,
+  /** Ctrl-C: in-flight requests finished, the rest skipped. */
+  interrupted: 130,
 } as const;
 
 function redacting(stream: NodeJS.WriteStream): OutputStream {
@@ -69,25 +72,32 @@ export interface CapturedIo extends Io {
 export function captureIo(
   options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {},
 ): CapturedIo {
-  let out = '';
-  let err = '';
-  const tty = options.tty ?? false;
+  const stdout = capturing(options.tty ?? false);
+  const stderr = capturing(options.tty ?? false);
   return {
-    stdout: {
-      write: (text) => {
-        out += redact(text);
-      },
-      isTTY: tty,
-    },
-    stderr: {
-      write: (text) => {
-        err += redact(text);
-      },
-      isTTY: tty,
-    },
+    stdout,
+    stderr,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
-    out: () => out,
-    err: () => err,
+    out: stdout.text,
+    err: stderr.text,
   };
+}
+
+function capturing(isTTY: boolean): OutputStream & { text(): string } {
+  let captured = '';
+  return {
+    write: (text) => {
+      captured += redact(text);
+    },
+    isTTY,
+    text: () => captured,
+  };
+}
+
+/** Writes to a temporary file, then renames: a reader (or a crash) never leaves half a file. */
+export function writeAtomically(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode: 0o644 });
+  renameSync(temporary, path);
 }

@@ -52,7 +52,8 @@ export interface RawSharedOptions {
   color?: boolean | undefined;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+/** commander argParser for a repeatable option: every value, in order. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Declares --url, --api-key-file, --insecure-http, --rate-limit and --log-level. */
 export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
@@ -131,7 +132,12 @@ export function readGlobs(option: string, globs: string[] | undefined): string[]
  * configuration's `api.url`; debug logging goes to stderr (redacted by Io).
  * The caller closes it.
  */
-export function openClient(options: ConnectionOptions, io: Io, configApiUrl?: string): WebsitesApi {
+export function openClient(
+  options: ConnectionOptions,
+  io: Io,
+  configApiUrl?: string,
+  concurrency?: number,
+): WebsitesApi {
   const connection = resolveConnection({
     env: io.env,
     cwd: io.cwd,
@@ -145,6 +151,7 @@ export function openClient(options: ConnectionOptions, io: Io, configApiUrl?: st
     apiKey: connection.apiKey,
     insecureHttp: options.insecureHttp,
     ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
+    ...(concurrency !== undefined && { concurrency }),
     ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
   });
 }

@@ -5,7 +5,7 @@
  * files, and privacy: password only with a password.
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
-import { canonicalDomain, isValidServiceDomain } from '../model/domain.js';
+import { byDomain, canonicalDomain, isValidServiceDomain } from '../model/domain.js';
 import {
   CONFIG_FIELD_NAMES,
   type DesiredWebsite,
@@ -15,8 +15,9 @@ import {
   type SourceLocation,
 } from '../model/website.js';
 import { configDigest } from './digest.js';
+import type { Env } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
-import { type Env, type ResolvedBlock, resolveBlock } from './settings-block.js';
+import { type ResolvedBlock, resolveBlock } from './settings-block.js';
 import { type LoadedFile, mergeTopLevel, resolveApiUrl, resolvePolicy, type TopLevel } from './top-level.js';
 
 const FIELD_ORDER = Object.keys(CONFIG_FIELD_NAMES) as FieldName[];
@@ -52,7 +53,7 @@ export function buildState(files: readonly LoadedFile[], env: Env): BuildResult 
   problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
-  const websites = entries.map((entry) => entry.site).sort((a, b) => (a.domain < b.domain ? -1 : 1));
+  const websites = entries.map((entry) => entry.site).sort(byDomain);
   const state: DesiredState = {
     websites,
     policy,

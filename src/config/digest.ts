@@ -5,20 +5,9 @@
  * key order and website order.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
 import { type DesiredWebsite, SETTING_NAMES } from '../model/website.js';
-
-/** JSON with object keys sorted at every level, so equal data gives equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 export function configDigest(input: {
   websites: readonly DesiredWebsite[];

@@ -7,10 +7,13 @@
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
+/** The environment the configuration is resolved against (`process.env` in the CLI, a literal in tests). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 export type Interpolated = { value: string } | { missing: string[] };
 
 /** Replaces every `${NAME}`; names that are unset (or empty) are reported, all of them. */
-export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>): Interpolated {
+export function interpolate(text: string, env: Env): Interpolated {
   const missing: string[] = [];
   const value = text.replace(REFERENCE, (_match, name: string) => {
     const found = env[name];

@@ -4,9 +4,9 @@
  * get a `${SITESYNC_PASSWORD_<DOMAIN>}` reference (the service never reveals
  * passwords), and fields the server does not return are left out.
  */
-import { canonicalDomain } from '../model/domain.js';
+import { byDomain, canonicalDomain } from '../model/domain.js';
 import type { LiveWebsite } from '../model/website.js';
-import { type SerializableWebsite, serializeConfig } from './serialize.js';
+import { type SerializableWebsite, type SerializeInput, serializeConfig } from './serialize.js';
 
 /** Where editors find the schema: the copy shipped in the installed package. */
 export const EXPORT_SCHEMA_REF = './node_modules/sitesync/schemas/websites.schema.json';
@@ -29,7 +29,7 @@ export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): 
   const used = new Set<string>();
   const websites = live
     .map((site) => ({ site, domain: canonicalDomain(site.domain) }))
-    .sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
+    .sort(byDomain)
     .map(({ site, domain }): SerializableWebsite => {
       const out: SerializableWebsite = { domain, settings: site.settings };
       if (site.settings.privacy === 'password') {
@@ -38,7 +38,7 @@ export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): 
       }
       return out;
     });
-  const input: Parameters<typeof serializeConfig>[0] = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
+  const input: SerializeInput = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
   if (options.header !== undefined) input.header = options.header;
   return serializeConfig(input);
 }

@@ -5,6 +5,7 @@
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { buildState } from './build.js';
+import type { Env } from './env.js';
 import { listConfigFiles, readConfigFile } from './files.js';
 import { checkSchema } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
@@ -19,7 +20,7 @@ export interface LoadOptions {
   /** Files or directories (every *.yaml / *.yml inside, sorted); empty means websites.yaml in cwd. */
   files: string[];
   cwd: string;
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
 }
 
 export interface LoadResult {

@@ -5,7 +5,9 @@
  * `${VAR}` references. The inverse of loading: load(serialize(x)) gives x.
  */
 import { Document, isNode, isScalar, type Node, visit } from 'yaml';
+import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
+import { byDomain } from '../model/domain.js';
 import {
   CONFIG_FIELD_NAMES,
   FIELDS,
@@ -16,7 +18,6 @@ import {
   sameValue,
   type WebsiteSettings,
 } from '../model/website.js';
-import { canonicalJson } from './digest.js';
 
 export interface SerializableWebsite {
   domain: string;
@@ -43,7 +44,7 @@ export interface SerializeInput {
 type Defaults = Partial<Record<SettingName, SettingValue>>;
 
 export function serializeConfig(input: SerializeInput): string {
-  const websites = [...input.websites].sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  const websites = [...input.websites].sort(byDomain);
   const defaults = commonDefaults(websites);
   const root: Record<string, unknown> = { version: 1 };
   if (input.apiUrl !== undefined) root.api = { url: input.apiUrl };

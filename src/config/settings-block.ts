@@ -14,7 +14,7 @@ import {
   type SettingName,
   type WebsiteSettings,
 } from '../model/website.js';
-import { missingMessage, referenceName } from './env.js';
+import { type Env, missingMessage, referenceName } from './env.js';
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
 
@@ -26,8 +26,6 @@ export interface ResolvedBlock {
   password?: Secret;
   ignoreChanges: FieldName[];
 }
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 export function resolveBlock(
   source: SourceFile,

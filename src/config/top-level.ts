@@ -5,10 +5,9 @@
  */
 import { type ConfigPolicy, type ConfigProblem, DEFAULT_POLICY } from '../model/desired-state.js';
 import { isValidGlob } from '../model/glob.js';
-import { interpolate, missingMessage } from './env.js';
+import { type Env, interpolate, missingMessage } from './env.js';
 import { type DataPath, formatLocation, locate, problemAt, type SourceFile } from './positions.js';
 import type { WebsitesConfig } from './schema-types.js';
-import type { Env } from './settings-block.js';
 
 export const ONCE_KEYS = ['api', 'prune', 'manage', 'protect', 'limits', 'defaults'] as const;
 export type OnceKey = (typeof ONCE_KEYS)[number];

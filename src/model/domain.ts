@@ -39,3 +39,11 @@ export function canonicalDomain(input: string): string {
   }
   return domain;
 }
+
+/**
+ * Orders by domain, by UTF-16 code unit rather than locale, so plans, exports
+ * and digests come out the same on every machine.
+ */
+export function byDomain(a: { domain: string }, b: { domain: string }): number {
+  return a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0;
+}

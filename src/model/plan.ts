@@ -4,6 +4,7 @@
  * `after` the desired side. Values are canonical (see website.ts); a password
  * value never appears here, only the fact that one will be sent.
  */
+import type { ConfigPolicy } from './desired-state.js';
 import type { FieldName, SettingName, SettingValue, WebsiteSettings } from './website.js';
 
 export type Action = 'create' | 'update' | 'delete';
@@ -108,19 +109,11 @@ export interface Plan {
   summary: PlanSummary;
 }
 
-/** What the planner needs beyond desired and live state. */
-export interface PlanPolicy {
-  prune: boolean;
-  manage: { include: string[]; exclude: string[] };
-  protect: string[];
-  limits: { maxDeletes: number; maxChangePercent: number };
+/** What the planner needs beyond desired and live state: the configuration's policy plus command-line choices. */
+export interface PlanPolicy extends ConfigPolicy {
   /** --only / --skip globs. */
   only: string[];
   skip: string[];
   /** --sync-write-only: re-send every configured write-only value. */
   syncWriteOnly: boolean;
-}
-
-export function hasChanges(plan: Plan): boolean {
-  return plan.changes.length > 0;
 }

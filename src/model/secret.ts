@@ -40,10 +40,6 @@ export class Secret {
   }
 }
 
-export function isSecret(value: unknown): value is Secret {
-  return value instanceof Secret;
-}
-
 /** Replaces every registered secret value in `text` with a placeholder. */
 export function redact(text: string): string {
   let out = text;

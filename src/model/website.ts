@@ -149,14 +149,9 @@ export const SETTING_NAMES: readonly SettingName[] = [
   'favorite',
 ];
 
-/** Names in websites.yaml for every managed field (settings plus password). */
+/** Names in websites.yaml for every managed field (settings plus password), in SETTING_NAMES order. */
 export const CONFIG_FIELD_NAMES: Readonly<Record<FieldName, string>> = {
-  privacy: 'privacy',
-  email: 'email',
-  excludeBots: 'exclude_bots',
-  excludeParams: 'exclude_params',
-  excludeIps: 'exclude_ips',
-  favorite: 'favorite',
+  ...(Object.fromEntries(SETTING_NAMES.map((name) => [name, FIELDS[name].configName])) as Record<SettingName, string>),
   password: 'password',
 };
 
@@ -179,10 +174,6 @@ export function defaultSettings(): WebsiteSettings {
 export function sameValue(a: SettingValue | undefined, b: SettingValue | undefined): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((entry, i) => entry === b[i]);
   return a === b;
-}
-
-export function formatValue<K extends SettingName>(field: K, value: WebsiteSettings[K]): string {
-  return FIELDS[field].format(value);
 }
 
 /** Where a value came from in websites.yaml, for messages. */

@@ -11,7 +11,6 @@ import {
   type DesiredWebsite,
   FIELDS,
   type LiveWebsite,
-  type Privacy,
   SETTING_NAMES,
   type SettingName,
   type SettingValue,
@@ -85,17 +84,12 @@ export function canonicalSettings(settings: WebsiteSettings): WebsiteSettings {
 
 /** The readable live settings in canonical form, in the fixed field order (write-only ones absent). */
 export function liveSettings(live: LiveWebsite): Partial<WebsiteSettings> {
-  const out: Partial<WebsiteSettings> = {};
-  const { settings } = live;
-  if (settings.privacy !== undefined) out.privacy = canonicalOf('privacy', settings.privacy) as Privacy;
-  if (settings.email !== undefined) out.email = canonicalOf('email', settings.email) as boolean;
-  if (settings.excludeBots !== undefined) out.excludeBots = canonicalOf('excludeBots', settings.excludeBots) as boolean;
-  if (settings.excludeParams !== undefined) {
-    out.excludeParams = canonicalOf('excludeParams', settings.excludeParams) as string[];
+  const out: Partial<Record<SettingName, SettingValue>> = {};
+  for (const name of SETTING_NAMES) {
+    const value = canonicalOf(name, live.settings[name]);
+    if (value !== undefined) out[name] = value;
   }
-  if (settings.excludeIps !== undefined) out.excludeIps = canonicalOf('excludeIps', settings.excludeIps) as string[];
-  if (settings.favorite !== undefined) out.favorite = canonicalOf('favorite', settings.favorite) as boolean;
-  return out;
+  return out as Partial<WebsiteSettings>;
 }
 
 /**

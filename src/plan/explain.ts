@@ -4,7 +4,7 @@
  * value on both sides and what the planner concluded. Lets a user see why a
  * field is, or is not, a change. Pure; never holds a password value.
  */
-import { canonicalDomain } from '../model/domain.js';
+import { byDomain, canonicalDomain } from '../model/domain.js';
 import type { PlanPolicy } from '../model/plan.js';
 import {
   type DesiredWebsite,
@@ -46,7 +46,7 @@ export function explain(
     if (current === undefined || !scope.selected(site.domain)) continue;
     sites.push({ domain: site.domain, id: current.id, fields: explainSite(site, current) });
   }
-  return sites.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  return sites.sort(byDomain);
 }
 
 function explainSite(site: DesiredWebsite, current: LiveWebsite): FieldExplanation[] {

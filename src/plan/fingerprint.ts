@@ -1,26 +1,16 @@
 /**
  * Content digests: of one live website (a saved plan's staleness check), and of
  * a whole plan (shown in Markdown so a reviewer can tell two plans apart).
- * Canonical JSON sorts object keys, so the digest depends on content only.
+ * Canonical JSON (model/canonical-json.ts) sorts object keys, so a digest
+ * depends on content only.
  * Pure (node:crypto hashing has no side effects).
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../model/canonical-json.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveWebsite } from '../model/website.js';
 
-/** JSON with object keys sorted at every level; `undefined` members dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((entry) => canonicalJson(entry ?? null)).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const members = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  return `{${members.join(',')}}`;
-}
-
-export function sha256(text: string): string {
+function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 

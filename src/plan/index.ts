@@ -1,7 +1,7 @@
 /** The planning layer's public surface: pure functions over plain data. */
 
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
-export { canonicalJson, fingerprintLive, planDigest, sha256 } from './fingerprint.js';
+export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';
 export { type CliPolicy, policyFromConfig } from './policy.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';

@@ -6,13 +6,14 @@
  * re-used in the same run). Safety is checked separately (safety.ts) over the
  * finished plan and attached as data; apply enforces it.
  */
-import { canonicalDomain } from '../model/domain.js';
+import { byDomain, canonicalDomain } from '../model/domain.js';
 import type { Change, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import { countOf } from '../model/text.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { fingerprintLive } from './fingerprint.js';
 import { checkSafety } from './safety.js';
-import { countOf, scopeOf } from './scope.js';
+import { scopeOf } from './scope.js';
 
 // A domain that canonicalDomain would leave unchanged: the service stores domains in this form.
 const CANONICAL_DOMAIN = /^(?!www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
@@ -181,8 +182,7 @@ function deleteOf(domain: string, current: LiveWebsite): Change {
 
 function byActionThenDomain(a: Change, b: Change): number {
   const order = ACTION_ORDER[a.action] - ACTION_ORDER[b.action];
-  if (order !== 0) return order;
-  return a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0;
+  return order !== 0 ? order : byDomain(a, b);
 }
 
 const sorted = (domains: string[]): string[] => [...domains].sort();

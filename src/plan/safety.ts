@@ -6,8 +6,8 @@
  * violation is data in the plan, and `apply` enforces it.
  */
 import type { CreateChange, DeleteChange, Plan, PlanPolicy, SafetyViolation } from '../model/plan.js';
+import { countOf, listFirst } from '../model/text.js';
 import { SETTING_NAMES, type SettingName, sameValue, type WebsiteSettings } from '../model/website.js';
-import { countOf } from './scope.js';
 
 export interface SafetyContext {
   limits: PlanPolicy['limits'];
@@ -20,6 +20,7 @@ export interface SafetyContext {
 
 /** Below this many in-scope sites a percentage says little (one change of five is 20%). */
 export const MIN_SITES_FOR_PERCENT = 10;
+/** Domains named in a message before a count takes over. */
 const LISTED = 5;
 
 export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation[] {
@@ -38,7 +39,7 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
   if (deletes.length > context.limits.maxDeletes) {
     violations.push({
       rule: 'max_deletes',
-      message: `${countOf(deletes.length, 'delete')} exceed limits.max_deletes (${context.limits.maxDeletes}): ${listed(deleted)}`,
+      message: `${countOf(deletes.length, 'delete')} exceed limits.max_deletes (${context.limits.maxDeletes}): ${listFirst(deleted, LISTED)}`,
       domains: deleted,
       limit: context.limits.maxDeletes,
       actual: deletes.length,
@@ -112,11 +113,6 @@ function bucketCreates(creates: CreateChange[], names: readonly SettingName[]): 
     else bucket.push(create);
   }
   return byKey;
-}
-
-function listed(domains: string[]): string {
-  const shown = domains.slice(0, LISTED).join(', ');
-  return domains.length > LISTED ? `${shown} and ${domains.length - LISTED} more` : shown;
 }
 
 function formatPercent(percent: number): string {

@@ -34,8 +34,3 @@ function anyOf(globs: readonly string[]): (domain: string) => boolean {
   const combined = new RegExp(globs.map((glob) => `(?:${globToRegExp(glob).source})`).join('|'));
   return (domain) => combined.test(domain);
 }
-
-/** "1 website" / "3 websites". */
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}

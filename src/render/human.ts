@@ -4,6 +4,7 @@
  * Stable and readable without colour; colour is added last by `paint`.
  */
 import type { Plan } from '../model/plan.js';
+import { countOf } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { type Line, paint, type Tone } from './colors.js';
@@ -36,10 +37,7 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   if (options.target !== undefined) push(`sitesync plan for ${options.target}`, 'heading');
   if (view.destructive.length > 0) {
     push('');
-    push(
-      `DESTRUCTIVE: ${view.destructive.length === 1 ? '1 website' : `${view.destructive.length} websites`} will be deleted`,
-      'danger',
-    );
+    push(`DESTRUCTIVE: ${countOf(view.destructive.length, 'website')} will be deleted`, 'danger');
     for (const warning of view.destructive) push(`  ${warning}`, 'danger');
   }
   for (const site of view.sites) {

@@ -6,6 +6,7 @@
  * tail instead of cutting text mid-way.
  */
 import type { Plan } from '../model/plan.js';
+import { countOf } from '../model/text.js';
 import { planDigest } from '../plan/fingerprint.js';
 import { type FieldLine, projectPlan, type SiteView } from './projection.js';
 
@@ -35,7 +36,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   if (view.destructive.length > 0) {
     head.push(
       '> [!CAUTION]',
-      `> **${view.destructive.length === 1 ? '1 website' : `${view.destructive.length} websites`} will be deleted, with the whole analytics history of each:**`,
+      `> **${countOf(view.destructive.length, 'website')} will be deleted, with the whole analytics history of each:**`,
     );
     head.push(...capped(view.destructive, '> '), '');
   }

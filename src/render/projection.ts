@@ -7,8 +7,8 @@
  */
 import { diffArrays } from 'diff';
 import type { Action, Change, FieldChange, IgnoredDrift, Note, Plan } from '../model/plan.js';
+import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
-import { countOf } from '../plan/scope.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -22,14 +22,12 @@ export interface FieldLine {
 
 export interface SiteView {
   action: Action;
-  symbol: '+' | '~' | '-';
   domain: string;
   headline: string;
   fields: FieldLine[];
 }
 
 export interface PlanView {
-  hasChanges: boolean;
   /** One loud line per delete: what it destroys. Deletes have no other section. */
   destructive: string[];
   /** Creates and updates, in plan order. */
@@ -39,12 +37,10 @@ export interface PlanView {
   summary: string;
 }
 
-export const SYMBOL: Readonly<Record<Action, '+' | '~' | '-'>> = { create: '+', update: '~', delete: '-' };
 const INDENT = '    ';
 
 export function projectPlan(plan: Plan): PlanView {
   return {
-    hasChanges: plan.changes.length > 0,
     destructive: plan.changes.flatMap((change) => (change.action === 'delete' ? [deleteWarning(change)] : [])),
     sites: plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
     safety: plan.safety.map((violation) => `${violation.rule}: ${violation.message}`),
@@ -53,18 +49,16 @@ export function projectPlan(plan: Plan): PlanView {
   };
 }
 
-export function deleteWarning(change: Extract<Change, { action: 'delete' }>): string {
+function deleteWarning(change: Extract<Change, { action: 'delete' }>): string {
   const since = change.createdAt === undefined ? '' : ` (tracked since ${change.createdAt.slice(0, 10)})`;
   return `- DELETE ${change.domain} (id ${change.id}): its whole analytics history is lost${since}`;
 }
 
 function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
-  const symbol = SYMBOL[change.action];
   switch (change.action) {
     case 'create':
       return {
         action: 'create',
-        symbol,
         domain: change.domain,
         headline: `+ ${change.domain} will be created`,
         fields: change.fields.map(createLine),
@@ -72,7 +66,6 @@ function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
     case 'update':
       return {
         action: 'update',
-        symbol,
         domain: change.domain,
         headline: `~ ${change.domain} (id ${change.id}) will be updated`,
         fields: [...change.fields.flatMap(updateLines), ...change.ignored.map(ignoredLine)],
@@ -136,12 +129,10 @@ function ignoredLine(drift: IgnoredDrift): FieldLine {
 const NOTE_DOMAINS_SHOWN = 5;
 function noteLine(note: Note): string {
   if (note.kind === 'out_of_scope' || note.kind === 'filtered') return note.message;
-  const shown = note.domains.slice(0, NOTE_DOMAINS_SHOWN).join(', ');
-  const more = note.domains.length > NOTE_DOMAINS_SHOWN ? ` and ${note.domains.length - NOTE_DOMAINS_SHOWN} more` : '';
-  return `${note.message} (${shown}${more})`;
+  return `${note.message} (${listFirst(note.domains, NOTE_DOMAINS_SHOWN)})`;
 }
 
-export function summaryLine(plan: Plan): string {
+function summaryLine(plan: Plan): string {
   const { summary } = plan;
   if (plan.changes.length === 0)
     return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.`;

@@ -58,6 +58,7 @@ export function openSqliteStore(path: string): ServerStore {
       'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES (?, ?, ?, ?) RETURNING id',
     ),
     accountById: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
+    updateAccount: db.prepare('UPDATE accounts SET website_limit = ?, api_access = ? WHERE id = ?'),
     accountByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
     addKey: db.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)'),
     findKey: db.prepare(
@@ -169,11 +170,7 @@ export function openSqliteStore(path: string): ServerStore {
       const current = toAccount(statements.accountById.get(id) as AccountRow | undefined);
       if (!current) return undefined;
       const next = { ...current, ...settings };
-      db.prepare('UPDATE accounts SET website_limit = ?, api_access = ? WHERE id = ?').run(
-        next.websiteLimit,
-        next.apiAccess ? 1 : 0,
-        id,
-      );
+      statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, id);
       return next;
     },
     findAccountByName: (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),

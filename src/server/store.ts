@@ -16,7 +16,7 @@ export interface Account {
 /** The stored settings of a website; null where the service stores NULL. */
 export interface WebsiteValues {
   privacy: number | null;
-  /** A password hash (see password.ts), never the password. */
+  /** A salted scrypt hash (credentials.ts), never the password. */
   passwordHash: string | null;
   email: number | null;
   excludeBots: number | null;

@@ -8,9 +8,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { type ClientOptions, createClient, type WebsitesApi } from '../../src/api/index.js';
 import { Secret } from '../../src/model/secret.js';
-import { type DesiredWebsite, defaultSettings, type WebsiteSettings } from '../../src/model/website.js';
+import type { DesiredWebsite, WebsiteSettings } from '../../src/model/website.js';
 import type { ServerOptions } from '../../src/server/index.js';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+import { desired as buildDesired } from '../plan/builders.js';
 
 export const MODES = ['normal', 'phpanalytics-v31'] as const;
 export type Mode = (typeof MODES)[number];
@@ -60,10 +61,9 @@ export async function setup(
   };
 }
 
+/** The planner tests' builder, with the password as a plain third argument. */
 export function desired(domain: string, settings: Partial<WebsiteSettings> = {}, password?: string): DesiredWebsite {
-  const site: DesiredWebsite = { domain, settings: { ...defaultSettings(), ...settings }, ignoreChanges: [] };
-  if (password !== undefined) site.password = new Secret(password);
-  return site;
+  return buildDesired(domain, settings, password === undefined ? {} : { password });
 }
 
 /** `count` sites `site-1.example.com`… inserted through the store (fast, no HTTP). */

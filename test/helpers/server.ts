@@ -17,6 +17,9 @@ import {
   startServer,
   type WebsiteValues,
 } from '../../src/server/index.js';
+import { STORED_DEFAULTS } from './stored-website.js';
+
+export { STORED_DEFAULTS } from './stored-website.js';
 
 export interface TestAccount {
   id: number;
@@ -55,17 +58,6 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     close: () => server.close(),
   };
 }
-
-/** A website's stored values with the contract's defaults (privacy 1, email 0, exclude_bots 1). */
-export const STORED_DEFAULTS: Readonly<WebsiteValues> = {
-  privacy: 1,
-  passwordHash: null,
-  email: 0,
-  excludeBots: 1,
-  excludeParams: null,
-  excludeIps: null,
-  favoritedAt: null,
-};
 
 /** Inserts a website through the store (out of band: no HTTP, no throttle); returns its id. */
 export function insertWebsite(
@@ -136,7 +128,8 @@ export async function request(
 }
 
 /** A request bound to one server and key: `api('POST', '/api/v1/websites', { form })`. */
-export function client(server: { url: string; key: string }) {
-  return (method: string, path: string, options: RawRequest = {}) =>
-    request(server.url, method, path, { key: server.key, ...options });
+export type BoundRequest = (method: string, path: string, options?: RawRequest) => Promise<RawResponse>;
+
+export function client(server: { url: string; key: string }): BoundRequest {
+  return (method, path, options = {}) => request(server.url, method, path, { key: server.key, ...options });
 }

@@ -1,4 +1,5 @@
 /** Small builders for planner tests: a desired site, a live site, a policy. */
+import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
 import type { PlanPolicy } from '../../src/model/plan.js';
 import { Secret } from '../../src/model/secret.js';
 import {
@@ -11,6 +12,7 @@ import {
   type SettingName,
   type WebsiteSettings,
 } from '../../src/model/website.js';
+import { policyFromConfig } from '../../src/plan/policy.js';
 
 export function desired(
   domain: string,
@@ -49,17 +51,9 @@ export function live(
   return site;
 }
 
+/** The policy of a configuration that sets nothing, with `overrides`. */
 export function policy(overrides: Partial<PlanPolicy> = {}): PlanPolicy {
-  return {
-    prune: false,
-    manage: { include: ['*'], exclude: [] },
-    protect: [],
-    limits: { maxDeletes: 3, maxChangePercent: 30 },
-    only: [],
-    skip: [],
-    syncWriteOnly: false,
-    ...overrides,
-  };
+  return { ...policyFromConfig(DEFAULT_POLICY), ...overrides };
 }
 
 /** What the service would have sent for these settings (codes, CRLF text), for --explain. */

@@ -1,14 +1,7 @@
 // The list operation: Laravel paginator, page, per_page, search, favorite
 // filter and sorting, in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  client,
-  insertWebsite,
-  type RawRequest,
-  type RawResponse,
-  startTestServer,
-  type TestServer,
-} from '../helpers/server.js';
+import { type BoundRequest, client, insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 
 // Created in this order (ids ascending); 23 sites = 3 pages of 10.
 const SPECIAL = ['b-site.example', 'a-site.example', 'c-site.example', 'cxsite.example', '100pct.example'];
@@ -17,7 +10,7 @@ const FILLER = Array.from({ length: 18 }, (_, index) => `filler-${String(index +
 describe.each(['normal', 'phpanalytics-v31'] as const)('list websites (%s)', (mode) => {
   const quirks = mode === 'phpanalytics-v31';
   let server: TestServer;
-  let api: (method: string, path: string, options?: RawRequest) => Promise<RawResponse>;
+  let api: BoundRequest;
   const list = (query: string) => api('GET', `/api/v1/websites?${query}`);
   const domains = async (query: string) =>
     ((await list(query)).body.data as { domain: string }[]).map((site) => site.domain);

@@ -27,11 +27,9 @@ async function serve(args: string[], env: Record<string, string> = {}) {
 
 describe('sitesync serve', () => {
   const tempDir = useTempDir('sitesync-serve-');
-  let dir: string;
   let db: string;
   beforeEach(() => {
-    dir = tempDir();
-    db = join(dir, 'serve.db');
+    db = join(tempDir(), 'serve.db');
   });
 
   it('provisions SITESYNC_SERVE_KEYS, logs each request to stderr and stops with exit 0 on a signal', async () => {

@@ -1,14 +1,12 @@
 // Domain normalisation and validation, uniqueness across accounts, the website
 // limit, passwords, favorited_at, trimming and empty fields, in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type RawRequest, type RawResponse, startTestServer, type TestServer } from '../helpers/server.js';
-
-type Api = (method: string, path: string, options?: RawRequest) => Promise<RawResponse>;
+import { type BoundRequest, client, startTestServer, type TestServer } from '../helpers/server.js';
 
 describe.each(['normal', 'phpanalytics-v31'] as const)('validation (%s)', (mode) => {
   const quirks = mode === 'phpanalytics-v31';
   let server: TestServer;
-  let api: Api;
+  let api: BoundRequest;
   const create = (form: Record<string, string>) => api('POST', '/api/v1/websites', { form });
 
   beforeAll(async () => {

@@ -1,13 +1,13 @@
 // The five operations and their envelopes, over real HTTP, in both modes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type RawRequest, type RawResponse, startTestServer, type TestServer } from '../helpers/server.js';
+import { type BoundRequest, client, startTestServer, type TestServer } from '../helpers/server.js';
 
 const TIMESTAMP = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/);
 
 describe.each(['normal', 'phpanalytics-v31'] as const)('website operations (%s)', (mode) => {
   const quirks = mode === 'phpanalytics-v31';
   let server: TestServer;
-  let api: (method: string, path: string, options?: RawRequest) => Promise<RawResponse>;
+  let api: BoundRequest;
 
   beforeAll(async () => {
     server = await startTestServer(quirks ? { quirks: mode } : {});

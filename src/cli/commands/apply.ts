@@ -30,9 +30,6 @@ import type { CommandContext } from '../main.js';
 import { addSharedOptions, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
 import { loadDesiredState } from './plan.js';
 
-/** 128 + SIGINT: the run was stopped, as opposed to failed (1). */
-export const EXIT_INTERRUPTED = 130;
-
 interface ApplyFlags {
   autoApprove?: boolean;
   allowDelete?: string[];
@@ -84,7 +81,7 @@ async function runApply(
   const parallelism = wholeNumber('--parallelism', flags.parallelism, 1);
   if (planFile !== undefined) return applySavedPlan(planFile, shared, flags, acks, parallelism, io);
 
-  const session = connect(shared, io);
+  const session = connect(shared, parallelism, io);
   try {
     const live = await session.api.listWebsites(io.signal ? { signal: io.signal } : {});
     const policy = policyFromConfig(session.state.policy, {
@@ -135,7 +132,7 @@ async function applySavedPlan(
   const lock = lockPlanFile(path);
   let session: Session | undefined;
   try {
-    session = connect(shared, io);
+    session = connect(shared, parallelism, io);
     if (session.api.url !== saved.target) {
       throw new SitesyncError('stale_plan', `${planFile} was made for ${saved.target}, not ${session.api.url}`);
     }
@@ -165,9 +162,10 @@ interface Session {
 }
 
 /** The configuration (every problem printed before failing) and a client for it; the caller closes `api`. */
-function connect(shared: SharedOptions, io: Io): Session {
+function connect(shared: SharedOptions, parallelism: number, io: Io): Session {
   const state = loadDesiredState(shared, io);
-  return { state, api: openClient(shared, io, state.apiUrl) };
+  // One socket per change in flight, so --parallelism is not capped by the pool.
+  return { state, api: openClient(shared, io, state.apiUrl, parallelism) };
 }
 
 interface Execution {
@@ -181,7 +179,7 @@ interface Execution {
 async function execute(plan: Plan, session: Session, run: Execution, io: Io): Promise<number> {
   if (io.signal?.aborted) {
     io.stderr.write('interrupted before applying anything\n');
-    return EXIT_INTERRUPTED;
+    return EXIT.interrupted;
   }
   const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
   const progress = progressReporter(io.stderr);
@@ -209,7 +207,7 @@ async function execute(plan: Plan, session: Session, run: Execution, io: Io): Pr
         ? renderApplyResultJson(result, ok)
         : paint(applyResultLines(result), run.shared.color);
     io.stdout.write(summary);
-    if (result.interrupted) return EXIT_INTERRUPTED;
+    if (result.interrupted) return EXIT.interrupted;
     return ok ? EXIT.ok : EXIT.error;
   } finally {
     progress.end();

@@ -7,19 +7,18 @@ import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { exportConfig } from '../../config/export.js';
 import { matchesAny } from '../../model/glob.js';
-import { EXIT, type Io } from '../io.js';
+import { countOf } from '../../model/text.js';
+import { EXIT, type Io, writeAtomically } from '../io.js';
 import type { CommandContext } from '../main.js';
 import {
   addConnectionOptions,
   type ConnectionOptions,
+  collect,
   log,
   openClient,
   readConnectionOptions,
   readGlobs,
 } from '../shared-options.js';
-import { writeAtomically } from './plan.js';
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export interface ExportOptions extends ConnectionOptions {
   out: string | undefined;
@@ -50,7 +49,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       io.stdout.write(text);
     } else {
       writeAtomically(resolve(io.cwd, options.out), text);
-      io.stderr.write(`exported ${selected.length} website${selected.length === 1 ? '' : 's'} to ${options.out}\n`);
+      io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
     return EXIT.ok;
   } finally {

@@ -5,17 +5,23 @@
  * 0 no changes (or changes without --detailed-exitcode), 2 changes with
  * --detailed-exitcode, 3 the plan violates a safety limit, 1 any error.
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { formatProblem, loadConfig } from '../../config/index.js';
 import type { DesiredState } from '../../model/desired-state.js';
 import { SitesyncError } from '../../model/errors.js';
 import type { Plan } from '../../model/plan.js';
-import { explain, plan, policyFromConfig, type SiteExplanation } from '../../plan/index.js';
-import { createSavedPlan, serializeSavedPlan } from '../../plan/saved-plan.js';
+import { countOf } from '../../model/text.js';
+import {
+  createSavedPlan,
+  explain,
+  plan,
+  policyFromConfig,
+  type SiteExplanation,
+  serializeSavedPlan,
+} from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
-import { EXIT, type Io } from '../io.js';
+import { EXIT, type Io, writeAtomically } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { addSharedOptions, log, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
@@ -78,8 +84,7 @@ export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): 
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    const count = loaded.errors.length;
-    throw new SitesyncError('config', `the configuration is invalid (${count} problem${count === 1 ? '' : 's'})`);
+    throw new SitesyncError('config', `the configuration is invalid (${countOf(loaded.errors.length, 'problem')})`);
   }
   return loaded.state;
 }
@@ -100,11 +105,4 @@ export function exitCode(result: Plan, detailed: boolean): number {
   if (result.safety.length > 0) return EXIT.unsafe;
   if (detailed && result.changes.length > 0) return EXIT.changes;
   return EXIT.ok;
-}
-
-/** Write to a temporary file, then rename: a reader never sees half a plan. */
-export function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o644 });
-  renameSync(temporary, path);
 }

@@ -9,6 +9,8 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
 import type { RunningServer } from '../../server/index.js';
+// mode.ts has no imports: naming the modes here does not load the server stack.
+import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
 
@@ -25,7 +27,7 @@ interface ServeOptions {
   host: string;
   port: string;
   db: string;
-  quirks?: 'phpanalytics-v31';
+  quirks?: QuirksName;
   throttle: string;
 }
 
@@ -104,7 +106,7 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
-    .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(['phpanalytics-v31'] as const))
+    .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
     .action((options) => context.run(() => serve(options, context.io)));
 

@@ -7,8 +7,10 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { formatProblem, type LoadResult, loadConfig } from '../../config/index.js';
 import type { ConfigProblem } from '../../model/desired-state.js';
+import { countOf } from '../../model/text.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { collect } from '../shared-options.js';
 
 export interface ValidateOptions {
   file: string[];
@@ -17,8 +19,6 @@ export interface ValidateOptions {
 
 /** Version of the JSON output's shape; bumped on incompatible change. */
 export const VALIDATE_FORMAT_VERSION = 1;
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerValidate(program: Command, context: CommandContext): void {
   program
@@ -37,18 +37,14 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   return result.state ? EXIT.ok : EXIT.error;
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
 function toText(result: LoadResult): string {
   const lines = [...result.errors, ...result.warnings].map(formatProblem);
-  const warnings = plural(result.warnings.length, 'warning');
+  const warnings = countOf(result.warnings.length, 'warning');
   if (result.state) {
     const files = result.state.files.join(', ');
-    lines.push(`${files}: valid (${plural(result.state.websites.length, 'website')}, ${warnings})`);
+    lines.push(`${files}: valid (${countOf(result.state.websites.length, 'website')}, ${warnings})`);
   } else {
-    lines.push(`invalid: ${plural(result.errors.length, 'error')}, ${warnings}`);
+    lines.push(`invalid: ${countOf(result.errors.length, 'error')}, ${warnings}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,15 @@
+/**
+ * Wording shared by the planner's messages and the renderers, so that both
+ * count and list things the same way. Pure; imports nothing.
+ */
+
+/** "1 website" / "3 websites". */
+export function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The first `shown` entries, then a count of the rest: `a.com, b.com and 3 more`. */
+export function listFirst(entries: readonly string[], shown: number): string {
+  const listed = entries.slice(0, shown).join(', ');
+  return entries.length > shown ? `${listed} and ${entries.length - shown} more` : listed;
+}

@@ -1,0 +1,123 @@
+/**
+ * The layout as a test: reads every import under src/ and checks the import
+ * direction (model ← plan, render, config, api, apply, server ← cli; server
+ * and api never meet), that the pure folders use no I/O built-ins, and that
+ * each third-party package is used from one folder. A failure names the file
+ * and the import, so a shortcut cannot slip in unnoticed; change the tables
+ * below only together with the architecture they describe.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../src');
+
+/** Each third-party package and the one folder of src/ allowed to use it. */
+const PACKAGE_HOME: Readonly<Record<string, string>> = {
+  yaml: 'config',
+  ajv: 'config',
+  'ajv-formats': 'config',
+  undici: 'api',
+  diff: 'render',
+  picocolors: 'render',
+  fastify: 'server',
+  '@fastify/formbody': 'server',
+  'better-sqlite3': 'server',
+  commander: 'cli',
+  '@commander-js/extra-typings': 'cli',
+};
+
+/** Pure folders (no file, network, process or clock) and the only built-ins they may use. */
+const PURE_BUILTINS: Readonly<Record<string, readonly string[]>> = {
+  model: ['node:url'], // domainToASCII
+  plan: ['node:crypto'], // digests
+  render: [],
+};
+
+/**
+ * The folders each folder may import from. `version.js` (a constant at the
+ * root of src/) may be imported from anywhere; cli and the root index.ts,
+ * which wire everything together, are not restricted.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  model: [],
+  plan: ['model'],
+  render: ['model', 'plan'],
+  config: ['model'],
+  api: ['model'],
+  server: ['model'],
+  apply: ['model', 'plan', 'api', 'render'],
+};
+
+interface Import {
+  file: string;
+  folder: string;
+  /** The folder of src/ imported, or undefined for a package. */
+  target?: string;
+  /** The package name, for bare specifiers. */
+  pkg?: string;
+  /** A Node.js built-in (`node:fs`). */
+  builtin?: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const folderOf = (path: string): string => relative(SRC, path).split('/')[0] ?? '';
+
+function importsOf(path: string): Import[] {
+  const text = readFileSync(path, 'utf8');
+  const file = relative(SRC, path);
+  const folder = folderOf(path);
+  const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'([^']+)'/gm)].map(
+    (match) => match[1]!,
+  );
+  return specifiers.flatMap((specifier): Import[] => {
+    if (specifier.startsWith('node:')) return [{ file, folder, builtin: specifier }];
+    if (specifier.startsWith('.')) return [{ file, folder, target: folderOf(resolve(dirname(path), specifier)) }];
+    const parts = specifier.split('/');
+    const pkg = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+    return [{ file, folder, pkg }];
+  });
+}
+
+const imports = sourceFiles(SRC).flatMap(importsOf);
+
+describe('architecture', () => {
+  it('finds the imports it checks', () => {
+    expect(imports.filter((entry) => entry.pkg === 'yaml').length).toBeGreaterThan(0);
+    expect(imports.filter((entry) => entry.folder === 'plan' && entry.target === 'model').length).toBeGreaterThan(0);
+  });
+
+  it('uses each third-party package from one folder only', () => {
+    const strays = imports
+      .filter((entry) => entry.pkg !== undefined)
+      .filter((entry) => PACKAGE_HOME[entry.pkg!] !== entry.folder)
+      .map((entry) => `${entry.file} imports ${entry.pkg} (${PACKAGE_HOME[entry.pkg!] ?? 'not a known dependency'})`);
+    expect(strays).toEqual([]);
+  });
+
+  it('keeps model, plan and render free of I/O built-ins', () => {
+    const impure = imports
+      .filter((entry) => entry.builtin !== undefined && PURE_BUILTINS[entry.folder] !== undefined)
+      .filter((entry) => !PURE_BUILTINS[entry.folder]!.includes(entry.builtin!))
+      .map((entry) => `${entry.file} imports ${entry.builtin}`);
+    expect(impure).toEqual([]);
+  });
+
+  it('keeps the import direction: model ← plan, render, config, api, apply, server ← cli', () => {
+    const wrong = imports
+      .filter((entry) => entry.target !== undefined && entry.target !== entry.folder && entry.target !== 'version.js')
+      .filter((entry) => {
+        const allowed = MAY_IMPORT[entry.folder];
+        return allowed !== undefined && !allowed.includes(entry.target!);
+      })
+      .map((entry) => `${entry.file} imports from ${entry.target}/`);
+    expect(wrong).toEqual([]);
+  });
+});
