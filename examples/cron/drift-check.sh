@@ -9,18 +9,21 @@
 # Settings (environment): SITESYNC_CONFIG (default websites.yaml),
 # SITESYNC_REPORT_DIR (default .), SITESYNC_MAIL_TO (needs mail(1)),
 # SITESYNC_URL / SITESYNC_API_KEY or SITESYNC_API_KEY_FILE, SITESYNC (the
-# command, default sitesync).
+# command, default sitesync; split on spaces, so it may carry arguments, e.g.
+# "npx --no-install sitesync"). Paths (config, report dir, key file) may hold
+# spaces.
 set -u
 
 config=${SITESYNC_CONFIG:-websites.yaml}
 report_dir=${SITESYNC_REPORT_DIR:-.}
 sitesync=${SITESYNC:-sitesync}
 report="$report_dir/drift-$(date -u +%Y%m%dT%H%M%SZ).md"
-key_file_flag=""
-if [ -n "${SITESYNC_API_KEY_FILE:-}" ]; then key_file_flag="--api-key-file $SITESYNC_API_KEY_FILE"; fi
+# The arguments as a list ("$@"), so a path with spaces stays one argument.
+set -- plan -f "$config" --detailed-exitcode --format markdown
+if [ -n "${SITESYNC_API_KEY_FILE:-}" ]; then set -- "$@" --api-key-file "$SITESYNC_API_KEY_FILE"; fi
 
-# shellcheck disable=SC2086 # $sitesync may be a command with arguments; the flag is two words
-$sitesync plan -f "$config" $key_file_flag --detailed-exitcode --format markdown > "$report.tmp"
+# shellcheck disable=SC2086 # $sitesync may be a command with arguments
+$sitesync "$@" > "$report.tmp"
 code=$?
 
 case "$code" in

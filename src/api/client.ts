@@ -4,7 +4,9 @@
  * (never a duplicate; follow-up update for what the service did not store),
  * update (only what changes; a site deleted out of band is `not_found`), and
  * delete (already gone = success). Wire details live in wire.ts, pacing and
- * retries in requester.ts.
+ * retries in requester.ts. A read record whose id and domain are sound but
+ * one setting is unreadable keeps that setting unknown and is reported once
+ * (`notice`): one odd value must not fail every command of the account.
  */
 
 import { canonicalDomain } from '../model/domain.js';
@@ -17,7 +19,15 @@ import { findFirst, listEverything, PAGE_SIZE } from './listing.js';
 import type { CallOptions, Requester } from './requester.js';
 import type { HttpRequest, HttpResponse } from './transport.js';
 import type { Cancellable, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
-import { decodeListPage, decodeRecordBody, encodeListQuery, encodeWrite, parseJsonBody } from './wire.js';
+import {
+  decodeListPage,
+  decodeRecordBody,
+  encodeListQuery,
+  encodeWrite,
+  type OnUnreadable,
+  parseJsonBody,
+  type UnreadableSetting,
+} from './wire.js';
 
 export const WEBSITES_PATH = '/api/v1/websites';
 
@@ -27,12 +37,16 @@ export interface ClientParts {
   stats: RequestStats;
   concurrency: number;
   now: () => Date;
+  notice?: ((line: string) => void) | undefined;
 }
 
 export class ApiClient implements WebsitesApi {
   readonly url: string;
   readonly stats: RequestStats;
   readonly #parts: ClientParts;
+  /** Unreadable values already reported: a listing read again (or plan, then apply) says it once. */
+  readonly #reported = new Set<string>();
+  readonly #unreadable: OnUnreadable = (problem) => this.#reportUnreadable(problem);
 
   constructor(parts: ClientParts) {
     this.url = parts.url;
@@ -52,7 +66,7 @@ export class ApiClient implements WebsitesApi {
     const request: HttpRequest = { method: 'GET', path: `${WEBSITES_PATH}/${id}` };
     const result = await this.#send(request, options);
     if (result.response.status === 404) return undefined;
-    return decodeRecordBody(this.#json(request, result), this.#label(request));
+    return decodeRecordBody(this.#json(request, result), this.#label(request), this.#unreadable);
   }
 
   findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
@@ -95,9 +109,12 @@ export class ApiClient implements WebsitesApi {
       if (live === undefined) throw this.#gone(id, request);
       if (status === 500) result = await this.#send(request, { ...options, retryServerError: true });
     }
-    const echo = decodeRecordBody(this.#json(request, result), this.#label(request));
-    if (mismatchedFields(update.settings, false, echo).length === 0) return echo;
-    // The answer disagrees with what was sent: the stored state (a GET) is the truth, not the echo.
+    let unreadableEcho = false;
+    const echo = decodeRecordBody(this.#json(request, result), this.#label(request), () => {
+      unreadableEcho = true;
+    });
+    if (!unreadableEcho && mismatchedFields(update.settings, false, echo).length === 0) return echo;
+    // The answer disagrees with what was sent (or cannot be read): the stored state (a GET) is the truth, not the echo.
     return (await this.getWebsite(id, options)) ?? Promise.reject(this.#gone(id, request));
   }
 
@@ -116,7 +133,17 @@ export class ApiClient implements WebsitesApi {
   async #page(query: string, signal: AbortSignal | undefined) {
     const request: HttpRequest = { method: 'GET', path: `${WEBSITES_PATH}?${query}` };
     const result = await this.#send(request, { signal });
-    return decodeListPage(this.#json(request, result), this.#label(request));
+    return decodeListPage(this.#json(request, result), this.#label(request), this.#unreadable);
+  }
+
+  #reportUnreadable(problem: UnreadableSetting): void {
+    const value = JSON.stringify(problem.value) ?? String(problem.value);
+    const key = `${problem.id} ${problem.field} ${value}`;
+    if (this.#reported.has(key)) return;
+    this.#reported.add(key);
+    this.#parts.notice?.(
+      `website ${problem.domain} (${problem.id}): ${problem.field} ${value.slice(0, 80)} cannot be read; it is not compared (the rest of the listing is used)`,
+    );
   }
 
   #send(request: HttpRequest, options: CallOptions) {

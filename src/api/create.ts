@@ -27,7 +27,8 @@ export interface CreateSteps {
   label: string;
 }
 
-const TAKEN_NOTE = 'domains are unique across all accounts: another account may own it';
+/** True whatever the 422 says (the website limit names `domain` too); its text is translated, so never matched. */
+const TAKEN_NOTE = 'if the domain is taken: domains are unique across all accounts, so another account may own it';
 
 /** What a POST attempt established. */
 type Outcome = { created: LiveWebsite } | { ambiguous: string; failure?: SitesyncError };
@@ -101,6 +102,14 @@ async function lookUp(steps: CreateSteps, reason: string): Promise<LiveWebsite |
     return await steps.find();
   } catch (error) {
     if (!(error instanceof SitesyncError)) throw error;
+    if (error.code === 'interrupted') {
+      throw new SitesyncError(
+        'interrupted',
+        `interrupted: ${steps.label}: ${reason}; whether the site was created is unknown; run plan again to see`,
+        error.details ? { ...error.details } : undefined,
+        { cause: error },
+      );
+    }
     throw new SitesyncError(
       error.code,
       `${steps.label}: ${reason}; checking whether the site was created failed too (${error.message}); run plan again to see`,

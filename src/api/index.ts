@@ -27,6 +27,15 @@ export interface ClientOptions {
   insecureHttp?: boolean;
   /** `--log-level debug` lines, secrets redacted. */
   logger?: (line: string) => void;
+  /**
+   * Lines a person should see at the default log level, secrets redacted: a
+   * wait of `noticeAfterMs` or longer, before it starts ("rate limited:
+   * waiting 58 s (429 from server)"), and a website setting that could not be
+   * read (left out of the comparison, the rest of the listing is used).
+   */
+  notice?: (line: string) => void;
+  /** The shortest wait that gets a notice; default 5,000 ms. */
+  noticeAfterMs?: number;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; operationMs?: number };
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Sockets, and concurrent page fetches. Default 4. */
@@ -38,6 +47,7 @@ export interface ClientOptions {
 
 export const CLIENT_DEFAULTS = {
   rateLimitPerMinute: 60,
+  noticeAfterMs: 5_000,
   concurrency: 4,
   timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, operationMs: 120_000 },
   retry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 15_000 },
@@ -57,10 +67,13 @@ export function createClient(options: ClientOptions): WebsitesApi {
     headersMs: timeouts.headersMs,
     bodyMs: timeouts.bodyMs,
   });
+  const noticeAfterMs = options.noticeAfterMs ?? CLIENT_DEFAULTS.noticeAfterMs;
   const limiter = new RateLimiter({
     limit: options.rateLimitPerMinute ?? CLIENT_DEFAULTS.rateLimitPerMinute,
     ...(options.rateLimitWindowMs !== undefined && { windowMs: options.rateLimitWindowMs }),
     clock,
+    notice: options.notice,
+    noticeAfterMs,
   });
   const requester = new Requester({
     transport,
@@ -70,6 +83,15 @@ export function createClient(options: ClientOptions): WebsitesApi {
     operationMs: timeouts.operationMs,
     stats,
     logger: options.logger,
+    notice: options.notice,
+    noticeAfterMs,
   });
-  return new ApiClient({ url, requester, stats, concurrency, now: options.now ?? (() => new Date()) });
+  return new ApiClient({
+    url,
+    requester,
+    stats,
+    concurrency,
+    now: options.now ?? (() => new Date()),
+    notice: options.notice,
+  });
 }

@@ -8,7 +8,9 @@
  * expect (another client on the same IP or key, or an earlier run) is counted
  * as requests we did not send. Until the first answer has been seen, one
  * request at a time: a burst must not spend a budget an earlier run already
- * used. A 429 pauses everyone for `Retry-After`.
+ * used. A 429 pauses everyone for `Retry-After`. A wait of `noticeAfterMs`
+ * or longer is announced (`notice`) before it starts: a silent minute looks
+ * like a hang.
  */
 import { type Clock, systemClock } from './clock.js';
 
@@ -17,11 +19,18 @@ export interface RateLimiterOptions {
   limit: number;
   windowMs?: number;
   clock?: Clock;
+  /** Told about each wait of at least `noticeAfterMs` (default 5,000), before it starts: one line for a person. */
+  notice?: ((line: string) => void) | undefined;
+  noticeAfterMs?: number;
 }
 
 export class RateLimiter {
   readonly #windowMs: number;
+  /** The window as configured (without the margin), for messages. */
+  readonly #configuredWindowMs: number;
   readonly #clock: Clock;
+  readonly #notice: ((line: string) => void) | undefined;
+  readonly #noticeAfterMs: number;
   #limit: number;
   /** Start times of requests in the current window, ascending. */
   #log: number[] = [];
@@ -34,8 +43,11 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     const windowMs = options.windowMs ?? 60_000;
     this.#windowMs = windowMs + Math.max(50, windowMs * 0.02);
+    this.#configuredWindowMs = windowMs;
     this.#limit = options.limit;
     this.#clock = options.clock ?? systemClock;
+    this.#notice = options.notice;
+    this.#noticeAfterMs = options.noticeAfterMs ?? 5_000;
   }
 
   get limit(): number {
@@ -71,6 +83,7 @@ export class RateLimiter {
         if (this.#limit > 0) this.#log.push(now);
         return waited;
       }
+      if (wait >= this.#noticeAfterMs) this.#announce(wait, this.#pausedUntil - now >= wait);
       await this.#clock.sleep(wait, signal);
       waited += wait;
     }
@@ -82,6 +95,17 @@ export class RateLimiter {
     if (this.#limit === 0 || this.#log.length < this.#limit) return pause;
     const oldestCounted = this.#log[this.#log.length - this.#limit] ?? now;
     return Math.max(pause, oldestCounted + this.#windowMs - now);
+  }
+
+  #announce(wait: number, paused: boolean): void {
+    const seconds = `waiting ${Math.max(1, Math.round(wait / 1000))} s`;
+    if (paused) {
+      this.#notice?.(`rate limited: ${seconds} (429 from server)`);
+      return;
+    }
+    const per =
+      this.#configuredWindowMs === 60_000 ? '/min' : ` per ${Math.round(this.#configuredWindowMs / 100) / 10} s`;
+    this.#notice?.(`pacing at ${this.#limit} requests${per}: ${seconds}`);
   }
 
   #expire(now: number): void {

@@ -27,11 +27,16 @@ export interface RequesterOptions {
   operationMs: number;
   stats: RequestStats;
   logger?: ((line: string) => void) | undefined;
+  /** One line for a person about a backoff of at least `noticeAfterMs` (default 5,000). */
+  notice?: ((line: string) => void) | undefined;
+  noticeAfterMs?: number;
   random?: () => number;
 }
 
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  /** Called as each attempt is about to be sent (see Cancellable.onSend). */
+  onSend?: (() => void) | undefined;
   /** Retry a 500 (default: for GET and DELETE; an update re-checks the site instead). */
   retryServerError?: boolean;
 }
@@ -70,8 +75,13 @@ export class Requester {
     const retryServerError = options.retryServerError ?? (request.method === 'GET' || request.method === 'DELETE');
     let spent = 0; // time in attempts and backoff; waiting for our own rate limiter does not count
     for (let attempt = 1; ; attempt++) {
-      this.#checkInterrupted(options.signal);
-      await this.#options.limiter.acquire(options.signal);
+      this.#checkInterrupted(options.signal, request);
+      // The limiter's wait rejects with the signal's raw reason: it becomes `interrupted` here.
+      await this.#options.limiter.acquire(options.signal).catch((error: unknown) => {
+        this.#checkInterrupted(options.signal, request);
+        throw error;
+      });
+      options.onSend?.();
       const started = clock.now();
       const outcome = await this.#attempt(request, operationMs - spent, options.signal);
       spent += clock.now() - started;
@@ -121,7 +131,7 @@ export class Requester {
       return response;
     } catch (error) {
       limiter.observe(undefined, undefined);
-      this.#checkInterrupted(signal);
+      this.#checkInterrupted(signal, request);
       if (late) return this.#deadlineError(request, 1);
       if (error instanceof SitesyncError) {
         this.#log(error.message);
@@ -151,7 +161,11 @@ export class Requester {
     const delay = this.#delay(attempt);
     this.#options.stats.retries++;
     this.#log(`retry ${attempt + 1}/${this.maxAttempts} in ${delay} ms (${reason})`);
-    await this.#options.clock.sleep(delay, signal).catch(() => this.#checkInterrupted(signal));
+    this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts}`, reason);
+    await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
+      this.#checkInterrupted(signal);
+      throw error;
+    });
   }
 
   /** Waits before the next attempt; returns the milliseconds waited. */
@@ -176,12 +190,29 @@ export class Requester {
       this.#options.limiter.pause(delay);
       return 0;
     }
-    await this.#options.clock.sleep(delay, signal).catch(() => this.#checkInterrupted(signal));
+    this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts} of ${this.transport.label(request)}`, reason);
+    await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
+      this.#checkInterrupted(signal, request);
+      throw error;
+    });
     return delay;
   }
 
-  #checkInterrupted(signal: AbortSignal | undefined): void {
-    if (signal?.aborted) throw new SitesyncError('interrupted', 'interrupted');
+  /** A backoff long enough that a person would think the run hangs. */
+  #announce(delay: number, what: string, reason: string): void {
+    if (delay < (this.#options.noticeAfterMs ?? 5_000)) return;
+    this.#options.notice?.(redact(`waiting ${Math.max(1, Math.round(delay / 1000))} s before ${what} (${reason})`));
+  }
+
+  /** Any abort of the caller's signal, wherever it is noticed, is one `interrupted` error. */
+  #checkInterrupted(signal: AbortSignal | undefined, request?: HttpRequest): void {
+    if (!signal?.aborted) return;
+    const { reason: raw } = signal;
+    const reason = raw instanceof Error ? (raw.name === 'AbortError' ? 'aborted' : raw.message) : String(raw);
+    const what = request ? `${this.transport.label(request)} was not completed` : 'stopped while waiting to retry';
+    throw new SitesyncError('interrupted', `interrupted: ${what} (${reason})`, {
+      ...(request && { method: request.method, path: request.path }),
+    });
   }
 
   #deadlineError(request: HttpRequest, attempts: number): SitesyncError {

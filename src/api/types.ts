@@ -15,6 +15,11 @@ export interface WebsiteUpdate {
 /** Every call takes the run's abort signal, so Ctrl-C stops waits, retries and requests in flight. */
 export interface Cancellable {
   signal?: AbortSignal;
+  /**
+   * Called as each HTTP attempt is about to be sent (after any rate-limiter wait):
+   * lets apply tell a write that never left (skipped on Ctrl-C) from one in flight.
+   */
+  onSend?: () => void;
 }
 
 export interface RequestStats {

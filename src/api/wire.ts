@@ -3,8 +3,12 @@
  * envelope, "1"/1/null values, `\r\n` lists, the Laravel paginator and the two
  * error body shapes. Decoding is tolerant of every representation the real
  * service and the contract use, and strict about shape: anything else is a
- * `protocol` error naming the request, never a crash or a silent guess.
- * No I/O; values are canonicalised through `FIELDS` only.
+ * `protocol` error naming the request, never a crash or a silent guess. The
+ * one exception, on request (`onUnreadable`): a setting value nobody can read
+ * leaves that setting out of the record (unknown, like a write-only one) and
+ * is reported, instead of failing a whole listing over one site's setting.
+ * Identity (id, domain) is always strict. No I/O; values are canonicalised
+ * through `FIELDS` only.
  */
 import { SitesyncError } from '../model/errors.js';
 import type { Secret } from '../model/secret.js';
@@ -43,10 +47,25 @@ export function looksLikeLoginPage(text: string): boolean {
   return /<input[^>]+type\s*=\s*["']?password/i.test(text);
 }
 
+/** A setting value that no canonical form reads (e.g. `email: "yes"`). */
+export interface UnreadableSetting {
+  id: number;
+  domain: string;
+  /** The wire name (`email`). */
+  field: string;
+  value: unknown;
+}
+
+/**
+ * Receives each unreadable setting; the setting is then left out of the
+ * record. Without it, an unreadable setting is a `protocol` error.
+ */
+export type OnUnreadable = (problem: UnreadableSetting) => void;
+
 /** `{"data": {...}}` or the bare record. */
-export function decodeRecordBody(body: unknown, request: string): LiveWebsite {
+export function decodeRecordBody(body: unknown, request: string, onUnreadable?: OnUnreadable): LiveWebsite {
   const record = isObject(body) && 'data' in body ? body.data : body;
-  return decodeWebsite(record, request);
+  return decodeWebsite(record, request, onUnreadable);
 }
 
 function decodeId(raw: unknown): number | undefined {
@@ -70,8 +89,11 @@ function decodeHasPassword(raw: unknown): boolean | undefined {
   return raw !== null;
 }
 
-/** One website record; a setting the server does not return is left out (write-only there). */
-export function decodeWebsite(record: unknown, request: string): LiveWebsite {
+/**
+ * One website record; a setting the server does not return is left out
+ * (write-only there), and so is an unreadable one when `onUnreadable` is given.
+ */
+export function decodeWebsite(record: unknown, request: string, onUnreadable?: OnUnreadable): LiveWebsite {
   if (!isObject(record)) throw protocolError(request, 'expected a website record (a JSON object)');
   const id = decodeId(record.id);
   if (id === undefined) throw protocolError(request, `a website record has no valid id (${JSON.stringify(record.id)})`);
@@ -83,6 +105,10 @@ export function decodeWebsite(record: unknown, request: string): LiveWebsite {
     const raw = name === 'favorite' ? decodeFavorite(record) : record[FIELDS[name].wireName];
     if (raw === undefined) continue;
     const value = FIELDS[name].canonical(raw);
+    if (value === undefined && onUnreadable) {
+      onUnreadable({ id, domain: record.domain, field: FIELDS[name].wireName, value: raw });
+      continue;
+    }
     if (value === undefined) {
       throw protocolError(
         request,
@@ -117,10 +143,10 @@ function optionalCount(raw: unknown): number | undefined {
 }
 
 /** A Laravel paginator body (`data`, `meta`, `links`) or a bare array. */
-export function decodeListPage(body: unknown, request: string): ListPage {
+export function decodeListPage(body: unknown, request: string, onUnreadable?: OnUnreadable): ListPage {
   const items = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
   if (!Array.isArray(items)) throw protocolError(request, 'expected a list of websites (`data` array)');
-  const page: ListPage = { websites: items.map((item) => decodeWebsite(item, request)) };
+  const page: ListPage = { websites: items.map((item) => decodeWebsite(item, request, onUnreadable)) };
   if (!isObject(body)) return page;
   const meta = isObject(body.meta) ? body.meta : body; // some paginators put meta at the root
   const currentPage = optionalCount(meta.current_page);

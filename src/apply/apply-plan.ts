@@ -2,12 +2,13 @@
  * The apply engine: carries out a plan against the service and accounts for
  * every change. Deletes first (a freed domain can be re-used), then creates,
  * then updates; at most `parallelism` changes in flight, inside the client's
- * rate limiter. A failure does not stop independent changes; an abort (Ctrl-C)
- * lets in-flight requests finish and skips the rest. Afterwards the touched
+ * rate limiter. A failure does not stop independent changes. An abort (Ctrl-C)
+ * reaches every write still waiting (for the rate limiter, a retry): a change
+ * whose request had not been sent ends skipped; one in flight finishes. Afterwards the touched
  * sites are read back and compared with the configuration (verify.ts).
  * Knows nothing of terminals or files: progress and the journal are callbacks.
  */
-import type { WebsitesApi, WebsiteUpdate } from '../api/types.js';
+import type { Cancellable, WebsitesApi, WebsiteUpdate } from '../api/types.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, CreateChange, FieldChange, Plan, UpdateChange } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName, WebsiteSettings } from '../model/website.js';
@@ -78,7 +79,7 @@ export async function applyPlan(
         const skipReason = options.skip?.get(change.domain);
         if (skipReason !== undefined) return finish(change, skipped(change, skipReason));
         journal?.record({ event: 'started', action: change.action, domain: change.domain, id: change.id });
-        finish(change, await attempt(change, desired, api));
+        finish(change, await attemptUnlessInterrupted(change, desired, api, signal));
       },
       () => signal?.aborted === true,
     );
@@ -86,7 +87,7 @@ export async function applyPlan(
 
   const interrupted = signal?.aborted === true;
   for (const change of plan.changes) {
-    if (!results.has(change)) finish(change, skipped(change, 'not started: the run was interrupted'));
+    if (!results.has(change)) finish(change, skipped(change, INTERRUPTED));
   }
   const changes = plan.changes.map((change) => results.get(change) as ChangeResult);
   const verification =
@@ -103,24 +104,60 @@ export async function applyPlan(
   };
 }
 
+const INTERRUPTED = 'not started: the run was interrupted';
+
+/**
+ * Runs one change with its own signal, aborted by the run's signal only while
+ * none of its requests has been sent: a write waiting for the rate limiter stops
+ * at once and is skipped, a write on the wire is let finish (aborting it would
+ * leave its outcome unknown).
+ */
+async function attemptUnlessInterrupted(
+  change: Change,
+  desired: ReadonlyMap<string, DesiredWebsite>,
+  api: WebsitesApi,
+  signal: AbortSignal | undefined,
+): Promise<ChangeResult> {
+  if (signal === undefined) return attempt(change, desired, api, {});
+  let sent = false;
+  const gate = new AbortController();
+  const stop = () => {
+    if (!sent) gate.abort(signal.reason);
+  };
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    if (signal.aborted) return skipped(change, INTERRUPTED);
+    const result = await attempt(change, desired, api, {
+      signal: gate.signal,
+      onSend: () => {
+        sent = true;
+      },
+    });
+    return !sent && signal.aborted ? skipped(change, INTERRUPTED) : result;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 async function attempt(
   change: Change,
   desired: ReadonlyMap<string, DesiredWebsite>,
   api: WebsitesApi,
+  calls: Cancellable,
 ): Promise<ChangeResult> {
   const base = { action: change.action, domain: change.domain, id: change.id };
   try {
     switch (change.action) {
       case 'delete': {
-        const existed = await api.deleteWebsite(change.id);
+        const existed = await api.deleteWebsite(change.id, calls);
         return existed ? { ...base, outcome: 'applied' } : { ...base, outcome: 'applied', reason: 'already gone' };
       }
       case 'create': {
-        const live: LiveWebsite = await api.createWebsite(desiredForCreate(change, desired));
+        const live: LiveWebsite = await api.createWebsite(desiredForCreate(change, desired), calls);
         return { ...base, id: live.id, outcome: 'applied' };
       }
       case 'update':
-        await api.updateWebsite(change.id, updateFor(change, desired));
+        await api.updateWebsite(change.id, updateFor(change, desired), calls);
         return { ...base, outcome: 'applied' };
     }
   } catch (error) {

@@ -7,7 +7,8 @@ import type { Line, Tone } from '../render/colors.js';
 import { formatDuration } from './progress.js';
 import type { ApplyResult, ChangeResult, Outcome } from './result.js';
 
-export const APPLY_RESULT_FORMAT_VERSION = 1;
+/** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
+export const APPLY_RESULT_FORMAT_VERSION = 2;
 
 /** "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what failed, was skipped, or did not stick. */
 export function applyResultLines(result: ApplyResult): Line[] {
@@ -61,7 +62,29 @@ function verificationLines(result: ApplyResult): Line[] {
   }
 }
 
-/** The JSON result: stable keys, `formatVersion`, and `ok` so scripts need not rely on the exit code alone. */
-export function renderApplyResultJson(result: ApplyResult, ok: boolean): string {
-  return `${JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, ...result }, null, 2)}\n`;
+/** Why an apply wrote nothing: a safety refusal, a stale plan, a cancelled prompt, an interrupt. */
+export interface ApplyRefusal {
+  code: string;
+  message: string;
+}
+
+/**
+ * `apply --format json`: one document per run with the plan (the plan JSON of
+ * `plan --format json`), then the result, or the refusal, or neither (nothing
+ * to change); `ok` so scripts need not rely on the exit code alone.
+ */
+export function renderApplyJson(input: {
+  plan: Record<string, unknown>;
+  ok: boolean;
+  result?: ApplyResult | undefined;
+  refusal?: ApplyRefusal | undefined;
+}): string {
+  const document = {
+    formatVersion: APPLY_RESULT_FORMAT_VERSION,
+    ok: input.ok,
+    plan: input.plan,
+    result: input.result ?? null,
+    refusal: input.refusal ?? null,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

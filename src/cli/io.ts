@@ -3,7 +3,8 @@
  * Commands take an `Io` and return an exit code, so tests run them in-process
  * with captured output (`captureIo`). Everything written goes through `redact`.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
 export interface OutputStream {
@@ -14,8 +15,12 @@ export interface OutputStream {
 export interface Io {
   stdout: OutputStream;
   stderr: OutputStream;
-  /** Reads one line from the terminal; undefined when stdin is not a TTY. */
-  prompt?: (question: string) => Promise<string>;
+  /**
+   * Reads one line from the terminal; undefined when stdin is not a TTY. Resolves
+   * to undefined at end of input (Ctrl-D); Ctrl-C (or the run's signal) rejects
+   * with `SitesyncError('interrupted')`.
+   */
+  prompt?: (question: string) => Promise<string | undefined>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   /** Aborted on SIGINT/SIGTERM. */
@@ -49,18 +54,31 @@ export function processIo(signal?: AbortSignal): Io {
     cwd: process.cwd(),
   };
   if (signal) io.signal = signal;
-  if (process.stdin.isTTY) {
-    io.prompt = async (question) => {
-      const { createInterface } = await import('node:readline/promises');
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return await rl.question(question);
-      } finally {
-        rl.close();
-      }
-    };
-  }
+  if (process.stdin.isTTY) io.prompt = (question) => askLine(question, signal);
   return io;
+}
+
+/**
+ * One line from the terminal. readline answers Ctrl-C and Ctrl-D alike (an
+ * AbortError), so Ctrl-C is told apart by its own 'SIGINT' event: Ctrl-C (or
+ * SIGTERM through `signal`) is an interrupt, Ctrl-D is the end of input.
+ */
+async function askLine(question: string, signal: AbortSignal | undefined): Promise<string | undefined> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Closing the interface does not settle a pending question; aborting it does.
+  const ctrlC = new AbortController();
+  rl.on('SIGINT', () => ctrlC.abort());
+  try {
+    return await rl.question(question, { signal: signal ? AbortSignal.any([ctrlC.signal, signal]) : ctrlC.signal });
+  } catch (error) {
+    process.stderr.write('\n');
+    if (ctrlC.signal.aborted || signal?.aborted)
+      throw new SitesyncError('interrupted', 'interrupted at the prompt', {}, { cause: error });
+    return undefined;
+  } finally {
+    rl.close();
+  }
 }
 
 export interface CapturedIo extends Io {
@@ -95,9 +113,38 @@ function capturing(isTTY: boolean): OutputStream & { text(): string } {
   };
 }
 
-/** Writes to a temporary file, then renames: a reader (or a crash) never leaves half a file. */
-export function writeAtomically(path: string, text: string): void {
+/**
+ * Writes to a temporary file, then renames: a reader (or a crash) never leaves
+ * half a file. A failure is a `usage` SitesyncError naming `shown` (the path
+ * as the user gave it) and the reason, and the temporary file is removed.
+ */
+export function writeAtomically(path: string, text: string, shown: string = path): void {
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o644 });
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, text, { mode: 0o644 });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new SitesyncError('usage', `cannot write ${shown}: ${writeFailure(error)}`);
+  }
+}
+
+function writeFailure(error: unknown): string {
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'ENOENT':
+      return 'its directory does not exist';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -66,11 +66,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
   return exitCode;
 }
 
-/** One readable line for a user error; a stack trace only for a bug. */
+/** One readable line for a user error; a stack trace only for a bug. Ctrl-C (SIGINT/SIGTERM) exits 130. */
 export function reportError(error: unknown, io: Io): number {
   if (isSitesyncError(error)) {
     io.stderr.write(`error: ${error.message}\n`);
+    if (error.code === 'interrupted') return EXIT.interrupted;
     return error.code === 'unsafe_plan' ? EXIT.unsafe : EXIT.error;
+  }
+  if (io.signal?.aborted && error === io.signal.reason) {
+    // The raw abort reason escaped a wait somewhere: still an interruption, not a bug.
+    const reason = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`error: interrupted (${reason})\n`);
+    return EXIT.interrupted;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
   io.stderr.write(`internal error (please report): ${detail}\n`);

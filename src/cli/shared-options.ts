@@ -130,7 +130,9 @@ export function readGlobs(option: string, globs: string[] | undefined): string[]
 /**
  * Opens a client from the connection options, the environment and the
  * configuration's `api.url`; debug logging goes to stderr (redacted by Io).
- * The caller closes it.
+ * The client's notices (a wait of 5 s or more, an unreadable setting) go to
+ * stderr as `warn:` lines, so they show at the default level: a person
+ * watching a silent minute would think it hung. The caller closes it.
  */
 export function openClient(
   options: ConnectionOptions,
@@ -153,6 +155,7 @@ export function openClient(
     ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
     ...(concurrency !== undefined && { concurrency }),
     ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
+    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => io.stderr.write(`warn: ${line}\n`) }),
   });
 }
 

@@ -18,7 +18,14 @@ import { configDigest } from './digest.js';
 import type { Env } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock } from './settings-block.js';
-import { type LoadedFile, mergeTopLevel, resolveApiUrl, resolvePolicy, type TopLevel } from './top-level.js';
+import {
+  type LoadedFile,
+  mergeTopLevel,
+  pruneScopeAdvice,
+  resolveApiUrl,
+  resolvePolicy,
+  type TopLevel,
+} from './top-level.js';
 
 const FIELD_ORDER = Object.keys(CONFIG_FIELD_NAMES) as FieldName[];
 
@@ -43,10 +50,11 @@ export interface BuildResult {
   problems: ConfigProblem[];
 }
 
-export function buildState(files: readonly LoadedFile[], env: Env): BuildResult {
+export function buildState(files: readonly LoadedFile[], env: Env, options: { advice?: boolean } = {}): BuildResult {
   const problems: ConfigProblem[] = [];
   const top = mergeTopLevel(files, problems);
   const policy = resolvePolicy(top, problems);
+  if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, env, problems);
   const defaults = resolveDefaults(top, env, problems);
   const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems));

@@ -28,9 +28,26 @@ export function referenceName(text: string): string | undefined {
   return WHOLE_REFERENCE.exec(text)?.[1];
 }
 
-export function missingMessage(names: readonly string[]): string {
+/**
+ * `uses environment variable PW, which is not set` / `…, which is empty`, or
+ * for several `uses environment variables A, B, which are not set (A) or empty (B)`.
+ */
+export function missingMessage(names: readonly string[], env: Env): string {
+  const unset = names.filter((name) => env[name] === undefined);
+  const empty = names.filter((name) => env[name] !== undefined);
   const list = names.join(', ');
-  return names.length === 1
-    ? `uses environment variable ${list}, which is not set`
-    : `uses environment variables ${list}, which are not set`;
+  const prefix =
+    names.length === 1
+      ? `uses environment variable ${list}, which is`
+      : `uses environment variables ${list}, which are`;
+  if (empty.length === 0) return `${prefix} not set`;
+  if (unset.length === 0) return `${prefix} empty`;
+  return `${prefix} not set (${unset.join(', ')}) or empty (${empty.join(', ')})`;
+}
+
+const MISSING = /^uses environment variables? .*, which (?:is|are) (?:not set|empty)/;
+
+/** Whether a problem is an unset or empty `${NAME}` (see missingMessage). */
+export function isMissingVariable(problem: { message: string }): boolean {
+  return MISSING.test(problem.message);
 }

@@ -2,10 +2,14 @@
  * Live websites → canonical websites.yaml text (used by `sitesync export`).
  * Loading the result gives back the live settings: password-protected sites
  * get a `${SITESYNC_PASSWORD_<DOMAIN>}` reference (the service never reveals
- * passwords), and fields the server does not return are left out.
+ * passwords), and fields the server does not return are left out and named
+ * in the header. What the service accepted but `validate` refuses (an IP
+ * entry such as `192.168.001.1`) is exported as is, with a comment on its
+ * line and a warning: never silently an invalid file.
  */
 import { byDomain, canonicalDomain } from '../model/domain.js';
-import type { LiveWebsite } from '../model/website.js';
+import { FIELDS, type LiveWebsite, SETTING_NAMES } from '../model/website.js';
+import { isIpOrCidr } from './ip.js';
 import { type SerializableWebsite, type SerializeInput, serializeConfig } from './serialize.js';
 
 /** Where editors find the schema: the copy shipped in the installed package. */
@@ -25,8 +29,19 @@ export function passwordVariable(domain: string): string {
   return `${PASSWORD_VARIABLE_PREFIX}${domain.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
+export interface ExportResult {
+  text: string;
+  /** One line each (for stderr): entries validate will refuse, fields not exported. */
+  warnings: string[];
+}
+
 export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): string {
+  return exportConfigWithWarnings(live, options).text;
+}
+
+export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOptions = {}): ExportResult {
   const used = new Set<string>();
+  const warnings: string[] = [];
   const websites = live
     .map((site) => ({ site, domain: canonicalDomain(site.domain) }))
     .sort(byDomain)
@@ -36,11 +51,46 @@ export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): 
         out.passwordVariable = uniqueName(passwordVariable(domain), used);
         out.passwordComment = PASSWORD_COMMENT;
       }
+      const invalid = (site.settings.excludeIps ?? []).filter((entry) => !isIpOrCidr(entry));
+      if (invalid.length > 0) {
+        out.settingComments = { excludeIps: invalidIpComment(invalid) };
+        for (const entry of invalid) {
+          warnings.push(
+            `${domain}: exclude_ips entry ${JSON.stringify(entry)} is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it`,
+          );
+        }
+      }
       return out;
     });
+  const missing = unreturned(live);
+  const header = [options.header, notExportedLine(missing)].filter((line) => line !== undefined).join('\n');
   const input: SerializeInput = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
-  if (options.header !== undefined) input.header = options.header;
-  return serializeConfig(input);
+  if (header !== '') input.header = header;
+  if (missing.length > 0) {
+    const them = missing.length === 1 ? 'it' : 'them';
+    warnings.push(`the server does not return ${missing.join(', ')}: not exported; set ${them} by hand where needed`);
+  }
+  return { text: serializeConfig(input), warnings };
+}
+
+/** Config names of the settings that some live site lacks (the server does not return them). */
+function unreturned(live: readonly LiveWebsite[]): string[] {
+  return SETTING_NAMES.filter((name) => live.some((site) => site.settings[name] === undefined)).map(
+    (name) => FIELDS[name].configName,
+  );
+}
+
+function notExportedLine(missing: readonly string[]): string | undefined {
+  if (missing.length === 0) return undefined;
+  const them = missing.length === 1 ? 'it' : 'them';
+  return `Not exported: ${missing.join(', ')} (the server does not return ${them}): set ${them} by hand.`;
+}
+
+function invalidIpComment(entries: readonly string[]): string {
+  const list = entries.map((entry) => JSON.stringify(entry)).join(', ');
+  return entries.length === 1
+    ? `not an IP address or CIDR range: ${list} (the service accepted it; validate does not): correct it`
+    : `not IP addresses or CIDR ranges: ${list} (the service accepted them; validate does not): correct them`;
 }
 
 /** `a-b.com` and `a.b.com` would share a name: the later one gets a suffix. */

@@ -4,15 +4,16 @@
  * problems for people. Errors are values here; commands decide what to do.
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
+import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
-import type { Env } from './env.js';
+import { type Env, isMissingVariable } from './env.js';
 import { listConfigFiles, readConfigFile } from './files.js';
 import { checkSchema } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
 import type { LoadedFile } from './top-level.js';
 import { parseConfigText } from './yaml-file.js';
 
-export { type ExportOptions, exportConfig } from './export.js';
+export { type ExportOptions, type ExportResult, exportConfig, exportConfigWithWarnings } from './export.js';
 export { DEFAULT_CONFIG_FILE } from './files.js';
 export { schemaText } from './schema.js';
 
@@ -21,6 +22,11 @@ export interface LoadOptions {
   files: string[];
   cwd: string;
   env: Env;
+  /**
+   * Also report advice that `plan` shows in its own output instead (prune
+   * with no `manage` scope is a plan note): `validate` asks for it.
+   */
+  advice?: boolean;
 }
 
 export interface LoadResult {
@@ -28,18 +34,22 @@ export interface LoadResult {
   state?: DesiredState;
   errors: ConfigProblem[];
   warnings: ConfigProblem[];
+  /** The files that were read, valid or not, as shown in messages. */
+  files: string[];
 }
 
 export function loadConfig(options: LoadOptions): LoadResult {
   const listing = listConfigFiles(options.files, options.cwd);
   const problems: ConfigProblem[] = [...listing.errors];
   const loaded: LoadedFile[] = [];
+  const files: string[] = [];
   for (const file of listing.files) {
     const read = readConfigFile(file);
     if ('error' in read) {
       problems.push(read.error);
       continue;
     }
+    files.push(file.display);
     const parsed = parseConfigText(read.text, file.display);
     problems.push(...parsed.problems);
     if (parsed.data === undefined) continue;
@@ -47,7 +57,7 @@ export function loadConfig(options: LoadOptions): LoadResult {
     // Possibly invalid data: the checks that follow guard every value they read.
     loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
   }
-  const built = buildState(loaded, options.env);
+  const built = buildState(loaded, options.env, { advice: options.advice === true });
   problems.push(...built.problems);
 
   const ordered = sortProblems(
@@ -56,8 +66,8 @@ export function loadConfig(options: LoadOptions): LoadResult {
   );
   const errors = ordered.filter((problem) => problem.severity === 'error');
   const warnings = ordered.filter((problem) => problem.severity === 'warning');
-  if (errors.length > 0 || !built.state) return { errors, warnings };
-  return { state: { ...built.state, warnings }, errors, warnings };
+  if (errors.length > 0 || !built.state) return { errors, warnings, files };
+  return { state: { ...built.state, warnings }, errors, warnings, files };
 }
 
 /** File-level problems first, then by file (in load order), line and column. */
@@ -71,6 +81,17 @@ function sortProblems(problems: readonly ConfigProblem[], files: readonly string
     }
     return 0;
   });
+}
+
+/**
+ * The one-line error of a command that cannot go on with an invalid
+ * configuration. A missing password variable gets a way forward: a plan must
+ * know what it would send, so a drift-check job sets the variables too.
+ */
+export function invalidConfigMessage(errors: readonly ConfigProblem[]): string {
+  const summary = `the configuration is invalid (${countOf(errors.length, 'problem')})`;
+  if (!errors.some(isMissingVariable)) return summary;
+  return `${summary}; a plan needs every password variable, since it must know what it would send: in a drift-check job, set them from the CI secret store (docs/config.md)`;
 }
 
 /** `websites.yaml:14:14: websites[3].privacy must be one of public, private, password` */

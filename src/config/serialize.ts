@@ -27,6 +27,8 @@ export interface SerializableWebsite {
   passwordVariable?: string;
   /** A comment placed after the password line. */
   passwordComment?: string;
+  /** Comments placed after a setting's line (in `defaults` when the value was factored out there). */
+  settingComments?: Partial<Record<SettingName, string>>;
   ignoreChanges?: readonly FieldName[];
 }
 
@@ -58,9 +60,23 @@ export function serializeConfig(input: SerializeInput): string {
   websites.forEach((site, i) => {
     const password = doc.getIn(['websites', i, 'password'], true);
     if (site.passwordComment && isNode(password)) (password as Node).comment = ` ${site.passwordComment}`;
+    for (const name of SETTING_NAMES) {
+      const comment = site.settingComments?.[name];
+      if (comment !== undefined) addComment(doc, i, FIELDS[name].configName, comment);
+    }
   });
   flowLists(doc);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** A comment after the site's own line for `key`, else after the `defaults` line it inherits; never twice. */
+function addComment(doc: Document, index: number, key: string, comment: string): void {
+  const node = doc.getIn(['websites', index, key], true) ?? doc.getIn(['defaults', key], true);
+  if (!isNode(node)) return;
+  const text = ` ${comment}`;
+  const existing = (node as Node).comment;
+  if (existing === undefined || existing === null) (node as Node).comment = text;
+  else if (!existing.includes(comment)) (node as Node).comment = `${existing};${text}`;
 }
 
 /** The most common value of each field, when shared by two or more sites and unlike the service default. */

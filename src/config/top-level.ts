@@ -79,6 +79,28 @@ export function resolvePolicy(top: TopLevel, problems: ConfigProblem[]): ConfigP
   };
 }
 
+/**
+ * `prune: true` with no `manage` scope makes the whole account the scope: a
+ * warning (not an error, so existing files keep working; limits.max_deletes
+ * and the empty-configuration rule still guard apply). `plan` says the same
+ * in a note; validate asks for it here.
+ */
+export function pruneScopeAdvice(top: TopLevel): ConfigProblem[] {
+  const prune = top.prune;
+  if (prune?.value !== true || scoped(top.manage?.value)) return [];
+  const message =
+    'is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns';
+  return [problemAt(prune.source, ['prune'], message, { severity: 'warning' })];
+}
+
+/** Whether `manage` narrows the scope: an include list without `*`, or any exclude. */
+function scoped(manage: unknown): boolean {
+  if (manage === null || typeof manage !== 'object') return false;
+  const { include, exclude } = manage as { include?: unknown; exclude?: unknown };
+  const narrowInclude = Array.isArray(include) && !include.includes('*');
+  return narrowInclude || (Array.isArray(exclude) && exclude.length > 0);
+}
+
 /** `api.url` with `${VAR}` resolved; http(s) only, and never credentials in it. */
 export function resolveApiUrl(top: TopLevel, env: Env, problems: ConfigProblem[]): string | undefined {
   const api = top.api;
@@ -86,7 +108,7 @@ export function resolveApiUrl(top: TopLevel, env: Env, problems: ConfigProblem[]
   const path = ['api', 'url'];
   const result = interpolate(api.value.url, env);
   if ('missing' in result) {
-    problems.push(problemAt(api.source, path, missingMessage(result.missing)));
+    problems.push(problemAt(api.source, path, missingMessage(result.missing, env)));
     return undefined;
   }
   let url: URL;

@@ -66,7 +66,8 @@ export type NoteKind =
   | 'protected' // would be pruned, but `protect` matches
   | 'write_only_unverified' // values that cannot be read back
   | 'ignored_drift' // drift in ignore_changes fields
-  | 'filtered'; // excluded by --only / --skip
+  | 'filtered' // excluded by --only / --skip
+  | 'prune_unscoped'; // prune is on and `manage` covers the whole account
 
 export interface Note {
   kind: NoteKind;
@@ -102,11 +103,20 @@ export interface PlanSummary {
   ignoredDrift: number;
 }
 
+/** A listed site that is not changed, but drifted in `ignore_changes` fields (an update carries its own in `ignored`). */
+export interface IgnoredOnlySite {
+  domain: string;
+  id: number;
+  fields: IgnoredDrift[];
+}
+
 export interface Plan {
   changes: Change[];
   notes: Note[];
   safety: SafetyViolation[];
   summary: PlanSummary;
+  /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */
+  ignoredOnly?: IgnoredOnlySite[];
 }
 
 /** What the planner needs beyond desired and live state: the configuration's policy plus command-line choices. */

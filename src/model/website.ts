@@ -42,6 +42,7 @@ export interface FieldSpec<K extends SettingName = SettingName> {
   format(value: WebsiteSettings[K]): string;
 }
 
+/** Booleans, 0/1, "true"/"false", and null (off). */
 function toFlag(raw: unknown): boolean | undefined {
   if (raw === null) return false; // the real service stores NULL, which behaves as off
   if (typeof raw === 'boolean') return raw;
@@ -52,6 +53,17 @@ function toFlag(raw: unknown): boolean | undefined {
     if (text === '0' || text === 'false' || text === '') return false;
   }
   return undefined;
+}
+
+/**
+ * An integer column the service tests with PHP truthiness (`email`,
+ * `exclude_bots`): the real service accepts any integer, and every non-zero
+ * one is on. Other representations as `toFlag`.
+ */
+function toIntegerFlag(raw: unknown): boolean | undefined {
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw !== 0 : undefined;
+  if (typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw)) return !/^\s*[-+]?0+\s*$/.test(raw);
+  return toFlag(raw);
 }
 
 function toPrivacy(raw: unknown): Privacy | undefined {
@@ -79,10 +91,28 @@ export function toLineSet(raw: unknown): string[] | undefined {
   return [...set].sort();
 }
 
-/** IP entries compare case-insensitively (IPv6 hex digits). */
+/**
+ * One `exclude_ips` entry: an IPv6 address (with an optional `/prefix`) in its
+ * compressed lowercase form (`2001:DB8:0:0::1` → `2001:db8::1`), as the WHATWG
+ * URL parser writes it. IPv4 addresses and anything that is not an IP stay as
+ * written: the service stores lines as they come, without validating them.
+ */
+export function canonicalIpEntry(entry: string): string {
+  if (!entry.includes(':')) return entry;
+  const slash = entry.indexOf('/');
+  const address = slash === -1 ? entry : entry.slice(0, slash);
+  try {
+    const host = new URL(`http://[${address}]/`).hostname;
+    return `${host.slice(1, -1)}${slash === -1 ? '' : entry.slice(slash)}`;
+  } catch {
+    return entry; // not an IPv6 address (a zone id, a typo): kept as written
+  }
+}
+
+/** IP entries in canonical form (see canonicalIpEntry), then de-duplicated and sorted. */
 function toIpSet(raw: unknown): string[] | undefined {
   const set = toLineSet(raw);
-  return set && [...new Set(set.map((ip) => ip.toLowerCase()))].sort();
+  return set && [...new Set(set.map(canonicalIpEntry))].sort();
 }
 
 const formatFlag = (value: boolean): string => (value ? 'true' : 'false');
@@ -102,7 +132,7 @@ export const FIELDS: { readonly [K in SettingName]: FieldSpec<K> } = {
     configName: 'email',
     wireName: 'email',
     defaultValue: false,
-    canonical: toFlag,
+    canonical: toIntegerFlag,
     format: formatFlag,
   },
   excludeBots: {
@@ -110,7 +140,7 @@ export const FIELDS: { readonly [K in SettingName]: FieldSpec<K> } = {
     configName: 'exclude_bots',
     wireName: 'exclude_bots',
     defaultValue: true,
-    canonical: toFlag,
+    canonical: toIntegerFlag,
     format: formatFlag,
   },
   excludeParams: {

@@ -3,11 +3,13 @@
  * and the fields a create sends. Every value goes through the one canonical
  * form per field (`FIELDS[...].canonical`) and `sameValue`, so a plan never
  * shows a change that is not a change. A live setting that is `undefined` is
- * write-only on that server: it is never compared, only (re-)sent on request.
+ * write-only on that server: it is never compared, only re-sent on request
+ * (--sync-write-only), and only when the configuration writes it.
  * Pure.
  */
 import type { FieldChange, IgnoredDrift } from '../model/plan.js';
 import {
+  canonicalIpEntry,
   type DesiredWebsite,
   FIELDS,
   type LiveWebsite,
@@ -53,15 +55,13 @@ function isCanonical(name: SettingName, raw: unknown): raw is SettingValue {
   }
 }
 
-/** Sorted, unique, trimmed, non-empty strings (and lowercase for IPs): what `toLineSet` produces. */
-const UPPERCASE = /[A-Z]/;
-
-function isCanonicalList(raw: unknown, lowercase: boolean): boolean {
+/** Sorted, unique, trimmed, non-empty strings (IPv6 compressed and lowercase for IPs): what `toLineSet` / `toIpSet` produce. */
+function isCanonicalList(raw: unknown, ips: boolean): boolean {
   if (!Array.isArray(raw)) return false;
   let previous: string | undefined;
   for (const entry of raw) {
     if (typeof entry !== 'string' || entry === '' || entry.trim() !== entry) return false;
-    if (lowercase && UPPERCASE.test(entry)) return false;
+    if (ips && canonicalIpEntry(entry) !== entry) return false;
     if (previous !== undefined && !(previous < entry)) return false;
     previous = entry;
   }
@@ -107,21 +107,63 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, syncWrit
     if (before === undefined) {
       if (ignoredField) continue;
       unverifiable += 1;
-      if (syncWriteOnly) fields.push({ field: name, after, writeOnly: true });
+      // Only a value the user wrote is re-sent: the service's default is no claim about the live value.
+      if (syncWriteOnly && isWritten(desired, name)) fields.push({ field: name, after, writeOnly: true });
       continue;
     }
     if (sameValue(before, after)) continue;
     if (ignoredField) ignored.push({ field: name, before, after });
     else fields.push({ field: name, before, after });
   }
-  if (desired.password !== undefined && !desired.ignoreChanges.includes('password')) {
-    unverifiable += 1;
-    // The only thing readable about a password is whether one is set.
-    const privacy = canonicalOf('privacy', desired.settings.privacy);
-    const missing = privacy === 'password' && live.hasPassword !== true;
-    if (syncWriteOnly || missing) fields.push({ field: 'password', writeOnly: true });
-  }
+  const password = passwordField(desired, live, syncWriteOnly);
+  if (password.counted) unverifiable += 1;
+  if (password.send) fields.push({ field: 'password', writeOnly: true });
   return { fields, ignored, unverifiable };
+}
+
+/**
+ * Whether the configuration writes `name` for this site (its own entry or
+ * `defaults`). A site built without `raw` (a library caller) counts every
+ * setting as written.
+ */
+export function isWritten(desired: DesiredWebsite, name: SettingName): boolean {
+  return desired.raw === undefined || desired.raw[FIELDS[name].configName] !== undefined;
+}
+
+/**
+ * The password: the only thing readable about it is whether one is set. It is
+ * sent when the site is (or becomes) password-protected and the live one has
+ * none, even when `password` is in ignore_changes: ignoring means "never
+ * re-send or rotate", not "leave a site the service refuses". Otherwise only
+ * with --sync-write-only, and never when ignored.
+ */
+export function passwordField(
+  desired: DesiredWebsite,
+  live: LiveWebsite,
+  syncWriteOnly: boolean,
+): { send: boolean; counted: boolean } {
+  if (desired.password === undefined) return { send: false, counted: false };
+  const ignoredPassword = desired.ignoreChanges.includes('password');
+  const missing = protectedAfter(desired, live) && !hasPassword(live, ignoredPassword);
+  if (ignoredPassword) return { send: missing, counted: missing };
+  return { send: syncWriteOnly || missing, counted: true };
+}
+
+/** Privacy after the update: the live one when privacy is ignored (and readable), else the desired one. */
+function protectedAfter(desired: DesiredWebsite, live: LiveWebsite): boolean {
+  const desiredPrivacy = canonicalOf('privacy', desired.settings.privacy);
+  if (!desired.ignoreChanges.includes('privacy')) return desiredPrivacy === 'password';
+  return (canonicalOf('privacy', live.settings.privacy) ?? desiredPrivacy) === 'password';
+}
+
+/**
+ * Whether the live site has a password. A server that does not say is taken
+ * as "none" (the password is sent), except for an ignored password on a site
+ * that is already password-protected: it has one, or the service would refuse it.
+ */
+function hasPassword(live: LiveWebsite, ignoredPassword: boolean): boolean {
+  if (live.hasPassword !== undefined) return live.hasPassword;
+  return ignoredPassword && canonicalOf('privacy', live.settings.privacy) === 'password';
 }
 
 /** Every field a create sends; settings the server never returns are marked write-only. */

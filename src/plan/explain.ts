@@ -15,10 +15,15 @@ import {
   type SettingValue,
   sameValue,
 } from '../model/website.js';
-import { canonicalOf } from './compare.js';
+import { canonicalOf, passwordField } from './compare.js';
 import { scopeOf } from './scope.js';
 
-export type ExplainOutcome = 'same' | 'change' | 'ignored' | 'write-only';
+/**
+ * `write-only`: cannot be compared (the server does not return the value, or
+ * it is a password, whose value is never readable). `not-managed`: a password
+ * that the configuration does not set.
+ */
+export type ExplainOutcome = 'same' | 'change' | 'ignored' | 'write-only' | 'not-managed';
 
 export interface FieldExplanation {
   field: FieldName;
@@ -44,12 +49,12 @@ export function explain(
   for (const site of desired) {
     const current = liveByDomain.get(site.domain);
     if (current === undefined || !scope.selected(site.domain)) continue;
-    sites.push({ domain: site.domain, id: current.id, fields: explainSite(site, current) });
+    sites.push({ domain: site.domain, id: current.id, fields: explainSite(site, current, policy.syncWriteOnly) });
   }
   return sites.sort(byDomain);
 }
 
-function explainSite(site: DesiredWebsite, current: LiveWebsite): FieldExplanation[] {
+function explainSite(site: DesiredWebsite, current: LiveWebsite, syncWriteOnly: boolean): FieldExplanation[] {
   const fields: FieldExplanation[] = SETTING_NAMES.map((name) => {
     const spec = FIELDS[name];
     const liveCanonical = canonicalOf(name, current.settings[name]);
@@ -69,12 +74,29 @@ function explainSite(site: DesiredWebsite, current: LiveWebsite): FieldExplanati
       outcome,
     };
   });
-  // A password: only whether one is set is readable, and the desired value is never shown.
-  fields.push({
+  fields.push(explainPassword(site, current, syncWriteOnly));
+  return fields;
+}
+
+/**
+ * A password: only whether one is set is readable, and the desired value is
+ * never shown. `canonical` is whether one is set (live; undefined when the
+ * server does not say) or configured (desired); the outcome is the planner's.
+ */
+function explainPassword(site: DesiredWebsite, current: LiveWebsite, syncWriteOnly: boolean): FieldExplanation {
+  const configured = site.password !== undefined;
+  const decision = passwordField(site, current, syncWriteOnly);
+  const outcome: ExplainOutcome = !configured
+    ? 'not-managed'
+    : decision.send
+      ? 'change'
+      : site.ignoreChanges.includes('password')
+        ? 'ignored'
+        : 'write-only';
+  return {
     field: 'password',
     live: { raw: current.raw?.password, canonical: current.hasPassword },
-    desired: { raw: site.password === undefined ? undefined : '(write-only)', canonical: undefined },
-    outcome: 'write-only',
-  });
-  return fields;
+    desired: { raw: undefined, canonical: configured },
+    outcome,
+  };
 }

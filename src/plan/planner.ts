@@ -7,7 +7,7 @@
  * finished plan and attached as data; apply enforces it.
  */
 import { byDomain, canonicalDomain } from '../model/domain.js';
-import type { Change, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
@@ -22,6 +22,8 @@ const ACTION_ORDER = { delete: 0, create: 1, update: 2 } as const;
 /** What planning collects on its way: changes, and the domains and counts behind the notes and summary. */
 interface Tally {
   changes: Change[];
+  /** Unchanged sites whose only drift is in ignore_changes fields. */
+  ignoredOnly: IgnoredOnlySite[];
   outOfScope: string[];
   kept: string[];
   protected: string[];
@@ -38,6 +40,7 @@ interface Tally {
 export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebsite[], policy: PlanPolicy): Plan {
   const tally: Tally = {
     changes: [],
+    ignoredOnly: [],
     outOfScope: [],
     kept: [],
     protected: [],
@@ -53,7 +56,8 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
   const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
   planUnlisted(liveByDomain, listed, policy, tally);
   tally.changes.sort(byActionThenDomain);
-  const result: Plan = { changes: tally.changes, notes: notesOf(tally), safety: [], summary: summaryOf(tally) };
+  const result: Plan = { changes: tally.changes, notes: notesOf(tally, policy), safety: [], summary: summaryOf(tally) };
+  if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {
     limits: policy.limits,
     prune: policy.prune,
@@ -97,6 +101,8 @@ function planListed(
     tally.ignoredDrift += comparison.ignored.length;
     if (comparison.fields.length === 0) {
       tally.unchanged += 1;
+      if (comparison.ignored.length > 0)
+        tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: comparison.ignored });
       continue;
     }
     tally.changes.push({
@@ -187,8 +193,21 @@ function byActionThenDomain(a: Change, b: Change): number {
 
 const sorted = (domains: string[]): string[] => [...domains].sort();
 
-function notesOf(tally: Tally): Note[] {
+/** `manage` covers every domain: with prune, every unlisted site of the account is a delete. */
+function wholeAccount(manage: PlanPolicy['manage']): boolean {
+  return manage.include.includes('*') && manage.exclude.length === 0;
+}
+
+export const PRUNE_UNSCOPED_MESSAGE =
+  'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
+
+function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   const notes: Note[] = [];
+  if (policy.prune && wholeAccount(policy.manage)) {
+    // Always, even with nothing to delete today: the risk is in the configuration, not in this plan.
+    const deleted = tally.changes.flatMap((change) => (change.action === 'delete' ? [change.domain] : []));
+    notes.push({ kind: 'prune_unscoped', message: PRUNE_UNSCOPED_MESSAGE, domains: sorted(deleted) });
+  }
   const add = (kind: Note['kind'], domains: string[], message: string): void => {
     if (domains.length > 0) notes.push({ kind, message, domains: sorted(domains) });
   };

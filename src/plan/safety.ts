@@ -39,7 +39,7 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
   if (deletes.length > context.limits.maxDeletes) {
     violations.push({
       rule: 'max_deletes',
-      message: `${countOf(deletes.length, 'delete')} exceed limits.max_deletes (${context.limits.maxDeletes}): ${listFirst(deleted, LISTED)}`,
+      message: `${countOf(deletes.length, 'delete')} ${deletes.length === 1 ? 'exceeds' : 'exceed'} limits.max_deletes (${context.limits.maxDeletes}): ${listFirst(deleted, LISTED)}`,
       domains: deleted,
       limit: context.limits.maxDeletes,
       actual: deletes.length,

@@ -1,10 +1,11 @@
 /**
  * The saved plan file (`plan --out plan.json`, read by `apply plan.json`):
  * everything apply needs to detect staleness (the target URL, a digest of the
- * resolved configuration, a fingerprint of every touched site's live state)
- * and never a secret. Pure (de)serialisation with validation, and the pure
+ * resolved configuration, which API key's account it was made in, a
+ * fingerprint of every touched site's live state) and never a secret. Pure (de)serialisation with validation, and the pure
  * staleness check over a fresh listing.
  */
+import { createHash } from 'node:crypto';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, Plan, PlanPolicy } from '../model/plan.js';
 import type { LiveWebsite } from '../model/website.js';
@@ -27,15 +28,28 @@ export interface SavedPlan {
   target: string;
   /** `DesiredState.digest`: the resolved configuration, secrets excluded. */
   configDigest: string;
+  /** `keyIdOf(apiKey)`: which account (key) the plan was made in; not a secret. */
+  keyId: string;
   policy: PlanPolicy;
   plan: Plan;
   /** One per change, in plan order. */
   fingerprints: SiteFingerprint[];
 }
 
+/**
+ * An account identity that is not a secret: the first 16 hex digits (64 bits)
+ * of sha256("sitesync key id\0" + key). API keys are high-entropy, so a salted,
+ * truncated digest reveals nothing usable about the key; it only tells two keys
+ * apart (docs/plan-format.md).
+ */
+export function keyIdOf(apiKey: string): string {
+  return createHash('sha256').update(`sitesync key id\0${apiKey}`).digest('hex').slice(0, 16);
+}
+
 export function createSavedPlan(input: {
   target: string;
   configDigest: string;
+  keyId: string;
   policy: PlanPolicy;
   plan: Plan;
 }): SavedPlan {
@@ -44,6 +58,7 @@ export function createSavedPlan(input: {
     kind: SAVED_PLAN_KIND,
     target: input.target,
     configDigest: input.configDigest,
+    keyId: input.keyId,
     policy: input.policy,
     plan: input.plan,
     fingerprints: input.plan.changes.map(fingerprintOfChange),
@@ -87,6 +102,9 @@ export function savedPlanProblem(data: unknown): string | undefined {
   }
   if (typeof data.target !== 'string' || data.target === '') return 'target must be a URL';
   if (typeof data.configDigest !== 'string') return 'configDigest must be a string';
+  if (typeof data.keyId !== 'string' || !/^[0-9a-f]{16}$/.test(data.keyId)) {
+    return 'keyId must be 16 hex digits (a plan made by an older sitesync has none: make the plan again)';
+  }
   const policyProblem = policyProblemOf(data.policy);
   if (policyProblem !== undefined) return `policy: ${policyProblem}`;
   const plan = data.plan;

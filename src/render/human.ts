@@ -6,7 +6,7 @@
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
-import type { SiteExplanation } from '../plan/explain.js';
+import type { ExplainOutcome, FieldExplanation, SiteExplanation } from '../plan/explain.js';
 import { type Line, paint, type Tone } from './colors.js';
 import { type LineKind, projectPlan } from './projection.js';
 
@@ -26,7 +26,7 @@ const FIELD_TONE: Record<LineKind, Tone> = {
   'write-only': 'muted',
   ignored: 'muted',
 };
-const SITE_TONE = { create: 'create', update: 'update', delete: 'delete' } as const;
+const SITE_TONE = { create: 'create', update: 'update', unchanged: 'muted' } as const;
 
 export function renderHuman(plan: Plan, options: HumanOptions): string {
   const view = projectPlan(plan);
@@ -71,11 +71,28 @@ function explainLines(sites: SiteExplanation[]): Line[] {
   for (const site of sites) {
     lines.push({ text: `  ${site.domain} (id ${site.id})`, tone: 'plain' });
     for (const field of site.fields) {
-      lines.push({
-        text: `    ${CONFIG_FIELD_NAMES[field.field]}: live ${raw(field.live.raw)} → ${raw(field.live.canonical)}; desired ${raw(field.desired.raw)} → ${raw(field.desired.canonical)}: ${field.outcome}`,
-        tone: field.outcome === 'change' ? 'update' : 'muted',
-      });
+      lines.push({ text: `    ${explainText(field)}`, tone: field.outcome === 'change' ? 'update' : 'muted' });
     }
   }
   return lines;
+}
+
+function explainText(field: FieldExplanation): string {
+  if (field.field === 'password') return passwordText(field);
+  return `${CONFIG_FIELD_NAMES[field.field]}: live ${raw(field.live.raw)} → ${raw(field.live.canonical)}; desired ${raw(field.desired.raw)} → ${raw(field.desired.canonical)}: ${field.outcome}`;
+}
+
+const PASSWORD_OUTCOME: Readonly<Record<ExplainOutcome, string>> = {
+  same: 'same',
+  change: 'will be sent',
+  ignored: 'ignored (ignore_changes)',
+  'write-only': 'write-only: the value cannot be read back, so it is not compared',
+  'not-managed': 'not managed',
+};
+
+/** Only whether a password is set is readable; the configured value is never shown. */
+function passwordText(field: FieldExplanation): string {
+  const live = field.live.canonical === undefined ? 'not reported' : field.live.canonical ? 'set' : 'not set';
+  const desired = field.desired.canonical === true ? 'configured (value never shown)' : 'not configured';
+  return `password: live ${live}; desired ${desired}: ${PASSWORD_OUTCOME[field.outcome]}`;
 }

@@ -25,6 +25,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   if (options.target !== undefined) document.target = options.target;
   document.summary = plan.summary;
   document.changes = plan.changes;
+  if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
   document.notes = plan.notes;
   document.safety = plan.safety;
   // JSON has no `undefined`: a value the server does not return is null here.

@@ -100,5 +100,7 @@ function diffLine(field: FieldLine): string {
 
 function omitted(rest: SiteView[]): string {
   const count = (action: SiteView['action']): number => rest.filter((site) => site.action === action).length;
-  return `…and ${rest.length} more changes not shown here to stay under the comment size limit (${count('create')} creates, ${count('update')} updates). Run \`sitesync plan\` or use \`--format json\` for all of them.`;
+  const ignored = count('unchanged');
+  const drift = ignored === 0 ? '' : `, and ${countOf(ignored, 'unchanged website')} with ignored drift`;
+  return `…and ${rest.length - ignored} more changes not shown here to stay under the comment size limit (${count('create')} creates, ${count('update')} updates${drift}). Run \`sitesync plan\` or use \`--format json\` for all of them.`;
 }

@@ -6,7 +6,7 @@
  * destroy, notes, safety violations and the summary line. Pure; no colour.
  */
 import { diffArrays } from 'diff';
-import type { Action, Change, FieldChange, IgnoredDrift, Note, Plan } from '../model/plan.js';
+import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, Plan } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 
@@ -21,7 +21,8 @@ export interface FieldLine {
 }
 
 export interface SiteView {
-  action: Action;
+  /** `unchanged`: a site whose only drift is in ignore_changes fields (shown, not a change). */
+  action: Exclude<Action, 'delete'> | 'unchanged';
   domain: string;
   headline: string;
   fields: FieldLine[];
@@ -30,7 +31,7 @@ export interface SiteView {
 export interface PlanView {
   /** One loud line per delete: what it destroys. Deletes have no other section. */
   destructive: string[];
-  /** Creates and updates, in plan order. */
+  /** Creates and updates, in plan order, then unchanged sites with ignored drift. */
   sites: SiteView[];
   safety: string[];
   notes: string[];
@@ -42,7 +43,10 @@ const INDENT = '    ';
 export function projectPlan(plan: Plan): PlanView {
   return {
     destructive: plan.changes.flatMap((change) => (change.action === 'delete' ? [deleteWarning(change)] : [])),
-    sites: plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
+    sites: [
+      ...plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
+      ...(plan.ignoredOnly ?? []).map(ignoredOnlyView),
+    ],
     safety: plan.safety.map((violation) => `${violation.rule}: ${violation.message}`),
     notes: plan.notes.map(noteLine),
     summary: summaryLine(plan),
@@ -71,6 +75,15 @@ function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
         fields: [...change.fields.flatMap(updateLines), ...change.ignored.map(ignoredLine)],
       };
   }
+}
+
+function ignoredOnlyView(site: IgnoredOnlySite): SiteView {
+  return {
+    action: 'unchanged',
+    domain: site.domain,
+    headline: `= ${site.domain} (id ${site.id}) unchanged: drift only in ignore_changes fields`,
+    fields: site.fields.map(ignoredLine),
+  };
 }
 
 const nameOf = (field: FieldChange['field']): string => CONFIG_FIELD_NAMES[field];
@@ -121,14 +134,14 @@ function listLines(name: string, before: string[], after: string[]): FieldLine[]
 function ignoredLine(drift: IgnoredDrift): FieldLine {
   return {
     kind: 'ignored',
-    text: `${INDENT}${nameOf(drift.field)}: ${show(drift.field, drift.before)} (configured ${show(drift.field, drift.after)}; ignored: ignore_changes)`,
+    text: `${INDENT}${nameOf(drift.field)}: ${show(drift.field, drift.before)} → ${show(drift.field, drift.after)} (ignored: ignore_changes)`,
   };
 }
 
 /** Notes that a user acts on name their domains (a few); counts alone for the rest. */
 const NOTE_DOMAINS_SHOWN = 5;
 function noteLine(note: Note): string {
-  if (note.kind === 'out_of_scope' || note.kind === 'filtered') return note.message;
+  if (note.kind === 'out_of_scope' || note.kind === 'filtered' || note.domains.length === 0) return note.message;
   return `${note.message} (${listFirst(note.domains, NOTE_DOMAINS_SHOWN)})`;
 }
 

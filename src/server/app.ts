@@ -55,6 +55,9 @@ function toHttpError(error: FastifyError): HttpError | undefined {
 
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 64 * 1024 });
+  // Only forms and JSON are bodies here; fastify's built-in text/plain parser would hand the
+  // routes a string, answered 422 "required", where every other content type gets 415.
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody);
   // An empty JSON body (e.g. on DELETE) is an empty form, not an error.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {

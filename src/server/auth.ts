@@ -35,6 +35,8 @@ export function createAuthHook(store: AccountStore, mode: ServerMode, throttle: 
       }
       throw unauthenticated();
     }
+    // Known from here on, so the request log names the account of a 403 or 429 too.
+    request.account = found.account;
     if (!found.account.apiAccess) throw forbidden();
     if (throttle) {
       const result = throttle.hit(found.keyHash, Date.now());
@@ -43,6 +45,5 @@ export function createAuthHook(store: AccountStore, mode: ServerMode, throttle: 
         throw new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(result.retryAfter) });
       }
     }
-    request.account = found.account;
   };
 }

@@ -9,6 +9,13 @@ const tooManyDeletes: SafetyViolation = {
   limit: 3,
   actual: 4,
 };
+const tooManyChanged: SafetyViolation = {
+  rule: 'max_change_percent',
+  message: '4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%)',
+  domains: ['a.com', 'b.com', 'c.com', 'e.com'],
+  limit: 25,
+  actual: 33.3,
+};
 const rename: SafetyViolation = {
   rule: 'suspected_rename',
   message: 'a.com → a.org looks like a rename',
@@ -35,18 +42,28 @@ describe('unacknowledged', () => {
     expect(unacknowledged([rename], { allowDelete: ['a.org'] })).toEqual([rename]);
     expect(unacknowledged([rename], { allowDelete: ['a.com'] })).toEqual([]);
   });
+
+  test('a share of changed sites over the limit is acknowledged by --max-change-percent only', () => {
+    const everyDomain = { allowDelete: ['a.com', 'b.com', 'c.com', 'e.com'] };
+    expect(unacknowledged([tooManyChanged], everyDomain)).toEqual([tooManyChanged]);
+    expect(unacknowledged([tooManyChanged], { allowDelete: [], maxChangePercent: 33 })).toEqual([tooManyChanged]);
+    expect(unacknowledged([tooManyChanged], { allowDelete: [], maxChangePercent: 34 })).toEqual([]);
+    expect(unacknowledged([tooManyDeletes], { allowDelete: [], maxChangePercent: 100 })).toEqual([tooManyDeletes]);
+  });
 });
 
 describe('refusalMessage', () => {
-  test('names each rule and the exact flags that would acknowledge it', () => {
-    expect(refusalMessage([tooManyDeletes, rename], { allowDelete: ['b.com'] })).toBe(
+  test('names each rule and, per rule, the exact flags that would acknowledge it', () => {
+    expect(refusalMessage([tooManyDeletes, rename, tooManyChanged], { allowDelete: ['b.com'] })).toBe(
       [
-        'refusing to apply: the plan breaks 2 safety rules:',
+        'refusing to apply: the plan breaks 3 safety rules:',
         '  - 4 deletes exceed limits.max_deletes (3): a.com, b.com, c.com, shop.d.com [max_deletes]',
         '  - a.com → a.org looks like a rename [suspected_rename]',
-        'To apply anyway, acknowledge each domain whose analytics history would be lost:',
-        '  --allow-delete a.com --allow-delete c.com --allow-delete shop.d.com',
-        'or raise the delete limit: --max-deletes 4 (covers the delete limit only)',
+        '  - 4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%) [max_change_percent]',
+        'To apply anyway:',
+        '  - [max_deletes] name each deleted domain (its analytics history is lost): --allow-delete a.com --allow-delete c.com --allow-delete shop.d.com; or raise the delete limit: --max-deletes 4',
+        '  - [suspected_rename] name the old domain to delete it (its analytics history is lost): --allow-delete a.com',
+        '  - [max_change_percent] raise the limit for this run: --max-change-percent 34',
       ].join('\n'),
     );
   });

@@ -27,9 +27,8 @@ describe('sitesync apply: safety', () => {
       [
         'refusing to apply: the plan breaks 1 safety rule:',
         '  - 4 deletes exceed limits.max_deletes (3): d1.example, d2.example, d3.example, d4.example [max_deletes]',
-        'To apply anyway, acknowledge each domain whose analytics history would be lost:',
-        '  --allow-delete d2.example --allow-delete d3.example --allow-delete d4.example',
-        'or raise the delete limit: --max-deletes 4',
+        'To apply anyway:',
+        '  - [max_deletes] name each deleted domain (its analytics history is lost): --allow-delete d2.example --allow-delete d3.example --allow-delete d4.example; or raise the delete limit: --max-deletes 4',
         '',
       ].join('\n'),
     );
@@ -58,9 +57,41 @@ describe('sitesync apply: safety', () => {
     const refused = await ws.run(['apply', '--auto-approve', '--max-deletes', '10']);
     expect(refused.code).toBe(3);
     expect(refused.err).toContain('keep.example → keep.org looks like a rename');
-    expect(refused.err).toContain('  --allow-delete keep.example\n');
+    expect(refused.err).toContain(
+      '  - [suspected_rename] name the old domain to delete it (its analytics history is lost): --allow-delete keep.example\n',
+    );
     const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
     expect(ok.code).toBe(0);
     expect(domainsInDb(server).sort()).toEqual(['d1.example', 'd2.example', 'd3.example', 'd4.example', 'keep.org']);
+  });
+
+  test('too many sites updated: refused with --max-change-percent as the acknowledgement, not --allow-delete', async () => {
+    const twelve = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i + 10}.example`, '']));
+    ws.write('websites.yaml', config(twelve, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
+    expect((await ws.run(['apply', '--auto-approve', '--allow-delete', '*'])).code).toBe(0);
+    const changed = Object.fromEntries(
+      Object.keys(twelve).map((domain, i) => [domain, i < 4 ? '    privacy: public\n' : '']),
+    );
+    ws.write('websites.yaml', config(changed, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
+    const refused = await ws.run(['apply', '--auto-approve']);
+    expect(refused.code).toBe(3);
+    expect(refused.err).toBe(
+      [
+        'refusing to apply: the plan breaks 1 safety rule:',
+        '  - 4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%) [max_change_percent]',
+        'To apply anyway:',
+        '  - [max_change_percent] raise the limit for this run: --max-change-percent 34',
+        '',
+      ].join('\n'),
+    );
+    const everyDomain = ['s10.example', 's11.example', 's12.example', 's13.example'].flatMap((d) => [
+      '--allow-delete',
+      d,
+    ]);
+    expect((await ws.run(['apply', '--auto-approve', ...everyDomain])).code).toBe(3);
+    expect((await ws.run(['apply', '--auto-approve', '--max-change-percent', '33'])).code).toBe(3);
+    const ok = await ws.run(['apply', '--auto-approve', '--max-change-percent', '34']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('applied 4 of 4 changes');
   });
 });

@@ -39,6 +39,45 @@ describe('sitesync apply plan.json', () => {
     expect(domainsInDb(server)).toEqual(['keep.example', 'new.example']);
   });
 
+  test('prints the plan before applying it', async () => {
+    await savePlan(ws);
+    const run = await ws.run(['apply', 'plan.json']);
+    expect(run.out).toMatch(/^sitesync plan for http:\/\/127\.0\.0\.1:\d+\n\n/);
+    expect(run.out).toContain('+ new.example will be created\n');
+    expect(run.out).toContain('Plan: 1 to create, 1 to update, 0 to delete; 0 unchanged.\napplied 2 of 2 changes');
+  });
+
+  test('--only, --skip and --sync-write-only are refused: a saved plan is applied exactly as reviewed', async () => {
+    await savePlan(ws);
+    const only = await ws.run(['apply', 'plan.json', '--only', 'new.example']);
+    expect(only.code).toBe(1);
+    expect(only.err).toBe(
+      'error: --only cannot be used with a saved plan: plan.json is applied exactly as reviewed; make a new plan with it (sitesync plan --only new.example --out plan.json) and apply that\n',
+    );
+    const skip = await ws.run(['apply', 'plan.json', '--skip', 'keep.example']);
+    expect(skip.err).toContain('error: --skip cannot be used with a saved plan');
+    const sync = await ws.run(['apply', 'plan.json', '--sync-write-only']);
+    expect(sync.err).toContain('error: --sync-write-only cannot be used with a saved plan');
+    expect(domainsInDb(server)).toEqual(['keep.example']);
+  });
+
+  test("refuses a plan made with another account's key, naming the cause", async () => {
+    await savePlan(ws);
+    const bob = server.createAccount();
+    const bobs = workspace(server, { SITESYNC_API_KEY: bob.key });
+    bobs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
+    bobs.write('plan.json', readFileSync(join(ws.dir, 'plan.json'), 'utf8'));
+    const run = await bobs.run(['apply', 'plan.json']);
+    expect(run.code).toBe(1);
+    const keyId = JSON.parse(readFileSync(join(ws.dir, 'plan.json'), 'utf8')).keyId;
+    expect(keyId).toMatch(/^[0-9a-f]{16}$/);
+    expect(run.err).toBe(
+      `error: plan.json was made with another API key (key id ${keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it\n`,
+    );
+    expect(server.server.store.countWebsites(bob.id)).toBe(0);
+    expect(domainsInDb(server)).toEqual(['keep.example']);
+  });
+
   test('refuses when a touched site moved, naming it and how; applies nothing', async () => {
     await savePlan(ws);
     server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date());
@@ -53,6 +92,17 @@ describe('sitesync apply plan.json', () => {
       ].join('\n'),
     );
     expect(domainsInDb(server)).toEqual(['keep.example']);
+  });
+
+  test('--format json: a stale plan still prints one document, with the plan and the refusal', async () => {
+    await savePlan(ws);
+    server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date());
+    const run = await ws.run(['apply', 'plan.json', '--format', 'json']);
+    expect(run.code).toBe(1);
+    const json = JSON.parse(run.out);
+    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'stale_plan' } });
+    expect(json.plan.summary).toMatchObject({ create: 1, update: 1 });
+    expect(`error: ${json.refusal.message}\n`).toBe(run.err);
   });
 
   test('refuses when the configuration or the target changed', async () => {

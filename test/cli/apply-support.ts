@@ -47,7 +47,7 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       if (extra.prompt) io.prompt = extra.prompt;
       if (extra.signal) io.signal = extra.signal;
       // No client-side pacing against the unthrottled test server.
-      const paced = argv[0] === 'apply' || argv[0] === 'plan';
+      const paced = (argv[0] === 'apply' || argv[0] === 'plan') && !argv.includes('--rate-limit');
       const code = await main(paced ? [...argv, '--rate-limit', '1000000'] : argv, io);
       outputs.push(io.out(), io.err());
       return { code, out: io.out(), err: io.err() };

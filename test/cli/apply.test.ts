@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { SitesyncError } from '../../src/model/errors.js';
 import { domainsInDb } from '../apply/support.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { config, type Workspace, workspace } from './apply-support.js';
 
 describe('sitesync apply', () => {
@@ -31,7 +32,7 @@ describe('sitesync apply', () => {
     };
     const no = await ws.run(['apply'], { prompt });
     expect(no.code).toBe(1);
-    expect(no.err).toContain('Apply cancelled: nothing was changed.');
+    expect(no.err).toContain('apply cancelled: nothing was changed\n');
     expect(domainsInDb(server)).toEqual([]);
 
     const yes = await ws.run(['apply'], { prompt: async () => 'yes' });
@@ -93,21 +94,71 @@ describe('sitesync apply', () => {
     expect(domainsInDb(server)).toEqual(['b.example']);
   });
 
-  test('--format json prints the result for programs', async () => {
+  test('Ctrl-C at the prompt: "apply cancelled", nothing changed, exit 130; Ctrl-D: exit 1', async () => {
+    const ctrlC = await ws.run(['apply'], {
+      prompt: async () => {
+        throw new SitesyncError('interrupted', 'interrupted at the prompt');
+      },
+    });
+    expect(ctrlC.code).toBe(130);
+    expect(ctrlC.err).toBe('apply cancelled (interrupted): nothing was changed\n');
+    const ctrlD = await ws.run(['apply'], { prompt: async () => undefined });
+    expect(ctrlD.code).toBe(1);
+    expect(ctrlD.err).toBe('apply cancelled (end of input): nothing was changed\n');
+    expect(domainsInDb(server)).toEqual([]);
+  });
+
+  test('the summary counts every request of the run, the listing included', async () => {
+    // 1 listing + 2 creates + 1 listing to read back (one page is fewer requests than two reads).
+    const run = await ws.run(['apply', '--auto-approve']);
+    expect(run.out).toContain('applied 2 of 2 changes (4 requests, 0s)\n');
+    insertWebsite(server, 'c.example');
+    ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '', 'c.example': '' }));
+    expect((await ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
+    // 1 staleness read + 1 update + 1 read back.
+    const saved = await ws.run(['apply', 'plan.json']);
+    expect(saved.out).toContain('applied 1 of 1 change (3 requests, 0s)\n');
+  });
+
+  test('--format json prints one document: the plan, then the result', async () => {
     const run = await ws.run(['apply', '--auto-approve', '--format', 'json']);
     expect(run.code).toBe(0);
     const json = JSON.parse(run.out);
     expect(json).toMatchObject({
-      formatVersion: 1,
+      formatVersion: 2,
       ok: true,
-      counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
-      interrupted: false,
-      verification: { status: 'checked', divergences: [] },
+      plan: { formatVersion: 1, hasChanges: true, safe: true, summary: { create: 2 } },
+      result: {
+        counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
+        interrupted: false,
+        verification: { status: 'checked', divergences: [] },
+      },
+      refusal: null,
     });
-    expect(json.changes).toEqual([
+    expect(json.plan.changes.map((change: { domain: string }) => change.domain)).toEqual(['a.example', 'b.example']);
+    expect(json.plan.changes[0].fields).toContainEqual({ field: 'privacy', after: 'public' });
+    expect(json.result.changes).toEqual([
       { action: 'create', domain: 'a.example', id: 1, outcome: 'applied' },
       { action: 'create', domain: 'b.example', id: 2, outcome: 'applied' },
     ]);
+  });
+
+  test('--format json: a refused apply prints the plan and the refusal', async () => {
+    ws.write('websites.yaml', config({ 'a.example': '' }, 'prune: true\n'));
+    insertWebsite(server, 'old.example');
+    const run = await ws.run(['apply', '--auto-approve', '--format', 'json']);
+    expect(run.code).toBe(3);
+    const json = JSON.parse(run.out);
+    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'unsafe_plan' } });
+    expect(json.plan.safety.map((violation: { rule: string }) => violation.rule)).toEqual(['suspected_rename']);
+    expect(json.refusal.message).toBe(run.err.trimEnd());
+  });
+
+  test('an unwritable --journal is one clean error, before anything is applied', async () => {
+    const run = await ws.run(['apply', '--auto-approve', '--journal', 'no-such-dir/journal.jsonl']);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/^error: cannot open the journal \S+no-such-dir\/journal\.jsonl: ENOENT[^\n]*\n$/);
+    expect(domainsInDb(server)).toEqual([]);
   });
 
   test('--journal writes one JSON line per operation', async () => {
@@ -131,6 +182,27 @@ describe('sitesync apply', () => {
     expect(lines.every((line) => !Number.isNaN(Date.parse(line.time)))).toBe(true);
     expect(lines.at(-1)).toMatchObject({ counts: { applied: 2, failed: 0, skipped: 0, total: 2 }, interrupted: false });
   });
+
+  test('Ctrl-C: writes waiting for the rate limiter stop at once and are skipped; exit 130', async () => {
+    ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));
+    const controller = new AbortController();
+    const slow = await startTestServer({ log: (line) => line.includes('"POST"') && controller.abort() });
+    const slowWs = workspace(slow);
+    slowWs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
+    try {
+      const started = Date.now();
+      // 2 requests a minute: the listing and the first create; the other creates wait ~60 s for the limiter.
+      const argv = ['apply', '--auto-approve', '--parallelism', '4', '--rate-limit', '2'];
+      const run = await slowWs.run(argv, { signal: controller.signal });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(run.code).toBe(130);
+      expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
+      expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
+      expect(domainsInDb(slow)).toEqual(['a.example']);
+    } finally {
+      await slow.close();
+    }
+  }, 15_000);
 
   test('Ctrl-C: the change in flight finishes, the rest are skipped, summary printed, exit 130', async () => {
     ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));

@@ -152,7 +152,8 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       expect(partners.fields.at(-1)).toEqual({
         field: 'password',
         live: { raw: true, canonical: true },
-        desired: { raw: '(write-only)', canonical: null },
+        // canonical: whether a password is configured; its value is never part of the plan.
+        desired: { raw: null, canonical: true },
         outcome: 'write-only',
       });
     });

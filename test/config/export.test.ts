@@ -3,7 +3,7 @@
  * and by loading it back: the loaded settings equal the live ones.
  */
 import { describe, expect, it } from 'vitest';
-import { exportConfig, passwordVariable } from '../../src/config/export.js';
+import { exportConfig, exportConfigWithWarnings, passwordVariable } from '../../src/config/export.js';
 import type { LiveWebsite, WebsiteSettings } from '../../src/model/website.js';
 import { loadText } from './helpers.js';
 
@@ -33,6 +33,7 @@ describe('exportConfig', () => {
     expect(exportConfig(LIVE, { header: 'Exported from https://stats.example.com' })).toBe(`\
 # yaml-language-server: $schema=./node_modules/sitesync/schemas/websites.schema.json
 # Exported from https://stats.example.com
+# Not exported: exclude_params (the server does not return it): set it by hand.
 
 version: 1
 defaults:
@@ -85,6 +86,40 @@ websites:
     const text = exportConfig([]);
     expect(text.endsWith('version: 1\nwebsites: []\n')).toBe(true);
     expect(loadText(text).state!.websites).toEqual([]);
+  });
+
+  it('exports an IP entry that validate refuses as is, with a comment on its line and a warning', () => {
+    const settings = { ...base, excludeIps: ['10.0.0.1', '192.168.001.1'] };
+    const result = exportConfigWithWarnings([
+      live(1, 'a.example.com', { ...base, excludeIps: ['10.0.0.1', '10.0.0.300', 'fe80::1%eth0'] }),
+      live(2, 'b.example.com', settings),
+      live(3, 'c.example.com', settings),
+    ]);
+    expect(result.text).toContain(
+      '  exclude_ips: [10.0.0.1, 192.168.001.1] # not an IP address or CIDR range: "192.168.001.1" (the service accepted it; validate does not): correct it\n',
+    );
+    expect(result.text).toContain(
+      '  - domain: a.example.com\n    exclude_ips: [10.0.0.1, 10.0.0.300, fe80::1%eth0] # not IP addresses or CIDR ranges: "10.0.0.300", "fe80::1%eth0" (the service accepted them; validate does not): correct them\n',
+    );
+    expect(result.warnings).toEqual([
+      'a.example.com: exclude_ips entry "10.0.0.300" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
+      'a.example.com: exclude_ips entry "fe80::1%eth0" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
+      'b.example.com: exclude_ips entry "192.168.001.1" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
+      'c.example.com: exclude_ips entry "192.168.001.1" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
+    ]);
+    expect(loadText(result.text).lines).toEqual([
+      'websites.yaml:7:27: defaults.exclude_ips[1] is not an IP address or CIDR range: "192.168.001.1"',
+      'websites.yaml:10:29: websites[0].exclude_ips[1] is not an IP address or CIDR range: "10.0.0.300"',
+      'websites.yaml:10:41: websites[0].exclude_ips[2] is not an IP address or CIDR range: "fe80::1%eth0"',
+    ]);
+  });
+
+  it('warns about fields the server does not return, and nothing else for a faithful export', () => {
+    expect(exportConfigWithWarnings(LIVE).warnings).toEqual([
+      'the server does not return exclude_params: not exported; set it by hand where needed',
+    ]);
+    expect(exportConfigWithWarnings(LIVE.slice(0, 3))).toMatchObject({ warnings: [] });
+    expect(exportConfigWithWarnings(LIVE.slice(0, 3)).text).not.toContain('Not exported');
   });
 
   it('names password variables after the domain', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem, loadConfig } from '../../src/config/index.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
-const ENV = { FIXTURE_PASSWORD: 'fixture-secret', LONG_PASSWORD: 'x'.repeat(129) };
+const ENV = { FIXTURE_PASSWORD: 'fixture-secret', LONG_PASSWORD: 'x'.repeat(129), EMPTY_PASSWORD: '', EMPTY_HOST: '' };
 
 const fixtures = readdirSync(DIR)
   .filter((name) => /^(invalid|warning)-/.test(name) && !name.endsWith('.expected.txt'))
@@ -26,7 +26,8 @@ describe('config fixtures', () => {
   });
 
   it.each(fixtures)('%s', (name) => {
-    const result = loadConfig({ files: [name], cwd: DIR, env: ENV });
+    // With validate's advice (prune without manage), so each file shows all that validate prints.
+    const result = loadConfig({ files: [name], cwd: DIR, env: ENV, advice: true });
     const lines = [...result.errors, ...result.warnings].map(formatProblem);
     expect(lines).toEqual(expected(name));
     if (name.startsWith('invalid-')) {

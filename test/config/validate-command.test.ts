@@ -49,7 +49,7 @@ describe('sitesync validate', () => {
     expect(JSON.parse(bad.out)).toEqual({
       formatVersion: 1,
       valid: false,
-      files: [],
+      files: ['bad.yaml'],
       websites: 0,
       digest: null,
       errors: [
@@ -83,6 +83,50 @@ describe('sitesync validate', () => {
     const result = await run(['validate', '--format', 'json'], { 'websites.yaml': text });
     expect(result.code).toBe(1);
     expect(result.out).not.toContain('hunter22');
+  });
+
+  it('lists the files it read in JSON even when they are invalid', async () => {
+    const files = { 'a.yaml': VALID, 'conf/b.yaml': INVALID };
+    const result = await run(['validate', '--format', 'json', '-f', 'a.yaml', '-f', 'conf', '-f', 'gone.yaml'], files);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ valid: false, files: ['a.yaml', 'conf/b.yaml'] });
+  });
+
+  it('warns that prune with no manage scope covers the whole account', async () => {
+    const text = 'version: 1\nprune: true\nwebsites:\n  - domain: a.example.com\n';
+    const result = await run(['validate'], { 'websites.yaml': text });
+    expect(result).toEqual({
+      code: 0,
+      out:
+        'websites.yaml:2:8: warning: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n' +
+        'websites.yaml: valid (1 website, 1 warning)\n',
+      err: '',
+    });
+    const scoped = await run(['validate'], { 'websites.yaml': `${text}manage:\n  include: ["*.example.com"]\n` });
+    expect(scoped.out).toBe('websites.yaml: valid (1 website, 0 warnings)\n');
+    const everything = await run(['validate'], { 'websites.yaml': `${text}manage:\n  include: ["*"]\n` });
+    expect(everything.out).toContain('warning: prune is on and no `manage` scope is set');
+  });
+
+  it('says that a password variable is empty rather than unset', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+    const text = 'version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: ${PW}\n';
+    const empty = await run(['validate'], { 'websites.yaml': text }, { PW: '' });
+    expect(empty.out).toBe(
+      'websites.yaml:5:15: websites[0].password uses environment variable PW, which is empty\n' +
+        'invalid: 1 error, 0 warnings\n',
+    );
+    const unset = await run(['validate'], { 'websites.yaml': text });
+    expect(unset.out).toContain('websites[0].password uses environment variable PW, which is not set\n');
+  });
+
+  it('shows the -f default once in --help', async () => {
+    const result = await run(['validate', '--help'], {});
+    expect(result.code).toBe(0);
+    const help = result.out.replace(/\s+/g, ' '); // commander wraps to the terminal's width
+    expect(help).toContain(
+      '-f, --file <path> configuration file or directory; repeatable (default: websites.yaml) --format',
+    );
   });
 
   it('rejects an unknown --format', async () => {

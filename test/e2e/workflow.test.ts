@@ -4,7 +4,9 @@
 // catches a change made in the web UI (exit 2), in-process and through
 // examples/cron/drift-check.sh.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,15 +94,95 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     const text = files.map((file) => readFileSync(join(dir, file), 'utf8'));
     for (const content of text) expect(parse(content)).toBeTypeOf('object');
     const all = text.join('\n');
+    // Installed from the repository's lockfile, never a registry name we do not own; no standing acknowledgement file.
+    expect(all).not.toContain('sitesync@');
+    expect(all).not.toContain('.sitesync-allow-delete');
+    expect(all).toContain('npm ci');
+    expect(all).toContain('npx --no-install sitesync apply');
     expect(all).toContain('sitesync plan --out plan.json --format markdown > plan.md');
     expect(all).toContain('sitesync plan --detailed-exitcode --format markdown > drift.md');
     expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json --journal apply-journal\.jsonl/);
   });
 });
 
-async function runDriftCheck(ws: Workspace): Promise<{ code: number; stdout: string }> {
+describe('examples/cron/drift-check.sh', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  test('takes a key file (and a config) whose path has spaces', async () => {
+    const ws = workspace(server);
+    ws.write('my sites.yaml', config({ 'a.example': '' }));
+    expect((await ws.run(['apply', '-f', 'my sites.yaml', '--auto-approve'])).code).toBe(0);
+    mkdirSync(join(ws.dir, 'key dir'));
+    const keyFile = ws.write('key dir/api key.txt', `${server.key}\n`);
+    const { SITESYNC_API_KEY: _fromFile, ...env } = ws.env;
+    const result = await runDriftCheck(ws, {
+      ...env,
+      SITESYNC_API_KEY_FILE: keyFile,
+      SITESYNC_CONFIG: 'my sites.yaml',
+    });
+    expect(result).toEqual({ code: 0, stdout: '' });
+  });
+});
+
+describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the GitLab API)', () => {
+  const HEAD = 'a'.repeat(40);
+  const routes: Record<string, unknown> = {
+    '/projects/7/repository/commits/m3rge/merge_requests': [{ iid: 5, state: 'merged' }],
+    '/projects/7/merge_requests/5': {
+      iid: 5,
+      sha: HEAD,
+      description:
+        'Retire old.\r\nsitesync-acknowledge: --allow-delete old.example\nsitesync-acknowledge: --force now\n',
+    },
+    // Newest first: the latest successful plan ran on an older commit and must not be taken.
+    '/projects/7/merge_requests/5/pipelines': [
+      { id: 30, sha: 'b'.repeat(40) },
+      { id: 20, sha: HEAD },
+    ],
+    '/projects/7/pipelines/30/jobs': [{ id: 301, name: 'sitesync:plan' }],
+    '/projects/7/pipelines/20/jobs': [{ id: 201, name: 'sitesync:plan' }],
+    '/projects/7/jobs/301/artifacts/plan.json': 'the plan of an older commit',
+    '/projects/7/jobs/201/artifacts/plan.json': 'the reviewed plan',
+  };
+  let gitlab: Server;
+  let url = '';
+  beforeAll(async () => {
+    gitlab = createServer((request, response) => {
+      const body = routes[(request.url ?? '').split('?')[0] ?? ''];
+      response.writeHead(body === undefined ? 404 : 200).end(typeof body === 'string' ? body : JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => gitlab.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(gitlab.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => gitlab.close(() => resolve())));
+
+  test('takes the plan of the merge request head commit, and only its acknowledgement lines', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitesync-gitlab-'));
+    const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
+    const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
+    await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });
+    expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the reviewed plan');
+    expect(readFileSync(join(dir, 'acks.txt'), 'utf8')).toBe('--allow-delete\nold.example\n');
+
+    routes['/projects/7/merge_requests/5/pipelines'] = [{ id: 30, sha: 'b'.repeat(40) }];
+    const refused = await run(process.execPath, [script, 'p2.json', 'a2.txt'], { cwd: dir, env }).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `no successful sitesync:plan job for the head commit ${HEAD} of merge request !5: re-run its plan and review it`,
+    );
+  });
+});
+
+async function runDriftCheck(
+  ws: Workspace,
+  baseEnv: Record<string, string> = ws.env,
+): Promise<{ code: number; stdout: string }> {
   const env = {
-    ...ws.env,
+    ...baseEnv,
     PATH: process.env.PATH ?? '',
     // tsx by path: the script runs in the workspace, where `tsx` would not resolve.
     SITESYNC: `${process.execPath} --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/e2e/sitesync-dev.ts')}`,

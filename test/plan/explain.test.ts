@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
+import type { FieldName } from '../../src/model/website.js';
 import { explain } from '../../src/plan/explain.js';
 import { policyFromConfig } from '../../src/plan/policy.js';
 import { desired, live, policy } from './builders.js';
@@ -60,11 +61,70 @@ describe('explain', () => {
       {
         field: 'password',
         live: { raw: false, canonical: false },
-        desired: { raw: '(write-only)', canonical: undefined },
+        desired: { raw: undefined, canonical: true },
         outcome: 'write-only',
       },
     ]);
     expect(JSON.stringify(entry)).not.toContain('pw-1234');
+  });
+
+  it('says what the planner does with the password: not managed, sent, ignored or write-only', () => {
+    const protectedSite = (domain: string, extra: { password?: string; ignoreChanges?: FieldName[] }) =>
+      desired(domain, { privacy: 'password' }, extra);
+    const result = explain(
+      [
+        desired('none.com'),
+        protectedSite('send.com', { password: 'pw-1' }),
+        protectedSite('ignored.com', { password: 'pw-2', ignoreChanges: ['password'] }),
+        protectedSite('kept.com', { password: 'pw-3' }),
+      ],
+      [
+        live(1, 'none.com', {}, { hasPassword: false }),
+        live(2, 'send.com', { privacy: 2 }, { hasPassword: false }),
+        live(3, 'ignored.com', { privacy: 2 }, { hasPassword: true }),
+        live(4, 'kept.com', { privacy: 2 }, { hasPassword: true }),
+      ],
+      policy(),
+    );
+    const password = result.map((site) => [site.domain, site.fields.at(-1)]);
+    expect(password).toEqual([
+      [
+        'ignored.com',
+        {
+          field: 'password',
+          live: { raw: true, canonical: true },
+          desired: { raw: undefined, canonical: true },
+          outcome: 'ignored',
+        },
+      ],
+      [
+        'kept.com',
+        {
+          field: 'password',
+          live: { raw: true, canonical: true },
+          desired: { raw: undefined, canonical: true },
+          outcome: 'write-only',
+        },
+      ],
+      [
+        'none.com',
+        {
+          field: 'password',
+          live: { raw: false, canonical: false },
+          desired: { raw: undefined, canonical: false },
+          outcome: 'not-managed',
+        },
+      ],
+      [
+        'send.com',
+        {
+          field: 'password',
+          live: { raw: false, canonical: false },
+          desired: { raw: undefined, canonical: true },
+          outcome: 'change',
+        },
+      ],
+    ]);
   });
 
   it('covers only matched sites inside scope and filters', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, FieldChange, Plan, PlanPolicy } from '../../src/model/plan.js';
-import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
-import { plan } from '../../src/plan/planner.js';
+import type { DesiredWebsite, FieldName, LiveWebsite } from '../../src/model/website.js';
+import { PRUNE_UNSCOPED_MESSAGE as PRUNE_UNSCOPED, plan } from '../../src/plan/planner.js';
 import { desired, live, policy } from './builders.js';
 
 const show = (value: unknown): string => (Array.isArray(value) ? `[${value.join(',')}]` : String(value));
@@ -118,7 +118,26 @@ const rows: Row[] = [
     live: [live(1, 'a.com'), live(3, 'keep.com'), live(4, 'old.com')],
     policy: { prune: true, protect: ['keep.*'] },
     changes: ['- old.com (4)'],
-    notes: ['protected: 1 website not in configuration, kept: protected [keep.com]'],
+    notes: [
+      `prune_unscoped: ${PRUNE_UNSCOPED} [old.com]`,
+      'protected: 1 website not in configuration, kept: protected [keep.com]',
+    ],
+  },
+  {
+    rule: 'prune with no manage scope is noted, even with nothing to delete',
+    desired: [desired('a.com')],
+    live: [live(1, 'a.com')],
+    policy: { prune: true },
+    changes: [],
+    notes: [`prune_unscoped: ${PRUNE_UNSCOPED} []`],
+  },
+  {
+    rule: 'prune inside a manage scope is not noted',
+    desired: [desired('a.example.com')],
+    live: [live(1, 'a.example.com'), live(2, 'b.example.com')],
+    policy: { prune: true, manage: { include: ['*'], exclude: ['b.*'] } },
+    changes: [],
+    notes: ["out_of_scope: 1 website outside this configuration's scope [b.example.com]"],
   },
   {
     rule: 'live sites outside manage are never touched, only counted',
@@ -149,6 +168,53 @@ const rows: Row[] = [
     live: [live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true })],
     policy: { syncWriteOnly: true },
     changes: ['~ a.com (1) excludeParams: (write-only) [utm], password: (write-only)'],
+  },
+  {
+    rule: '--sync-write-only re-sends an unreadable field only when the configuration writes it',
+    desired: [
+      { ...desired('a.com', { email: true }), raw: { email: true } },
+      { ...desired('b.com', { excludeParams: [] }), raw: { exclude_params: [] } },
+    ],
+    live: [
+      live(1, 'a.com', { email: true }, { writeOnly: ['excludeParams'] }),
+      live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
+    ],
+    policy: { syncWriteOnly: true },
+    changes: ['~ b.com (2) excludeParams: (write-only) []'],
+    notes: [
+      'write_only_unverified: 2 write-only values cannot be verified: the service does not return them [a.com b.com]',
+    ],
+  },
+  {
+    rule: 'ignore_changes: [password] still sends the password when privacy becomes password on a site without one',
+    desired: [desired('a.com', { privacy: 'password' }, { password: 'hunter22', ignoreChanges: ['password'] })],
+    live: [live(1, 'a.com', { privacy: 0 }, { hasPassword: false })],
+    changes: ['~ a.com (1) privacy: public→password, password: (write-only)'],
+  },
+  {
+    rule: 'ignore_changes: [password] sends the password when a password-protected site reports none',
+    desired: [desired('a.com', { privacy: 'password' }, { password: 'hunter22', ignoreChanges: ['password'] })],
+    live: [live(1, 'a.com', { privacy: 2 }, { hasPassword: false })],
+    changes: ['~ a.com (1) password: (write-only)'],
+  },
+  {
+    rule: 'ignore_changes: [password] never re-sends a password the site has, even with --sync-write-only',
+    desired: [desired('a.com', { privacy: 'password' }, { password: 'hunter22', ignoreChanges: ['password'] })],
+    live: [
+      live(1, 'a.com', { privacy: 2 }, { hasPassword: true }),
+      { ...live(2, 'b.com', { privacy: 2 }), hasPassword: undefined },
+    ],
+    policy: { syncWriteOnly: true },
+    changes: [],
+  },
+  {
+    rule: 'no password is sent when an ignored privacy stays public',
+    desired: [
+      desired('a.com', { privacy: 'password' }, { password: 'hunter22', ignoreChanges: ['privacy', 'password'] }),
+    ],
+    live: [live(1, 'a.com', { privacy: 0 }, { hasPassword: false })],
+    changes: [],
+    notes: ['ignored_drift: 1 field drifted but is in ignore_changes: not changed [a.com]'],
   },
   {
     rule: 'a password is sent when the live site reports none',
@@ -226,6 +292,33 @@ describe('plan: data', () => {
   it('never writes a password value into the plan', () => {
     const result = plan([desired('a.com', { privacy: 'password' }, { password: 'correct-horse' })], [], policy());
     expect(JSON.stringify(result)).not.toContain('correct-horse');
+  });
+
+  it('lists unchanged sites that drifted only in ignore_changes fields, without counting a change', () => {
+    const ignoring = { ignoreChanges: ['email', 'excludeIps'] as FieldName[] };
+    const result = plan(
+      [
+        desired('b.com', { email: true, excludeIps: ['10.0.0.1'] }, ignoring),
+        desired('a.com', { email: true }, ignoring),
+        desired('c.com', { email: true, privacy: 'public' }, ignoring),
+      ],
+      [live(1, 'b.com', { excludeIps: '10.0.0.2' }), live(2, 'a.com'), live(3, 'c.com')],
+      policy(),
+    );
+    expect(result.ignoredOnly).toEqual([
+      { domain: 'a.com', id: 2, fields: [{ field: 'email', before: false, after: true }] },
+      {
+        domain: 'b.com',
+        id: 1,
+        fields: [
+          { field: 'email', before: false, after: true },
+          { field: 'excludeIps', before: ['10.0.0.2'], after: ['10.0.0.1'] },
+        ],
+      },
+    ]);
+    expect(lines(result)).toEqual(['~ c.com (3) privacy: private→public']);
+    expect(result.summary).toMatchObject({ update: 1, unchanged: 2, ignoredDrift: 4 });
+    expect(plan([desired('a.com')], [live(1, 'a.com')], policy()).ignoredOnly).toBeUndefined();
   });
 
   it('ignores a second listing of the same domain', () => {

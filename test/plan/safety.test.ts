@@ -41,6 +41,21 @@ const rows: Row[] = [
     ],
   },
   {
+    rule: 'one delete over a limit of none: singular',
+    desired: listed(twelve.slice(0, 11)),
+    live: twelve,
+    policy: { prune: true, limits: { maxDeletes: 0, maxChangePercent: 100 } },
+    violations: [
+      {
+        rule: 'max_deletes',
+        message: '1 delete exceeds limits.max_deletes (0): s11.com',
+        domains: ['s11.com'],
+        limit: 0,
+        actual: 1,
+      },
+    ],
+  },
+  {
     rule: 'updates and deletes over limits.max_change_percent of at least 10 in-scope sites',
     desired: twelve.map((site) => desired(site.domain, { email: site.id <= 4 })),
     live: twelve,

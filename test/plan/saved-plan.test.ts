@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SitesyncError } from '../../src/model/errors.js';
 import { plan } from '../../src/plan/planner.js';
-import { createSavedPlan, parseSavedPlan, serializeSavedPlan, staleSites } from '../../src/plan/saved-plan.js';
+import { createSavedPlan, keyIdOf, parseSavedPlan, serializeSavedPlan, staleSites } from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
@@ -10,6 +10,7 @@ const thePolicy = policy({ prune: true });
 const saved = createSavedPlan({
   target: 'https://analytics.example.com',
   configDigest: 'sha256:abc',
+  keyId: keyIdOf('test-key'),
   policy: thePolicy,
   plan: plan(desiredSites, liveSites, thePolicy),
 });
@@ -30,7 +31,19 @@ describe('saved plan', () => {
     expect(parseSavedPlan(text, 'plan.json')).toEqual(saved);
   });
 
+  it('identifies the account by a salted, truncated digest of the key, never the key', () => {
+    expect(keyIdOf('test-key')).toBe('9f5c9f0ccbe09f0b');
+    expect(keyIdOf('test-key2')).not.toBe(keyIdOf('test-key'));
+    expect(saved.keyId).toBe('9f5c9f0ccbe09f0b');
+    expect(serializeSavedPlan(saved)).not.toContain('test-key');
+  });
+
   it.each([
+    [
+      'a plan without keyId (older sitesync)',
+      JSON.stringify({ ...saved, keyId: undefined }),
+      'plan.json: not a valid sitesync plan file: keyId must be 16 hex digits (a plan made by an older sitesync has none: make the plan again)',
+    ],
     ['not JSON', '{', 'plan.json: not a sitesync plan file (invalid JSON'],
     ['another kind of file', '{"kind":"x"}', 'plan.json: not a valid sitesync plan file: kind must be "sitesync-plan"'],
     [

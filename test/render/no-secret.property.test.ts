@@ -22,7 +22,13 @@ describe('renderer properties', () => {
         renderJson(result, { explain: explained }),
         renderMarkdown(result),
         serializeSavedPlan(
-          createSavedPlan({ target: 'https://a.example', configDigest: 'd', policy: thePolicy, plan: result }),
+          createSavedPlan({
+            target: 'https://a.example',
+            configDigest: 'd',
+            keyId: '0123456789abcdef',
+            policy: thePolicy,
+            plan: result,
+          }),
         ),
       ];
       const secrets = world.desired.flatMap((site) => (site.password === undefined ? [] : [site.password.reveal()]));

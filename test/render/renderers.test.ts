@@ -64,13 +64,13 @@ describe('renderers: behaviour', () => {
   });
 
   it('never shows a password value', () => {
-    for (const text of [
-      renderHuman(result, { color: true, explain: explain(desiredSites, liveSites, fixturePolicy) }),
-      renderJson(result, { explain: explain(desiredSites, liveSites, fixturePolicy) }),
-      renderMarkdown(result),
+    for (const [text, writeOnly] of [
+      [renderHuman(result, { color: true, explain: explain(desiredSites, liveSites, fixturePolicy) }), '(write-only)'],
+      [renderJson(result, { explain: explain(desiredSites, liveSites, fixturePolicy) }), '"writeOnly": true'],
+      [renderMarkdown(result), '(write-only)'],
     ]) {
       expect(text).not.toContain(PASSWORD);
-      expect(text).toContain('(write-only)');
+      expect(text).toContain(writeOnly);
     }
   });
 
@@ -86,6 +86,43 @@ describe('renderers: behaviour', () => {
     expect(text.length).toBeLessThan(60_000);
     expect(text).toContain('> - … and 1950 more\n');
     expect(text).toContain('- … and 1952 more\n');
+  });
+
+  it('shows drift in ignore_changes fields field by field, without counting it as a change', () => {
+    const ignoring = { ignoreChanges: ['email' as const] };
+    const drifted = plan(
+      [
+        desired('a.example', { email: true }, ignoring),
+        desired('b.example', { email: true, favorite: true }, ignoring),
+      ],
+      [live(1, 'a.example'), live(2, 'b.example')],
+      policy({ prune: true }),
+    );
+    expect(renderHuman(drifted, { color: false })).toBe(
+      [
+        '~ b.example (id 2) will be updated',
+        '    favorite: false → true',
+        '    email: false → true (ignored: ignore_changes)',
+        '',
+        '= a.example (id 1) unchanged: drift only in ignore_changes fields',
+        '    email: false → true (ignored: ignore_changes)',
+        '',
+        'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)',
+        'Note: 2 fields drifted but are in ignore_changes: not changed (a.example, b.example)',
+        '',
+        'Plan: 0 to create, 1 to update, 0 to delete; 1 unchanged.',
+        '',
+      ].join('\n'),
+    );
+    const markdown = renderMarkdown(drifted);
+    expect(markdown).toContain(
+      '<details><summary><code>= a.example (id 1) unchanged: drift only in ignore_changes fields</code></summary>\n\n```diff\n  email: false → true (ignored: ignore_changes)\n```\n',
+    );
+    const onlyDrift = plan([desired('a.example', { email: true }, ignoring)], [live(1, 'a.example')], policy());
+    expect(onlyDrift.changes).toEqual([]);
+    expect(renderHuman(onlyDrift, { color: false })).toContain(
+      '= a.example (id 1) unchanged: drift only in ignore_changes fields\n    email: false → true (ignored: ignore_changes)\n',
+    );
   });
 
   it('keeps Markdown under the limit by summarising the tail', () => {

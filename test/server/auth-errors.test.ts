@@ -109,6 +109,19 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
     const empty = await api('POST', '/api/v1/websites', { json: '' });
     expect(empty.body).toEqual({ message: { domain: ['The domain field is required.'] }, status: 422 });
   });
+
+  it.each(['text/plain', 'text/plain; charset=utf-8', 'application/xml'])(
+    'answers 415 for a %s body, as documented',
+    async (type) => {
+      const raw = await fetch(`${server.url}/api/v1/websites`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.key}`, accept: 'application/json', 'content-type': type },
+        body: 'domain=plain.example',
+      });
+      expect(raw.status).toBe(415);
+      expect(await raw.json()).toEqual({ message: 'Unsupported Media Type.', status: 415 });
+    },
+  );
 });
 
 describe('throttle', () => {

@@ -89,6 +89,27 @@ describe('sitesync serve', () => {
   });
 
   it.each([
+    [['', '--db', 'DB'], 'error: the account name must not be empty\n'],
+    [
+      ['carol', '--db', ':memory:'],
+      'error: accounts create needs a database file (--db <path>): in ":memory:" the account and its key would be lost at once\n',
+    ],
+  ])('accounts create refuses %j', async (args, message) => {
+    const io = captureIo();
+    expect(await main(['serve', 'accounts', 'create', ...args.map((arg) => (arg === 'DB' ? db : arg))], io)).toBe(1);
+    expect(io.err()).toBe(message);
+    expect(io.out()).toBe('');
+  });
+
+  it('accounts create --help lists --db, which it reads from serve', async () => {
+    const io = captureIo();
+    expect(await main(['serve', 'accounts', 'create', '--help'], io)).toBe(0);
+    expect(io.out()).toContain(
+      '  --db <path>          SQLite database file to add the account to (default: "./sitesync.db"; not ":memory:")\n',
+    );
+  });
+
+  it.each([
     [['--port', '70000'], 'error: --port must be a whole number from 0 to 65535, not "70000"\n'],
     [['--throttle', '-1'], 'error: --throttle must be a whole number from 0 to 1000000, not "-1"\n'],
   ])('refuses %j with one readable line', async (args, message) => {

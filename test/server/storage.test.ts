@@ -85,4 +85,25 @@ describe('request log', () => {
     const text = lines.join('\n');
     for (const secret of [KEY, PASSWORD, 'wrong-key-value']) expect(text).not.toContain(secret);
   });
+
+  it('names the account of a 429 and a 403: the key is known', async () => {
+    const lines: string[] = [];
+    const server = await startServer({
+      port: 0,
+      db: ':memory:',
+      keys: [KEY],
+      throttlePerMinute: 1,
+      log: (line) => lines.push(line),
+    });
+    await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
+    await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
+    server.store.updateAccount(1, { apiAccess: false });
+    await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
+    await server.close();
+    expect(lines.map((line) => JSON.parse(line)).map(({ status, account }) => ({ status, account }))).toEqual([
+      { status: 200, account: 1 },
+      { status: 429, account: 1 },
+      { status: 403, account: 1 },
+    ]);
+  });
 });

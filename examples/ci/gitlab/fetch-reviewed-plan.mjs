@@ -1,12 +1,17 @@
 // Downloads the plan file reviewed in the merge request that produced this
-// commit: the `sitesync:plan` artifact of that merge request's latest pipeline.
-// Usage (in sitesync:apply): node ci/fetch-reviewed-plan.mjs <output file>
+// commit: the `sitesync:plan` artifact of a successful pipeline that ran on the
+// merge request's head commit (a plan of an older commit was not what was
+// merged, so it is never taken), and writes the merge request's
+// acknowledgements (`sitesync-acknowledge: --allow-delete DOMAIN` lines of its
+// description), one argument per line, for `sitesync apply`.
+// Usage (in sitesync:apply): node ci/fetch-reviewed-plan.mjs <plan file> <acknowledgements file>
 // Needs CI_API_V4_URL, CI_PROJECT_ID, CI_COMMIT_SHA (set by GitLab) and
 // SITESYNC_GITLAB_TOKEN (read access to the API).
 import { writeFileSync } from 'node:fs';
 
 const { CI_API_V4_URL: api, CI_PROJECT_ID: project, CI_COMMIT_SHA: sha, SITESYNC_GITLAB_TOKEN: token } = process.env;
 const out = process.argv[2] ?? 'reviewed-plan.json';
+const acknowledgementsOut = process.argv[3] ?? 'acknowledgements.txt';
 const headers = { 'PRIVATE-TOKEN': token ?? '' };
 
 async function get(path, as = 'json') {
@@ -15,15 +20,35 @@ async function get(path, as = 'json') {
   return as === 'json' ? response.json() : response.text();
 }
 
-const [mr] = await get(`/repository/commits/${sha}/merge_requests`);
-if (!mr) throw new Error(`${sha} came from no merge request: no reviewed plan to apply`);
+/** Only the acknowledgement flags, each with one domain, glob or number. */
+const ACKNOWLEDGEMENT =
+  /^sitesync-acknowledge:[ \t]*(--allow-delete|--max-deletes|--max-change-percent)[ \t]+([A-Za-z0-9.*?_-]+)[ \t]*$/;
+
+function acknowledgements(description) {
+  return (description ?? '')
+    .split(/\r?\n/)
+    .map((line) => ACKNOWLEDGEMENT.exec(line))
+    .filter((match) => match !== null)
+    .flatMap((match) => [match[1], match[2]]);
+}
+
+const candidates = await get(`/repository/commits/${sha}/merge_requests`);
+const merged = candidates.find((candidate) => candidate.state === 'merged') ?? candidates[0];
+if (!merged) throw new Error(`${sha} came from no merge request: no reviewed plan to apply`);
+const mr = await get(`/merge_requests/${merged.iid}`);
+const head = mr.sha; // the merge request's head commit: what was reviewed and merged
 const pipelines = await get(`/merge_requests/${mr.iid}/pipelines`);
-for (const pipeline of pipelines) {
+for (const pipeline of pipelines.filter((candidate) => candidate.sha === head)) {
   const jobs = await get(`/pipelines/${pipeline.id}/jobs?scope[]=success`);
   const plan = jobs.find((job) => job.name === 'sitesync:plan');
   if (!plan) continue;
   writeFileSync(out, await get(`/jobs/${plan.id}/artifacts/plan.json`, 'text'));
-  console.log(`reviewed plan: merge request !${mr.iid}, job ${plan.id} → ${out}`);
+  const flags = acknowledgements(mr.description);
+  writeFileSync(acknowledgementsOut, flags.map((arg) => `${arg}\n`).join(''));
+  console.log(`reviewed plan: merge request !${mr.iid} at ${head}, job ${plan.id} → ${out}`);
+  if (flags.length > 0) console.log(`acknowledged in !${mr.iid}: ${flags.join(' ')}`);
   process.exit(0);
 }
-throw new Error(`no successful sitesync:plan job in merge request !${mr.iid}`);
+throw new Error(
+  `no successful sitesync:plan job for the head commit ${head} of merge request !${mr.iid}: re-run its plan and review it`,
+);

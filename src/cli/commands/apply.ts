@@ -1,9 +1,12 @@
 /**
  * `sitesync apply [-f FILE]...` plans, shows the plan and asks for `yes` (or
  * takes `--auto-approve`); `sitesync apply plan.json` applies a reviewed plan
- * file without asking, if it is still true. Both enforce the plan's safety
- * rules (acknowledged per domain), then hand the plan to the apply engine with
- * a journal and progress, print the summary, and return the exit code.
+ * file without asking, exactly as reviewed, if it is still true (same target,
+ * account, configuration and live state). Both print the plan first, enforce
+ * its safety rules (each acknowledged by its own flag), then hand it to the
+ * apply engine with a journal and progress, print the summary, and return the
+ * exit code. With --format json, stdout carries one document: plan and result
+ * (or refusal).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -14,18 +17,19 @@ import { applyPlan } from '../../apply/apply-plan.js';
 import { type Journal, openJournal } from '../../apply/journal.js';
 import { lockPlanFile } from '../../apply/plan-lock.js';
 import { progressReporter } from '../../apply/progress.js';
-import { applyResultLines, renderApplyResultJson } from '../../apply/render-result.js';
-import { succeeded } from '../../apply/result.js';
+import { type ApplyRefusal, applyResultLines, renderApplyJson } from '../../apply/render-result.js';
+import { type ApplyResult, succeeded } from '../../apply/result.js';
 import type { MovedSite } from '../../apply/staleness.js';
 import { checkFreshness } from '../../apply/staleness.js';
 import type { DesiredState } from '../../model/desired-state.js';
-import { SitesyncError } from '../../model/errors.js';
+import { isSitesyncError, SitesyncError } from '../../model/errors.js';
 import { isValidGlob } from '../../model/glob.js';
 import type { Plan } from '../../model/plan.js';
 import type { DesiredWebsite } from '../../model/website.js';
 import { createSavedPlan, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
-import { paint, renderHuman } from '../../render/index.js';
+import { paint, planDocument, renderHuman } from '../../render/index.js';
 import { EXIT, type Io } from '../io.js';
+import { connectionKeyId } from '../key-id.js';
 import type { CommandContext } from '../main.js';
 import { addSharedOptions, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
 import { loadDesiredState } from './plan.js';
@@ -34,6 +38,7 @@ interface ApplyFlags {
   autoApprove?: boolean;
   allowDelete?: string[];
   maxDeletes?: string;
+  maxChangePercent?: string;
   parallelism: string;
   journal?: string;
   syncWriteOnly?: boolean;
@@ -52,6 +57,12 @@ export function registerApply(program: Command, context: CommandContext): void {
       new Option('--allow-delete <domain-or-glob>', 'acknowledge deleting this domain (repeatable)').argParser(collect),
     )
     .addOption(new Option('--max-deletes <n>', 'acknowledge up to N deletes (raises limits.max_deletes)'))
+    .addOption(
+      new Option(
+        '--max-change-percent <n>',
+        'acknowledge changing up to N% of the sites (raises limits.max_change_percent)',
+      ),
+    )
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
     .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
@@ -69,6 +80,32 @@ async function runApply(
   flags: ApplyFlags,
   io: Io,
 ): Promise<number> {
+  const started = Date.now();
+  const acks = readAcknowledgements(flags);
+  const parallelism = wholeNumber('--parallelism', flags.parallelism, 1);
+  const output = new ApplyOutput(shared, io);
+  const run = { started, parallelism, flags, shared, acks, output };
+  try {
+    if (planFile !== undefined) return await applySavedPlan(planFile, run, io);
+    return await applyConfiguration(run, io);
+  } catch (error) {
+    if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
+      output.refused({ code: error.code, message: error.message });
+    }
+    throw error;
+  }
+}
+
+interface Run {
+  started: number;
+  parallelism: number;
+  flags: ApplyFlags;
+  shared: SharedOptions;
+  acks: Acknowledgements;
+  output: ApplyOutput;
+}
+
+function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
   const acks: Acknowledgements = { allowDelete: flags.allowDelete ?? [] };
   const badGlob = acks.allowDelete.find((glob) => !isValidGlob(glob));
   if (badGlob !== undefined) {
@@ -78,10 +115,15 @@ async function runApply(
     );
   }
   if (flags.maxDeletes !== undefined) acks.maxDeletes = wholeNumber('--max-deletes', flags.maxDeletes, 0);
-  const parallelism = wholeNumber('--parallelism', flags.parallelism, 1);
-  if (planFile !== undefined) return applySavedPlan(planFile, shared, flags, acks, parallelism, io);
+  if (flags.maxChangePercent !== undefined) {
+    acks.maxChangePercent = wholeNumber('--max-change-percent', flags.maxChangePercent, 0);
+  }
+  return acks;
+}
 
-  const session = connect(shared, parallelism, io);
+async function applyConfiguration(run: Run, io: Io): Promise<number> {
+  const { shared, flags, output } = run;
+  const session = connect(shared, run.parallelism, io);
   try {
     const live = await session.api.listWebsites(io.signal ? { signal: io.signal } : {});
     const policy = policyFromConfig(session.state.policy, {
@@ -90,20 +132,20 @@ async function runApply(
       syncWriteOnly: flags.syncWriteOnly === true,
     });
     const planned = makePlan(session.state.websites, live, policy);
-    // Whoever is asked to type `yes` sees the plan, even when stdout is JSON for a program.
-    const shown = renderHuman(planned, { color: shared.color, target: session.api.url });
-    if (shared.format === 'human') io.stdout.write(shown);
-    else if (flags.autoApprove !== true && io.prompt) io.stderr.write(shown);
-    if (planned.changes.length === 0) return EXIT.ok;
-    const refusal = refuseUnsafe(planned, acks, io);
+    const asking = flags.autoApprove !== true && io.prompt !== undefined;
+    output.plan(planned, session.api.url, asking);
+    if (planned.changes.length === 0) return output.nothingToDo();
+    const refusal = refuseUnsafe(planned, run, io);
     if (refusal !== undefined) return refusal;
-    const run: Execution = { liveCount: live.length, parallelism, flags, shared };
+    const execution: Execution = { liveCount: live.length, run };
     if (flags.autoApprove !== true) {
-      if (!(await confirmed(io))) return EXIT.error;
+      const answer = await confirmed(io);
+      if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const asSaved = createSavedPlan({
         target: session.api.url,
         configDigest: session.state.digest,
+        keyId: '',
         policy,
         plan: planned,
       });
@@ -111,30 +153,48 @@ async function runApply(
       if (fresh.moved.length > 0) {
         throw new SitesyncError('stale_plan', staleMessage('the plan', fresh.moved, 'sitesync apply'));
       }
-      run.skip = fresh.alreadyApplied;
+      execution.skip = fresh.alreadyApplied;
     }
-    return await execute(planned, session, run, io);
+    return await execute(planned, session, execution, io);
   } finally {
     await session.api.close();
   }
 }
 
-async function applySavedPlan(
-  planFile: string,
-  shared: SharedOptions,
-  flags: ApplyFlags,
-  acks: Acknowledgements,
-  parallelism: number,
-  io: Io,
-): Promise<number> {
+/** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
+function refusePlanningFlags(planFile: string, shared: SharedOptions, flags: ApplyFlags): void {
+  const given = [
+    ...shared.only.map((glob) => `--only ${glob}`),
+    ...shared.skip.map((glob) => `--skip ${glob}`),
+    ...(flags.syncWriteOnly === true ? ['--sync-write-only'] : []),
+  ];
+  const first = given[0];
+  if (first === undefined) return;
+  const flag = first.split(' ')[0];
+  throw new SitesyncError(
+    'usage',
+    `${flag} cannot be used with a saved plan: ${planFile} is applied exactly as reviewed; make a new plan with it (sitesync plan ${given.join(' ')} --out ${planFile}) and apply that`,
+  );
+}
+
+async function applySavedPlan(planFile: string, run: Run, io: Io): Promise<number> {
+  const { shared, flags, output } = run;
+  refusePlanningFlags(planFile, shared, flags);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
   const saved = parseSavedPlan(readPlanFile(path, planFile), planFile);
+  output.plan(saved.plan, saved.target, false);
   const lock = lockPlanFile(path);
   let session: Session | undefined;
   try {
-    session = connect(shared, parallelism, io);
+    session = connect(shared, run.parallelism, io);
     if (session.api.url !== saved.target) {
       throw new SitesyncError('stale_plan', `${planFile} was made for ${saved.target}, not ${session.api.url}`);
+    }
+    if (connectionKeyId(shared, io, session.state.apiUrl) !== saved.keyId) {
+      throw new SitesyncError(
+        'stale_plan',
+        `${planFile} was made with another API key (key id ${saved.keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it`,
+      );
     }
     if (session.state.digest !== saved.configDigest) {
       throw new SitesyncError(
@@ -142,14 +202,14 @@ async function applySavedPlan(
         `the configuration changed since ${planFile} was made (or other -f files were given): run plan again and review it`,
       );
     }
-    const refusal = refuseUnsafe(saved.plan, acks, io);
+    if (saved.plan.changes.length === 0) return output.nothingToDo();
+    const refusal = refuseUnsafe(saved.plan, run, io);
     if (refusal !== undefined) return refusal;
     const fresh = await checkFreshness(saved, session.api, io.signal);
     if (fresh.moved.length > 0) {
       throw new SitesyncError('stale_plan', staleMessage(planFile, fresh.moved, `sitesync plan --out ${planFile}`));
     }
-    const skip = fresh.alreadyApplied;
-    return await execute(saved.plan, session, { liveCount: fresh.liveCount, parallelism, flags, shared, skip }, io);
+    return await execute(saved.plan, session, { liveCount: fresh.liveCount, run, skip: fresh.alreadyApplied }, io);
   } finally {
     await session?.api.close();
     lock.release();
@@ -170,15 +230,16 @@ function connect(shared: SharedOptions, parallelism: number, io: Io): Session {
 
 interface Execution {
   liveCount: number;
-  parallelism: number;
-  flags: ApplyFlags;
-  shared: SharedOptions;
+  run: Run;
   skip?: ReadonlyMap<string, string>;
 }
 
-async function execute(plan: Plan, session: Session, run: Execution, io: Io): Promise<number> {
+async function execute(plan: Plan, session: Session, execution: Execution, io: Io): Promise<number> {
+  const { run } = execution;
   if (io.signal?.aborted) {
-    io.stderr.write('interrupted before applying anything\n');
+    const message = 'interrupted before applying anything';
+    io.stderr.write(`${message}\n`);
+    run.output.refused({ code: 'interrupted', message });
     return EXIT.interrupted;
   }
   const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
@@ -186,15 +247,21 @@ async function execute(plan: Plan, session: Session, run: Execution, io: Io): Pr
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
     journal?.record({ event: 'begin', target: session.api.url, total: plan.changes.length });
-    const result = await applyPlan(plan, desired, session.api, {
+    const applied = await applyPlan(plan, desired, session.api, {
       parallelism: run.parallelism,
       ...(io.signal && { signal: io.signal }),
       ...(journal && { journal }),
-      ...(run.skip && { skip: run.skip }),
-      liveCount: run.liveCount + plan.changes.filter((c) => c.action === 'create').length,
+      ...(execution.skip && { skip: execution.skip }),
+      liveCount: execution.liveCount + plan.changes.filter((c) => c.action === 'create').length,
       onProgress: (event) => progress.onProgress(event),
     });
     progress.end();
+    // The whole command: the listing or staleness check counts as much as the writes.
+    const result: ApplyResult = {
+      ...applied,
+      requests: session.api.stats.requests,
+      elapsedMs: Date.now() - run.started,
+    };
     const ok = succeeded(result);
     journal?.record({
       event: 'end',
@@ -202,11 +269,7 @@ async function execute(plan: Plan, session: Session, run: Execution, io: Io): Pr
       interrupted: result.interrupted,
       divergences: result.verification.divergences,
     });
-    const summary =
-      run.shared.format === 'json'
-        ? renderApplyResultJson(result, ok)
-        : paint(applyResultLines(result), run.shared.color);
-    io.stdout.write(summary);
+    run.output.result(result, ok);
     if (result.interrupted) return EXIT.interrupted;
     return ok ? EXIT.ok : EXIT.error;
   } finally {
@@ -216,24 +279,34 @@ async function execute(plan: Plan, session: Session, run: Execution, io: Io): Pr
 }
 
 /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
-function refuseUnsafe(plan: Plan, acks: Acknowledgements, io: Io): number | undefined {
-  const open = unacknowledged(plan.safety, acks);
+function refuseUnsafe(plan: Plan, run: Run, io: Io): number | undefined {
+  const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
-  io.stderr.write(`${refusalMessage(open, acks)}\n`);
+  const message = refusalMessage(open, run.acks);
+  io.stderr.write(`${message}\n`);
+  run.output.refused({ code: 'unsafe_plan', message });
   return EXIT.unsafe;
 }
 
-async function confirmed(io: Io): Promise<boolean> {
+type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
+
+/** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
+async function confirmed(io: Io): Promise<Answer> {
   if (io.prompt === undefined) {
     throw new SitesyncError(
       'usage',
       'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
     );
   }
-  const answer = await io.prompt('Apply these changes? Only "yes" is accepted: ');
-  if (answer.trim() === 'yes') return true;
-  io.stderr.write('Apply cancelled: nothing was changed.\n');
-  return false;
+  let answer: string | undefined;
+  try {
+    answer = await io.prompt('Apply these changes? Only "yes" is accepted: ');
+  } catch (error) {
+    if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
+    throw error;
+  }
+  if (answer === undefined) return 'eof';
+  return answer.trim() === 'yes' ? 'yes' : 'no';
 }
 
 /** The refusal of a stale plan: each site that moved, and what to run instead. */
@@ -242,6 +315,63 @@ function staleMessage(what: string, moved: readonly MovedSite[], rerun: string):
   for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
   lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
   return lines.join('\n');
+}
+
+/**
+ * Everything apply writes to stdout, in one place: the plan first, then the
+ * summary. Human: both as text. JSON: one document at the end, holding the
+ * plan and the result or the refusal; when a person is asked, the human plan
+ * also goes to stderr, so whoever types `yes` has seen it.
+ */
+class ApplyOutput {
+  readonly #shared: SharedOptions;
+  readonly #io: Io;
+  #plan: Record<string, unknown> | undefined;
+  #written = false;
+
+  constructor(shared: SharedOptions, io: Io) {
+    this.#shared = shared;
+    this.#io = io;
+  }
+
+  plan(plan: Plan, target: string, asking: boolean): void {
+    const human = renderHuman(plan, { color: this.#shared.color, target });
+    if (this.#shared.format === 'human') {
+      this.#io.stdout.write(human);
+      return;
+    }
+    this.#plan = planDocument(plan, { target });
+    if (asking) this.#io.stderr.write(human);
+  }
+
+  nothingToDo(): number {
+    this.#json({ ok: true });
+    return EXIT.ok;
+  }
+
+  cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
+    const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
+    const message = `apply cancelled${why}: nothing was changed`;
+    io.stderr.write(`${message}\n`);
+    this.refused({ code: answer === 'interrupted' ? 'interrupted' : 'cancelled', message });
+    return answer === 'interrupted' ? EXIT.interrupted : EXIT.error;
+  }
+
+  refused(refusal: ApplyRefusal): void {
+    this.#json({ ok: false, refusal });
+  }
+
+  result(result: ApplyResult, ok: boolean): void {
+    if (this.#shared.format === 'json') this.#json({ ok, result });
+    else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
+  }
+
+  /** The JSON document, once, and only after the plan is known. */
+  #json(parts: { ok: boolean; result?: ApplyResult; refusal?: ApplyRefusal }): void {
+    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#written) return;
+    this.#written = true;
+    this.#io.stdout.write(renderApplyJson({ plan: this.#plan, ...parts }));
+  }
 }
 
 function readPlanFile(path: string, shown: string): string {

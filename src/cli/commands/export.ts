@@ -1,11 +1,13 @@
 /**
  * `sitesync export [--out FILE] [--only GLOB]`: writes the live websites as a
  * canonical websites.yaml (sorted, defaults factored out, password placeholders),
- * so that `sitesync plan` on the result reports no changes. Reads only.
+ * so that `sitesync plan` on the result reports no changes. Reads only. What
+ * the file cannot hold faithfully (fields the server does not return, entries
+ * validate would refuse) is a `warning:` line on stderr and a comment in the file.
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { exportConfig } from '../../config/export.js';
+import { exportConfigWithWarnings } from '../../config/export.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
@@ -44,11 +46,14 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
     const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
     log(options, io, 'debug', `listed ${live.length} websites in ${api.stats.requests} requests`);
     const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
-    const text = exportConfig(selected, { header: `Exported from ${api.url} by sitesync export.` });
+    const { text, warnings } = exportConfigWithWarnings(selected, {
+      header: `Exported from ${api.url} by sitesync export.`,
+    });
+    for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
     if (options.out === undefined) {
       io.stdout.write(text);
     } else {
-      writeAtomically(resolve(io.cwd, options.out), text);
+      writeAtomically(resolve(io.cwd, options.out), text, options.out);
       io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
     return EXIT.ok;

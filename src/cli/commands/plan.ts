@@ -7,11 +7,10 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { formatProblem, loadConfig } from '../../config/index.js';
+import { formatProblem, invalidConfigMessage, loadConfig } from '../../config/index.js';
 import type { DesiredState } from '../../model/desired-state.js';
 import { SitesyncError } from '../../model/errors.js';
 import type { Plan } from '../../model/plan.js';
-import { countOf } from '../../model/text.js';
 import {
   createSavedPlan,
   explain,
@@ -22,6 +21,7 @@ import {
 } from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
+import { connectionKeyId } from '../key-id.js';
 import type { CommandContext } from '../main.js';
 import { addSharedOptions, log, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
@@ -66,8 +66,9 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
     });
     const result = plan(state.websites, live, policy);
     if (flags.out !== undefined) {
-      const saved = createSavedPlan({ target: api.url, configDigest: state.digest, policy, plan: result });
-      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved));
+      const keyId = connectionKeyId(shared, io, state.apiUrl);
+      const saved = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan: result });
+      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved), flags.out);
       io.stderr.write(`plan saved to ${flags.out}: apply it with \`sitesync apply ${flags.out}\`\n`);
     }
     const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
@@ -84,7 +85,7 @@ export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): 
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    throw new SitesyncError('config', `the configuration is invalid (${countOf(loaded.errors.length, 'problem')})`);
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
   }
   return loaded.state;
 }

@@ -79,6 +79,13 @@ interface CreateAccountOptions {
 }
 
 async function createAccount(name: string, options: CreateAccountOptions, io: Io): Promise<number> {
+  if (name.trim() === '') throw new SitesyncError('usage', 'the account name must not be empty');
+  if (options.db === ':memory:') {
+    throw new SitesyncError(
+      'usage',
+      'accounts create needs a database file (--db <path>): in ":memory:" the account and its key would be lost at once',
+    );
+  }
   const websiteLimit =
     options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
   const { createAccountWithKey, openSqliteStore } = await import('../../server/index.js');
@@ -115,10 +122,15 @@ export function registerServe(program: Command, context: CommandContext): void {
     .description('Manage the accounts of a reference-server database.')
     .command('create')
     .description('Create an account and print its new API key (shown once).')
-    .argument('<name>', "account name (unique); the database is serve's --db")
+    .argument('<name>', 'account name (unique, not empty)')
     .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
     .option('--no-api-access', 'the account may not use the API (403)')
-    // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too.
+    // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
+    // so declaring it here would never receive a value. The help says it applies.
+    .addHelpText(
+      'after',
+      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
+    )
     .action((name, options) =>
       context.run(async () => createAccount(name, { ...options, db: serveCommand.opts().db }, context.io)),
     );

@@ -24,15 +24,16 @@ export function registerValidate(program: Command, context: CommandContext): voi
   program
     .command('validate')
     .description('check websites.yaml and list every problem with file:line:column')
-    .option('-f, --file <path>', 'configuration file or directory; repeatable (default: websites.yaml)', collect, [])
+    // No commander default for -f: it would print "(default: [])" next to ours.
+    .option('-f, --file <path>', 'configuration file or directory; repeatable (default: websites.yaml)', collect)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json'] as const).default('text'))
     .action(async (options) => {
-      await context.run(async () => runValidate(options, context.io));
+      await context.run(async () => runValidate({ file: options.file ?? [], format: options.format }, context.io));
     });
 }
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const result = loadConfig({ files: options.file, cwd: io.cwd, env: io.env });
+  const result = loadConfig({ files: options.file, cwd: io.cwd, env: io.env, advice: true });
   io.stdout.write(options.format === 'json' ? `${JSON.stringify(toJson(result), null, 2)}\n` : toText(result));
   return result.state ? EXIT.ok : EXIT.error;
 }
@@ -64,7 +65,7 @@ function toJson(result: LoadResult): Record<string, unknown> {
   return {
     formatVersion: VALIDATE_FORMAT_VERSION,
     valid: result.state !== undefined,
-    files: result.state?.files ?? [],
+    files: result.files,
     websites: result.state?.websites.length ?? 0,
     digest: result.state?.digest ?? null,
     errors: result.errors.map(problemJson),

@@ -1,0 +1,58 @@
+// Output files that cannot be written (`plan --out`, `export --out`): one clean
+// error naming the path and the reason, exit 1, and no temporary file left behind.
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { writeAtomically } from '../../src/cli/io.js';
+import { SitesyncError } from '../../src/model/errors.js';
+import { startTestServer, type TestServer, useTempDir } from '../helpers/server.js';
+import { config, type Workspace, workspace } from './apply-support.js';
+
+describe('writeAtomically', () => {
+  const dir = useTempDir('sitesync-write-');
+
+  test('a missing directory or a directory in the way: a SitesyncError, no temporary file', () => {
+    mkdirSync(join(dir(), 'taken'));
+    expect(() => writeAtomically(join(dir(), 'taken'), 'x', 'taken')).toThrow(
+      new SitesyncError('usage', 'cannot write taken: it is a directory'),
+    );
+    expect(() => writeAtomically(join(dir(), 'none', 'p.json'), 'x', 'none/p.json')).toThrow(
+      new SitesyncError('usage', 'cannot write none/p.json: its directory does not exist'),
+    );
+    expect(readdirSync(dir())).toEqual(['taken']);
+  });
+});
+
+describe('plan --out and export --out to an unwritable path', () => {
+  let server: TestServer;
+  let ws: Workspace;
+  beforeEach(async () => {
+    server = await startTestServer();
+    ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '' }));
+    mkdirSync(join(ws.dir, 'ro'));
+  });
+  afterEach(() => server.close());
+
+  test('plan --out', async () => {
+    const missing = await ws.run(['plan', '--out', 'nonexistent/dir/p.json']);
+    expect(missing).toMatchObject({
+      code: 1,
+      err: 'error: cannot write nonexistent/dir/p.json: its directory does not exist\n',
+    });
+    const directory = await ws.run(['plan', '--out', 'ro']);
+    expect(directory).toMatchObject({ code: 1, err: 'error: cannot write ro: it is a directory\n' });
+    expect(readdirSync(ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
+  });
+
+  test('export --out', async () => {
+    const missing = await ws.run(['export', '--out', 'nonexistent/dir/x.yaml']);
+    expect(missing).toMatchObject({
+      code: 1,
+      err: 'error: cannot write nonexistent/dir/x.yaml: its directory does not exist\n',
+    });
+    const directory = await ws.run(['export', '--out', 'ro']);
+    expect(directory).toMatchObject({ code: 1, err: 'error: cannot write ro: it is a directory\n' });
+    expect(readdirSync(ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * Findings of the acceptance test, end to end against the reference server
+ * over real HTTP: an ignored password is still sent when the site would be
+ * refused without one, prune with no `manage` scope is a plan note, and a
+ * plan that lacks a password variable says how a drift check goes on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from '../helpers/server.js';
+import { config, workspace } from './apply-support.js';
+
+const LOCKED = config({
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+  'locked.example': '    privacy: password\n    password: ${LOCKED_PW}\n    ignore_changes: [password]\n',
+});
+
+describe('sitesync plan: acceptance findings', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => server.close());
+
+  it('sends the configured password when privacy becomes password on a site without one, even when ignored', async () => {
+    const api = client(server);
+    const created = await api('POST', '/api/v1/websites', { form: { domain: 'locked.example', privacy: '0' } });
+    expect(created.status).toBe(201);
+    const ws = workspace(server, { LOCKED_PW: 'locked-pw-5150' });
+    ws.write('websites.yaml', LOCKED);
+
+    const planned = await ws.run(['plan', '--format', 'json']);
+    expect(planned.code).toBe(0);
+    expect(JSON.parse(planned.out).changes[0].fields).toEqual([
+      { field: 'privacy', before: 'public', after: 'password' },
+      { field: 'password', writeOnly: true },
+    ]);
+    const applied = await ws.run(['apply', '--auto-approve']);
+    expect(applied.err).not.toContain('422');
+    expect(applied.code).toBe(0);
+    const site = await api('GET', `/api/v1/websites/${created.body.data.id}`);
+    expect(site.body.data).toMatchObject({ privacy: 2, password: true });
+
+    // Now the site has a password: ignore_changes keeps it from being re-sent, even with --sync-write-only.
+    const again = await ws.run(['plan', '--sync-write-only', '--detailed-exitcode']);
+    expect(again.out).toContain('No changes. 1 website matches the configuration.');
+    expect(again.code).toBe(0);
+    expect(ws.outputs.join('')).not.toContain('locked-pw-5150');
+  });
+
+  it('notes that prune with no manage scope covers the whole account; validate warns', async () => {
+    const isolated = await startTestServer();
+    try {
+      const api = client(isolated);
+      for (const domain of ['keep.example', 'stray.example']) {
+        expect((await api('POST', '/api/v1/websites', { form: { domain } })).status).toBe(201);
+      }
+      const ws = workspace(isolated);
+      ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\n'));
+      const planned = await ws.run(['plan']);
+      expect(planned.err).toBe('');
+      expect(planned.out).toContain(
+        'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits) (stray.example)\n',
+      );
+      const validated = await ws.run(['validate']);
+      expect(validated.out).toContain(
+        'websites.yaml:2:8: warning: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n',
+      );
+      ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\nmanage:\n  include: ["keep.*"]\n'));
+      expect((await ws.run(['plan'])).out).not.toContain('prune is on');
+    } finally {
+      await isolated.close();
+    }
+  });
+
+  it('fails without a password variable and says how a drift check goes on', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', LOCKED);
+    const run = await ws.run(['plan', '--detailed-exitcode']);
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('');
+    expect(run.err).toBe(
+      'websites.yaml:5:15: websites[0].password uses environment variable LOCKED_PW, which is not set\n' +
+        'error: the configuration is invalid (1 problem); a plan needs every password variable, since it must know what it would send: in a drift-check job, set them from the CI secret store (docs/config.md)\n',
+    );
+    const empty = await workspace(server, { LOCKED_PW: '' }).run(['plan', '-f', `${ws.dir}/websites.yaml`]);
+    expect(empty.err).toContain('websites[0].password uses environment variable LOCKED_PW, which is empty\n');
+  });
+});

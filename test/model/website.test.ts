@@ -1,0 +1,62 @@
+/** The canonical forms in `FIELDS`, field by field: literal inputs, literal outputs. */
+import { describe, expect, it } from 'vitest';
+import { canonicalIpEntry, FIELDS } from '../../src/model/website.js';
+import { canonicalOf } from '../../src/plan/compare.js';
+
+describe('FIELDS.email / FIELDS.excludeBots: any integer, non-zero is on (PHP truthiness)', () => {
+  it.each([
+    [7, true],
+    [-1, true],
+    [1, true],
+    [0, false],
+    ['7', true],
+    [' -12 ', true],
+    ['00', false],
+    ['0', false],
+    [null, false],
+    [true, true],
+    ['false', false],
+    ['', false],
+  ])('%j → %j', (raw, expected) => {
+    expect(FIELDS.email.canonical(raw)).toBe(expected);
+    expect(FIELDS.excludeBots.canonical(raw)).toBe(expected);
+  });
+
+  it.each([[1.5], ['yes'], [{}], [Number.NaN]])('%j is unreadable', (raw) => {
+    expect(FIELDS.email.canonical(raw)).toBeUndefined();
+    expect(FIELDS.excludeBots.canonical(raw)).toBeUndefined();
+  });
+
+  it('favorite stays 0/1 only', () => {
+    expect(FIELDS.favorite.canonical(7)).toBeUndefined();
+  });
+});
+
+describe('FIELDS.excludeIps: IPv6 compressed and lowercase, everything else as written', () => {
+  it.each([
+    ['2001:DB8:0:0::1', '2001:db8::1'],
+    ['2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8::1'],
+    ['2001:DB8::/32', '2001:db8::/32'],
+    ['FE80::A', 'fe80::a'],
+    ['::1', '::1'],
+    ['10.0.0.1', '10.0.0.1'],
+    ['10.0.0.0/8', '10.0.0.0/8'],
+    ['fe80::1%eth0', 'fe80::1%eth0'],
+    ['Not-An-IP', 'Not-An-IP'],
+    ['ABC:XYZ', 'ABC:XYZ'],
+  ])('%s → %s', (entry, expected) => {
+    expect(canonicalIpEntry(entry)).toBe(expected);
+  });
+
+  it('the same addresses written differently are one canonical list', () => {
+    expect(FIELDS.excludeIps.canonical('2001:DB8:0:0::1\r\n2001:db8::1\n10.0.0.1')).toEqual([
+      '10.0.0.1',
+      '2001:db8::1',
+    ]);
+  });
+
+  it("the planner's fast path does not take a lowercase but uncompressed IPv6 list as canonical", () => {
+    expect(canonicalOf('excludeIps', ['2001:db8:0:0::1'])).toEqual(['2001:db8::1']);
+    expect(canonicalOf('excludeIps', ['Not-An-IP'])).toEqual(['Not-An-IP']);
+  });
+});
