@@ -8,7 +8,7 @@
  * break in-process tests).
  */
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import { createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
+import { type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
 import { SitesyncError } from '../model/errors.js';
 import { isValidGlob } from '../model/glob.js';
 import type { Io } from './io.js';
@@ -127,6 +127,22 @@ export function readGlobs(option: string, globs: string[] | undefined): string[]
   return globs ?? [];
 }
 
+/** The service URL and API key from --url, --api-key-file, the environment and the configuration's `api.url`. */
+export function connectionOf(
+  options: ConnectionOptions,
+  io: Pick<Io, 'env' | 'cwd'>,
+  configApiUrl?: string,
+): Connection {
+  return resolveConnection({
+    env: io.env,
+    cwd: io.cwd,
+    insecureHttp: options.insecureHttp,
+    ...(options.url !== undefined && { url: options.url }),
+    ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
+    ...(configApiUrl !== undefined && { configApiUrl }),
+  });
+}
+
 /**
  * Opens a client from the connection options, the environment and the
  * configuration's `api.url`; debug logging goes to stderr (redacted by Io).
@@ -140,14 +156,7 @@ export function openClient(
   configApiUrl?: string,
   concurrency?: number,
 ): WebsitesApi {
-  const connection = resolveConnection({
-    env: io.env,
-    cwd: io.cwd,
-    insecureHttp: options.insecureHttp,
-    ...(options.url !== undefined && { url: options.url }),
-    ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
-    ...(configApiUrl !== undefined && { configApiUrl }),
-  });
+  const connection = connectionOf(options, io, configApiUrl);
   return createClient({
     url: connection.url,
     apiKey: connection.apiKey,
