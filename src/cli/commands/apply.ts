@@ -17,7 +17,6 @@ import { applyPlan } from '../../apply/apply-plan.js';
 import { type Journal, openJournal } from '../../apply/journal.js';
 import { lockPlanFile } from '../../apply/plan-lock.js';
 import { progressReporter } from '../../apply/progress.js';
-import { type ApplyRefusal, applyResultLines, renderApplyJson } from '../../apply/render-result.js';
 import { type ApplyResult, succeeded } from '../../apply/result.js';
 import type { MovedSite } from '../../apply/staleness.js';
 import { checkFreshness } from '../../apply/staleness.js';
@@ -27,11 +26,11 @@ import { isValidGlob } from '../../model/glob.js';
 import type { Plan } from '../../model/plan.js';
 import type { DesiredWebsite } from '../../model/website.js';
 import { createSavedPlan, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
-import { paint, planDocument, renderHuman } from '../../render/index.js';
 import { EXIT, type Io } from '../io.js';
 import { connectionKeyId } from '../key-id.js';
 import type { CommandContext } from '../main.js';
-import { addSharedOptions, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import { addSharedOptions, collect, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import { type Answer, ApplyOutput } from './apply-output.js';
 import { loadDesiredState } from './plan.js';
 
 interface ApplyFlags {
@@ -43,8 +42,6 @@ interface ApplyFlags {
   journal?: string;
   syncWriteOnly?: boolean;
 }
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
@@ -288,8 +285,6 @@ function refuseUnsafe(plan: Plan, run: Run, io: Io): number | undefined {
   return EXIT.unsafe;
 }
 
-type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
-
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
 async function confirmed(io: Io): Promise<Answer> {
   if (io.prompt === undefined) {
@@ -315,63 +310,6 @@ function staleMessage(what: string, moved: readonly MovedSite[], rerun: string):
   for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
   lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
   return lines.join('\n');
-}
-
-/**
- * Everything apply writes to stdout, in one place: the plan first, then the
- * summary. Human: both as text. JSON: one document at the end, holding the
- * plan and the result or the refusal; when a person is asked, the human plan
- * also goes to stderr, so whoever types `yes` has seen it.
- */
-class ApplyOutput {
-  readonly #shared: SharedOptions;
-  readonly #io: Io;
-  #plan: Record<string, unknown> | undefined;
-  #written = false;
-
-  constructor(shared: SharedOptions, io: Io) {
-    this.#shared = shared;
-    this.#io = io;
-  }
-
-  plan(plan: Plan, target: string, asking: boolean): void {
-    const human = renderHuman(plan, { color: this.#shared.color, target });
-    if (this.#shared.format === 'human') {
-      this.#io.stdout.write(human);
-      return;
-    }
-    this.#plan = planDocument(plan, { target });
-    if (asking) this.#io.stderr.write(human);
-  }
-
-  nothingToDo(): number {
-    this.#json({ ok: true });
-    return EXIT.ok;
-  }
-
-  cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
-    const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
-    const message = `apply cancelled${why}: nothing was changed`;
-    io.stderr.write(`${message}\n`);
-    this.refused({ code: answer === 'interrupted' ? 'interrupted' : 'cancelled', message });
-    return answer === 'interrupted' ? EXIT.interrupted : EXIT.error;
-  }
-
-  refused(refusal: ApplyRefusal): void {
-    this.#json({ ok: false, refusal });
-  }
-
-  result(result: ApplyResult, ok: boolean): void {
-    if (this.#shared.format === 'json') this.#json({ ok, result });
-    else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
-  }
-
-  /** The JSON document, once, and only after the plan is known. */
-  #json(parts: { ok: boolean; result?: ApplyResult; refusal?: ApplyRefusal }): void {
-    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#written) return;
-    this.#written = true;
-    this.#io.stdout.write(renderApplyJson({ plan: this.#plan, ...parts }));
-  }
 }
 
 function readPlanFile(path: string, shown: string): string {

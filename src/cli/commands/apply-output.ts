@@ -1,0 +1,66 @@
+/**
+ * Everything `sitesync apply` writes to stdout, in one place: the plan first,
+ * then the summary (human), or one JSON document holding the plan and the
+ * result or the refusal (--format json).
+ */
+import { type ApplyRefusal, applyResultLines, renderApplyJson } from '../../apply/render-result.js';
+import type { ApplyResult } from '../../apply/result.js';
+import type { Plan } from '../../model/plan.js';
+import { paint, planDocument, renderHuman } from '../../render/index.js';
+import { EXIT, type Io } from '../io.js';
+import type { SharedOptions } from '../shared-options.js';
+
+/** The answer at the confirmation prompt: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
+export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
+
+/** When a person is asked, the human plan also goes to stderr under --format json, so whoever types `yes` has seen it. */
+export class ApplyOutput {
+  readonly #shared: SharedOptions;
+  readonly #io: Io;
+  #plan: Record<string, unknown> | undefined;
+  #written = false;
+
+  constructor(shared: SharedOptions, io: Io) {
+    this.#shared = shared;
+    this.#io = io;
+  }
+
+  plan(plan: Plan, target: string, asking: boolean): void {
+    const human = renderHuman(plan, { color: this.#shared.color, target });
+    if (this.#shared.format === 'human') {
+      this.#io.stdout.write(human);
+      return;
+    }
+    this.#plan = planDocument(plan, { target });
+    if (asking) this.#io.stderr.write(human);
+  }
+
+  nothingToDo(): number {
+    this.#json({ ok: true });
+    return EXIT.ok;
+  }
+
+  cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
+    const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
+    const message = `apply cancelled${why}: nothing was changed`;
+    io.stderr.write(`${message}\n`);
+    this.refused({ code: answer === 'interrupted' ? 'interrupted' : 'cancelled', message });
+    return answer === 'interrupted' ? EXIT.interrupted : EXIT.error;
+  }
+
+  refused(refusal: ApplyRefusal): void {
+    this.#json({ ok: false, refusal });
+  }
+
+  result(result: ApplyResult, ok: boolean): void {
+    if (this.#shared.format === 'json') this.#json({ ok, result });
+    else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
+  }
+
+  /** The JSON document, once, and only after the plan is known. */
+  #json(parts: { ok: boolean; result?: ApplyResult; refusal?: ApplyRefusal }): void {
+    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#written) return;
+    this.#written = true;
+    this.#io.stdout.write(renderApplyJson({ plan: this.#plan, ...parts }));
+  }
+}
