@@ -21,7 +21,9 @@ export function mismatchedFields(
   const fields: FieldName[] = SETTING_NAMES.filter((name) => {
     const wanted = sent[name];
     const stored = live.settings[name];
-    return wanted !== undefined && stored !== undefined && !sameValue(FIELDS[name].canonical(wanted), stored);
+    if (wanted === undefined || stored === undefined || sameValue(wanted, stored)) return false;
+    // Equal as given means equal (`stored` is canonical); only a difference is worth canonicalising `wanted` for.
+    return !sameValue(FIELDS[name].canonical(wanted), stored);
   });
   if (sentPassword && live.hasPassword === false) fields.push('password');
   return fields;

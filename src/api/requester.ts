@@ -10,7 +10,7 @@ import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 import type { Clock } from './clock.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { HttpRequest, HttpResponse, Transport } from './transport.js';
+import { DeadlineExceeded, type HttpRequest, type HttpResponse, type Transport } from './transport.js';
 import type { RequestStats } from './types.js';
 
 export interface RetryPolicy {
@@ -77,10 +77,12 @@ export class Requester {
     for (let attempt = 1; ; attempt++) {
       this.#checkInterrupted(options.signal, request);
       // The limiter's wait rejects with the signal's raw reason: it becomes `interrupted` here.
-      await this.#options.limiter.acquire(options.signal).catch((error: unknown) => {
-        this.#checkInterrupted(options.signal, request);
-        throw error;
-      });
+      if (!this.#options.limiter.tryAcquire()) {
+        await this.#options.limiter.acquire(options.signal).catch((error: unknown) => {
+          this.#checkInterrupted(options.signal, request);
+          throw error;
+        });
+      }
       options.onSend?.();
       const started = clock.now();
       const outcome = await this.#attempt(request, operationMs - spent, options.signal);
@@ -107,40 +109,26 @@ export class Requester {
 
   async #attempt(request: HttpRequest, budgetMs: number, signal?: AbortSignal): Promise<HttpResponse | SitesyncError> {
     const { transport, stats, clock, limiter } = this.#options;
-    const deadline = new AbortController();
-    const forward = () => deadline.abort(signal?.reason);
-    signal?.addEventListener('abort', forward, { once: true });
-    let late = false;
-    const timer = setTimeout(
-      () => {
-        late = true;
-        deadline.abort();
-      },
-      Math.max(1, budgetMs),
-    );
     const started = clock.now();
     stats.requests++;
     try {
-      const response = await transport.send(request, deadline.signal);
-      limiter.observe(
-        headerNumber(response.headers['x-ratelimit-limit']),
-        headerNumber(response.headers['x-ratelimit-remaining']),
-      );
+      const response = await transport.send(request, signal, Math.max(1, budgetMs));
+      const { headers } = response;
+      limiter.observe(headerNumber(headers['x-ratelimit-limit']), headerNumber(headers['x-ratelimit-remaining']));
       if (response.status === 429) stats.throttled++;
-      this.#log(`${transport.label(request)} → ${response.status} (${Math.round(clock.now() - started)} ms)`);
+      if (this.#options.logger) {
+        this.#log(`${transport.label(request)} → ${response.status} (${Math.round(clock.now() - started)} ms)`);
+      }
       return response;
     } catch (error) {
       limiter.observe(undefined, undefined);
       this.#checkInterrupted(signal, request);
-      if (late) return this.#deadlineError(request, 1);
+      if (error instanceof DeadlineExceeded) return this.#deadlineError(request, 1);
       if (error instanceof SitesyncError) {
         this.#log(error.message);
         return error;
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
     }
   }
 

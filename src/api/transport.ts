@@ -5,7 +5,7 @@
  * `network` errors that say whether the request may have reached the server.
  * No retries, pacing or status interpretation here (see requester.ts).
  */
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { SitesyncError } from '../model/errors.js';
 import type { Secret } from '../model/secret.js';
 import { VERSION } from '../version.js';
@@ -47,6 +47,7 @@ export class Transport {
   readonly #origin: string;
   readonly #headers: Record<string, string>;
   readonly #headersMs: number;
+  readonly #formHeaders: Record<string, string>;
 
   constructor(options: TransportOptions) {
     const base = new URL(options.baseUrl);
@@ -66,6 +67,7 @@ export class Transport {
       accept: 'application/json',
       'user-agent': `sitesync/${VERSION}`,
     };
+    this.#formHeaders = { ...this.#headers, 'content-type': 'application/x-www-form-urlencoded' };
   }
 
   get origin(): string {
@@ -77,43 +79,40 @@ export class Transport {
     return `${request.method} ${this.#basePath}${request.path}`;
   }
 
-  async send(request: HttpRequest, signal: AbortSignal): Promise<HttpResponse> {
-    const headers =
-      request.form === undefined
-        ? this.#headers
-        : { ...this.#headers, 'content-type': 'application/x-www-form-urlencoded' };
-    // undici's own timers tick about once a second; this one is exact, so short test timeouts mean what they say.
-    const attempt = new AbortController();
-    const forward = () => attempt.abort(signal.reason);
-    signal.addEventListener('abort', forward, { once: true });
-    let headersLate = false;
-    const timer = setTimeout(() => {
-      headersLate = true;
-      attempt.abort();
-    }, this.#headersMs);
-    try {
-      const response = await this.#pool.request({
-        method: request.method,
-        path: `${this.#basePath}${request.path}`,
-        headers,
-        body: request.form ?? null,
-        signal: attempt.signal,
-      });
-      clearTimeout(timer);
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: response.headers, text };
-    } catch (error) {
-      const code = headersLate && !signal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
-      throw this.#networkError(error, code, request, signal);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', forward);
-    }
+  /**
+   * One attempt. Rejects with the caller's abort reason when `signal` aborts,
+   * with `DeadlineExceeded` when `budgetMs` passes first (the operation's
+   * deadline), and with a `network` error otherwise. No AbortController or
+   * stream per attempt: a dispatch handler collects the body, and one exact
+   * timer covers both the headers timeout and the deadline (undici's own
+   * timers tick about once a second, so short test timeouts would not mean
+   * what they say).
+   */
+  send(request: HttpRequest, signal?: AbortSignal, budgetMs = Number.POSITIVE_INFINITY): Promise<HttpResponse> {
+    const headers = request.form === undefined ? this.#headers : this.#formHeaders;
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const attempt = new Attempt(this, request, signal, budgetMs, resolve, reject);
+      if (attempt.settled) return; // aborted before it started
+      this.#pool.dispatch(
+        {
+          method: request.method,
+          path: `${this.#basePath}${request.path}`,
+          headers,
+          body: request.form ?? null,
+        },
+        attempt,
+      );
+    });
   }
 
-  #networkError(error: unknown, code: string, request: HttpRequest, signal: AbortSignal): unknown {
+  get headersMs(): number {
+    return this.#headersMs;
+  }
+
+  /** The error for a failed attempt: the caller's reason when it aborted, else a `network` error. */
+  networkError(error: unknown, code: string, request: HttpRequest, signal: AbortSignal | undefined): unknown {
     if (error instanceof SitesyncError) return error;
-    if (signal.aborted) return signal.reason;
+    if (signal?.aborted) return signal.reason;
     const sent = !NOT_SENT.has(code);
     const reason = describeNetworkCode(code, error);
     return new SitesyncError(
@@ -160,5 +159,132 @@ function describeNetworkCode(code: string, error: unknown): string {
       return 'the answer is larger than 64 MB';
     default:
       return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The operation's deadline passed during an attempt (the requester words the error). */
+export class DeadlineExceeded extends Error {
+  constructor() {
+    super('deadline exceeded');
+    this.name = 'DeadlineExceeded';
+  }
+}
+
+const HEADERS_TIMEOUT = 'UND_ERR_HEADERS_TIMEOUT';
+
+/**
+ * One attempt's undici handler: collects the body as text, settles the
+ * promise exactly once, and aborts the request on the caller's signal or the
+ * attempt's timer. The timer first fires at the earlier of the headers
+ * timeout and the deadline; after the headers it only guards the deadline
+ * (re-armed in the rare case it fires early, for a slow body).
+ */
+class Attempt implements Dispatcher.DispatchHandler {
+  readonly #transport: Transport;
+  readonly #request: HttpRequest;
+  readonly #signal: AbortSignal | undefined;
+  readonly #deadline: number;
+  readonly #resolve: (response: HttpResponse) => void;
+  readonly #reject: (error: unknown) => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #settled = false;
+  /** Why the attempt was given up before undici reported anything: aborted, headers timeout, deadline. */
+  #giveUp: unknown;
+  #status = 0;
+  #headers: Record<string, string | string[] | undefined> = {};
+  #chunks: Buffer[] = [];
+  #onAbort: (() => void) | undefined;
+
+  constructor(
+    transport: Transport,
+    request: HttpRequest,
+    signal: AbortSignal | undefined,
+    budgetMs: number,
+    resolve: (response: HttpResponse) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#transport = transport;
+    this.#request = request;
+    this.#signal = signal;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    const now = performance.now();
+    this.#deadline = now + budgetMs;
+    if (signal?.aborted) {
+      this.#fail(signal.reason);
+      return;
+    }
+    if (signal) {
+      this.#onAbort = () => this.#fail(signal.reason);
+      signal.addEventListener('abort', this.#onAbort, { once: true });
+    }
+    const first = Math.min(transport.headersMs, budgetMs);
+    if (Number.isFinite(first)) this.#timer = setTimeout(() => this.#timeUp(), Math.max(1, first));
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#settled) controller.abort(this.#giveUp instanceof Error ? this.#giveUp : new Error('aborted'));
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    this.#status = statusCode;
+    this.#headers = headers;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.#settled) return;
+    const chunks = this.#chunks;
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    this.#chunks = [];
+    this.#settle();
+    this.#resolve({ status: this.#status, headers: this.#headers, text });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.#settled) return;
+    this.#fail(this.#transport.networkError(error, errorCode(error), this.#request, this.#signal));
+  }
+
+  #timeUp(): void {
+    this.#timer = undefined;
+    if (this.#settled) return;
+    const left = this.#deadline - performance.now();
+    if (this.#status === 0 && !(left <= 0)) {
+      const error = Object.assign(new Error('headers timeout'), { code: HEADERS_TIMEOUT });
+      this.#fail(this.#transport.networkError(error, HEADERS_TIMEOUT, this.#request, this.#signal));
+    } else if (left > 1) {
+      this.#timer = setTimeout(() => this.#timeUp(), Math.max(1, left)); // headers arrived: only the deadline counts now
+    } else {
+      this.#fail(new DeadlineExceeded());
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#giveUp = error;
+    this.#settle();
+    this.#chunks = [];
+    this.#controller?.abort(error instanceof Error ? error : new Error('aborted'));
+    this.#reject(error);
+  }
+
+  #settle(): void {
+    this.#settled = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 }

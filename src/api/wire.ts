@@ -89,11 +89,48 @@ function decodeHasPassword(raw: unknown): boolean | undefined {
   return raw !== null;
 }
 
+/** Each setting's name, wire name and canonical form, looked up once. */
+const SETTING_SPECS = SETTING_NAMES.map((name) => ({
+  name,
+  wireName: FIELDS[name].wireName,
+  canonical: FIELDS[name].canonical as (raw: unknown) => unknown,
+}));
+
+/**
+ * Canonical values already computed for a raw text, per setting, within one
+ * page: many sites share their lists (the same office IPs), and splitting,
+ * sorting and canonicalising the same text a hundred times is most of the
+ * decoding cost. Lists are copied out, so no two records share an array.
+ */
+type CanonicalMemo = Map<string, unknown>[];
+
+function canonicalOf(index: number, raw: unknown, memo: CanonicalMemo | undefined): unknown {
+  const spec = SETTING_SPECS[index]!;
+  if (memo === undefined || typeof raw !== 'string') return spec.canonical(raw);
+  let seen = memo[index];
+  if (seen === undefined) {
+    seen = new Map();
+    memo[index] = seen;
+  }
+  let value = seen.get(raw);
+  if (value === undefined && !seen.has(raw)) {
+    value = spec.canonical(raw);
+    seen.set(raw, value);
+    return value;
+  }
+  return Array.isArray(value) ? value.slice() : value;
+}
+
 /**
  * One website record; a setting the server does not return is left out
  * (write-only there), and so is an unreadable one when `onUnreadable` is given.
  */
-export function decodeWebsite(record: unknown, request: string, onUnreadable?: OnUnreadable): LiveWebsite {
+export function decodeWebsite(
+  record: unknown,
+  request: string,
+  onUnreadable?: OnUnreadable,
+  memo?: CanonicalMemo,
+): LiveWebsite {
   if (!isObject(record)) throw protocolError(request, 'expected a website record (a JSON object)');
   const id = decodeId(record.id);
   if (id === undefined) throw protocolError(request, `a website record has no valid id (${JSON.stringify(record.id)})`);
@@ -101,19 +138,17 @@ export function decodeWebsite(record: unknown, request: string, onUnreadable?: O
     throw protocolError(request, `website ${id} has no domain`);
   }
   const settings: Partial<WebsiteSettings> = {};
-  for (const name of SETTING_NAMES) {
-    const raw = name === 'favorite' ? decodeFavorite(record) : record[FIELDS[name].wireName];
+  for (let index = 0; index < SETTING_SPECS.length; index++) {
+    const { name, wireName } = SETTING_SPECS[index]!;
+    const raw = name === 'favorite' ? decodeFavorite(record) : record[wireName];
     if (raw === undefined) continue;
-    const value = FIELDS[name].canonical(raw);
+    const value = canonicalOf(index, raw, memo);
     if (value === undefined && onUnreadable) {
-      onUnreadable({ id, domain: record.domain, field: FIELDS[name].wireName, value: raw });
+      onUnreadable({ id, domain: record.domain, field: wireName, value: raw });
       continue;
     }
     if (value === undefined) {
-      throw protocolError(
-        request,
-        `website ${record.domain}: unexpected ${FIELDS[name].wireName} ${JSON.stringify(raw)}`,
-      );
+      throw protocolError(request, `website ${record.domain}: unexpected ${wireName} ${JSON.stringify(raw)}`);
     }
     (settings as Record<SettingName, unknown>)[name] = value;
   }
@@ -146,7 +181,8 @@ function optionalCount(raw: unknown): number | undefined {
 export function decodeListPage(body: unknown, request: string, onUnreadable?: OnUnreadable): ListPage {
   const items = Array.isArray(body) ? body : isObject(body) ? body.data : undefined;
   if (!Array.isArray(items)) throw protocolError(request, 'expected a list of websites (`data` array)');
-  const page: ListPage = { websites: items.map((item) => decodeWebsite(item, request, onUnreadable)) };
+  const memo: CanonicalMemo = [];
+  const page: ListPage = { websites: items.map((item) => decodeWebsite(item, request, onUnreadable, memo)) };
   if (!isObject(body)) return page;
   const meta = isObject(body.meta) ? body.meta : body; // some paginators put meta at the root
   const currentPage = optionalCount(meta.current_page);
