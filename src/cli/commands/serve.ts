@@ -109,7 +109,7 @@ async function createAccount(name: string, options: CreateAccountOptions, io: Io
 export function registerServe(program: Command, context: CommandContext): void {
   const serveCommand = program
     .command('serve')
-    .description('Run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2).')
+    .description('run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
