@@ -144,8 +144,9 @@ export function connectionOf(
 }
 
 /**
- * Opens a client from the connection options, the environment and the
- * configuration's `api.url`; debug logging goes to stderr (redacted by Io).
+ * Opens a client for a connection resolved by `connectionOf` (resolved once per
+ * command, so a saved plan's key id comes from the same key the client uses);
+ * debug logging goes to stderr (redacted by Io).
  * The client's notices (a wait of 5 s or more, an unreadable setting) go to
  * stderr as `warn:` lines, so they show at the default level: a person
  * watching a silent minute would think it hung. The caller closes it.
@@ -153,10 +154,9 @@ export function connectionOf(
 export function openClient(
   options: ConnectionOptions,
   io: Io,
-  configApiUrl?: string,
+  connection: Connection,
   concurrency?: number,
 ): WebsitesApi {
-  const connection = connectionOf(options, io, configApiUrl);
   return createClient({
     url: connection.url,
     apiKey: connection.apiKey,

@@ -25,11 +25,17 @@ import { isSitesyncError, SitesyncError } from '../../model/errors.js';
 import { isValidGlob } from '../../model/glob.js';
 import type { Plan } from '../../model/plan.js';
 import type { DesiredWebsite } from '../../model/website.js';
-import { createSavedPlan, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
+import { createSavedPlan, keyIdOf, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
 import { EXIT, type Io } from '../io.js';
-import { connectionKeyId } from '../key-id.js';
 import type { CommandContext } from '../main.js';
-import { addSharedOptions, collect, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  addSharedOptions,
+  collect,
+  connectionOf,
+  openClient,
+  readSharedOptions,
+  type SharedOptions,
+} from '../shared-options.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
 import { loadDesiredState } from './plan.js';
 
@@ -187,7 +193,7 @@ async function applySavedPlan(planFile: string, run: Run, io: Io): Promise<numbe
     if (session.api.url !== saved.target) {
       throw new SitesyncError('stale_plan', `${planFile} was made for ${saved.target}, not ${session.api.url}`);
     }
-    if (connectionKeyId(shared, io, session.state.apiUrl) !== saved.keyId) {
+    if (session.keyId !== saved.keyId) {
       throw new SitesyncError(
         'stale_plan',
         `${planFile} was made with another API key (key id ${saved.keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it`,
@@ -216,13 +222,17 @@ async function applySavedPlan(planFile: string, run: Run, io: Io): Promise<numbe
 interface Session {
   state: DesiredState;
   api: WebsitesApi;
+  /** Which key (so which account) the client uses: compared with a saved plan's. */
+  keyId: string;
 }
 
 /** The configuration (every problem printed before failing) and a client for it; the caller closes `api`. */
 function connect(shared: SharedOptions, parallelism: number, io: Io): Session {
   const state = loadDesiredState(shared, io);
+  const connection = connectionOf(shared, io, state.apiUrl);
   // One socket per change in flight, so --parallelism is not capped by the pool.
-  return { state, api: openClient(shared, io, state.apiUrl, parallelism) };
+  const api = openClient(shared, io, connection, parallelism);
+  return { state, api, keyId: keyIdOf(connection.apiKey.reveal()) };
 }
 
 interface Execution {

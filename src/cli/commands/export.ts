@@ -16,6 +16,7 @@ import {
   addConnectionOptions,
   type ConnectionOptions,
   collect,
+  connectionOf,
   log,
   openClient,
   readConnectionOptions,
@@ -41,7 +42,7 @@ export function registerExport(program: Command, context: CommandContext): void 
 }
 
 export async function runExport(options: ExportOptions, io: Io): Promise<number> {
-  const api = openClient(options, io);
+  const api = openClient(options, io, connectionOf(options, io));
   try {
     const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
     log(options, io, 'debug', `listed ${live.length} websites in ${api.stats.requests} requests`);

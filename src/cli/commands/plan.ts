@@ -14,6 +14,7 @@ import type { Plan } from '../../model/plan.js';
 import {
   createSavedPlan,
   explain,
+  keyIdOf,
   plan,
   policyFromConfig,
   type SiteExplanation,
@@ -21,9 +22,15 @@ import {
 } from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
-import { connectionKeyId } from '../key-id.js';
 import type { CommandContext } from '../main.js';
-import { addSharedOptions, log, openClient, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  addSharedOptions,
+  connectionOf,
+  log,
+  openClient,
+  readSharedOptions,
+  type SharedOptions,
+} from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
@@ -50,7 +57,8 @@ export function registerPlan(program: Command, context: CommandContext): void {
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
   const state = loadDesiredState(shared, io);
-  const api = openClient(shared, io, state.apiUrl);
+  const connection = connectionOf(shared, io, state.apiUrl);
+  const api = openClient(shared, io, connection);
   try {
     const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
     log(
@@ -66,7 +74,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
     });
     const result = plan(state.websites, live, policy);
     if (flags.out !== undefined) {
-      const keyId = connectionKeyId(shared, io, state.apiUrl);
+      const keyId = keyIdOf(connection.apiKey.reveal());
       const saved = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan: result });
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved), flags.out);
       io.stderr.write(`plan saved to ${flags.out}: apply it with \`sitesync apply ${flags.out}\`\n`);
