@@ -184,11 +184,7 @@ describe('sitesync apply', () => {
   });
 
   test('Ctrl-C: writes waiting for the rate limiter stop at once and are skipped; exit 130', async () => {
-    ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));
-    const controller = new AbortController();
-    const slow = await startTestServer({ log: (line) => line.includes('"POST"') && controller.abort() });
-    const slowWs = workspace(slow);
-    slowWs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
+    const { slow, slowWs, controller } = await interruptedAtFirstPost();
     try {
       const started = Date.now();
       // 2 requests a minute: the listing and the first create; the other creates wait ~60 s for the limiter.
@@ -205,11 +201,7 @@ describe('sitesync apply', () => {
   }, 15_000);
 
   test('Ctrl-C: the change in flight finishes, the rest are skipped, summary printed, exit 130', async () => {
-    ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));
-    const controller = new AbortController();
-    const slow = await startTestServer({ log: (line) => line.includes('"POST"') && controller.abort() });
-    const slowWs = workspace(slow);
-    slowWs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
+    const { slow, slowWs, controller } = await interruptedAtFirstPost();
     try {
       const run = await slowWs.run(['apply', '--auto-approve', '--parallelism', '1'], { signal: controller.signal });
       expect(run.code).toBe(130);
@@ -222,3 +214,12 @@ describe('sitesync apply', () => {
     }
   });
 });
+
+/** A fresh server whose first POST aborts `controller` (Ctrl-C mid-apply), and a workspace for four new sites. */
+async function interruptedAtFirstPost() {
+  const controller = new AbortController();
+  const slow = await startTestServer({ log: (line) => line.includes('"POST"') && controller.abort() });
+  const slowWs = workspace(slow);
+  slowWs.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '', 'd.example': '' }));
+  return { slow, slowWs, controller };
+}
