@@ -4,6 +4,7 @@
  * main cost of a staleness check and of the read-back after an apply.
  */
 import type { WebsitesApi } from '../api/types.js';
+import { canonicalDomain, indexLiveByDomain } from '../model/domain.js';
 import type { LiveWebsite } from '../model/website.js';
 import { forEachBounded } from './pool.js';
 
@@ -33,9 +34,9 @@ export async function readTargets(
   if (listingCost(liveCount) < targets.length) {
     const all = await api.listWebsites(signal ? { signal } : {});
     const byId = new Map(all.map((site) => [site.id, site]));
-    const byDomain = new Map(all.map((site) => [site.domain, site]));
+    const byDomain = indexLiveByDomain(all).byDomain;
     for (const target of targets) {
-      found.set(target.domain, target.id === null ? byDomain.get(target.domain) : byId.get(target.id));
+      found.set(target.domain, target.id === null ? byDomain.get(canonicalDomain(target.domain)) : byId.get(target.id));
     }
     return found;
   }

@@ -7,7 +7,7 @@
  * entry such as `192.168.001.1`) is exported as is, with a comment on its
  * line and a warning: never silently an invalid file.
  */
-import { byDomain, canonicalDomain } from '../model/domain.js';
+import { byDomain, indexLiveByDomain } from '../model/domain.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES } from '../model/website.js';
 import { isIpOrCidr } from './ip.js';
 import { type SerializableWebsite, type SerializeInput, serializeConfig } from './serialize.js';
@@ -42,8 +42,15 @@ export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): 
 export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOptions = {}): ExportResult {
   const used = new Set<string>();
   const warnings: string[] = [];
-  const websites = live
-    .map((site) => ({ site, domain: canonicalDomain(site.domain) }))
+  const index = indexLiveByDomain(live);
+  for (const duplicate of index.duplicates) {
+    const ids = duplicate.others.join(', ');
+    warnings.push(
+      `${duplicate.domain}: the service holds this domain more than once; exported the oldest (id ${duplicate.kept}), not id ${ids}`,
+    );
+  }
+  const websites = [...index.byDomain]
+    .map(([domain, site]) => ({ site, domain }))
     .sort(byDomain)
     .map(({ site, domain }): SerializableWebsite => {
       const out: SerializableWebsite = { domain, settings: site.settings };

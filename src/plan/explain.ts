@@ -4,7 +4,7 @@
  * value on both sides and what the planner concluded. Lets a user see why a
  * field is, or is not, a change. Pure; never holds a password value.
  */
-import { byDomain, canonicalDomain } from '../model/domain.js';
+import { byDomain, indexLiveByDomain } from '../model/domain.js';
 import type { PlanPolicy } from '../model/plan.js';
 import {
   type DesiredWebsite,
@@ -44,7 +44,7 @@ export function explain(
   policy: PlanPolicy,
 ): SiteExplanation[] {
   const scope = scopeOf(policy);
-  const liveByDomain = new Map(live.map((site) => [canonicalDomain(site.domain), site]));
+  const liveByDomain = indexLiveByDomain(live).byDomain;
   const sites: SiteExplanation[] = [];
   for (const site of desired) {
     const current = liveByDomain.get(site.domain);

@@ -13,8 +13,6 @@ export {
   SAVED_PLAN_VERSION,
   type SavedPlan,
   type SiteFingerprint,
-  type StaleSite,
   savedPlanProblem,
   serializeSavedPlan,
-  staleSites,
 } from './saved-plan.js';

@@ -6,7 +6,7 @@
  * re-used in the same run). Safety is checked separately (safety.ts) over the
  * finished plan and attached as data; apply enforces it.
  */
-import { byDomain, canonicalDomain } from '../model/domain.js';
+import { byDomain, indexLiveByDomain } from '../model/domain.js';
 import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
@@ -15,8 +15,6 @@ import { fingerprintLive } from './fingerprint.js';
 import { checkSafety } from './safety.js';
 import { scopeOf } from './scope.js';
 
-// A domain that canonicalDomain would leave unchanged: the service stores domains in this form.
-const CANONICAL_DOMAIN = /^(?!www\.)[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 const ACTION_ORDER = { delete: 0, create: 1, update: 2 } as const;
 
 /** What planning collects on its way: changes, and the domains and counts behind the notes and summary. */
@@ -52,7 +50,7 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     ignoredDrift: 0,
     managedLive: 0,
   };
-  const liveByDomain = indexLive(live);
+  const liveByDomain = indexLiveByDomain(live).byDomain;
   const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
   planUnlisted(liveByDomain, listed, policy, tally);
   tally.changes.sort(byActionThenDomain);
@@ -161,17 +159,6 @@ function summaryOf(tally: Tally): PlanSummary {
   };
   for (const change of tally.changes) summary[change.action] += 1;
   return summary;
-}
-
-/** Live sites by canonical domain; should the service hold a domain twice, the oldest (lowest id) wins. */
-function indexLive(live: readonly LiveWebsite[]): Map<string, LiveWebsite> {
-  const byDomain = new Map<string, LiveWebsite>();
-  for (const site of live) {
-    const domain = CANONICAL_DOMAIN.test(site.domain) ? site.domain : canonicalDomain(site.domain);
-    const seen = byDomain.get(domain);
-    if (seen === undefined || site.id < seen.id) byDomain.set(domain, site);
-  }
-  return byDomain;
 }
 
 function deleteOf(domain: string, current: LiveWebsite): Change {

@@ -2,14 +2,12 @@
  * The saved plan file (`plan --out plan.json`, read by `apply plan.json`):
  * everything apply needs to detect staleness (the target URL, a digest of the
  * resolved configuration, which API key's account it was made in, a
- * fingerprint of every touched site's live state) and never a secret. Pure (de)serialisation with validation, and the pure
- * staleness check over a fresh listing.
+ * fingerprint of every touched site's live state) and never a secret. Pure
+ * (de)serialisation with validation.
  */
 import { createHash } from 'node:crypto';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, Plan, PlanPolicy } from '../model/plan.js';
-import type { LiveWebsite } from '../model/website.js';
-import { fingerprintLive } from './fingerprint.js';
 
 export const SAVED_PLAN_KIND = 'sitesync-plan';
 export const SAVED_PLAN_VERSION = 1;
@@ -165,35 +163,4 @@ function changeProblem(change: unknown): string | undefined {
     default:
       return `unknown action ${JSON.stringify(change.action)}`;
   }
-}
-
-/** One site whose live state moved since the plan was made. */
-export interface StaleSite {
-  domain: string;
-  reason: 'changed' | 'gone' | 'appeared';
-}
-
-/**
- * Compares a saved plan with a fresh listing: an updated or deleted site that
- * changed or disappeared, or a created domain that now exists. Empty: the plan
- * still describes the live state it was made against.
- */
-export function staleSites(saved: SavedPlan, live: readonly LiveWebsite[]): StaleSite[] {
-  const byId = new Map<number, LiveWebsite>();
-  const domains = new Set<string>();
-  for (const site of live) {
-    byId.set(site.id, site);
-    domains.add(site.domain);
-  }
-  const stale: StaleSite[] = [];
-  for (const entry of saved.fingerprints) {
-    if (entry.id === null) {
-      if (domains.has(entry.domain)) stale.push({ domain: entry.domain, reason: 'appeared' });
-      continue;
-    }
-    const site = byId.get(entry.id);
-    if (site === undefined) stale.push({ domain: entry.domain, reason: 'gone' });
-    else if (fingerprintLive(site) !== entry.fingerprint) stale.push({ domain: entry.domain, reason: 'changed' });
-  }
-  return stale;
 }

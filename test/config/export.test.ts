@@ -82,6 +82,20 @@ websites:
     expect(text).toContain(`  - domain: a.b.example\n    password: \${SITESYNC_PASSWORD_A_B_EXAMPLE_2} #`);
   });
 
+  it('exports a domain the service holds twice once, the oldest (lowest id), with a warning', () => {
+    const result = exportConfigWithWarnings([
+      live(2, 'example.com.', { ...base, favorite: true }),
+      live(1, 'Example.com', { ...base, email: true }),
+    ]);
+    expect(result.warnings).toEqual([
+      'example.com: the service holds this domain more than once; exported the oldest (id 1), not id 2',
+    ]);
+    const sites = loadText(result.text).state!.websites;
+    expect(sites.map((site) => [site.domain, site.settings.email, site.settings.favorite])).toEqual([
+      ['example.com', true, false],
+    ]);
+  });
+
   it('writes an empty list for an account without websites, and it loads', () => {
     const text = exportConfig([]);
     expect(text.endsWith('version: 1\nwebsites: []\n')).toBe(true);

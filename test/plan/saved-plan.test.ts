@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SitesyncError } from '../../src/model/errors.js';
 import { plan } from '../../src/plan/planner.js';
-import { createSavedPlan, keyIdOf, parseSavedPlan, serializeSavedPlan, staleSites } from '../../src/plan/saved-plan.js';
+import { createSavedPlan, keyIdOf, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
@@ -59,15 +59,5 @@ describe('saved plan', () => {
   ])('rejects %s with a message naming the file', (_name, text, message) => {
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(message);
-  });
-
-  it('names the sites whose live state moved since the plan', () => {
-    expect(staleSites(saved, liveSites)).toEqual([]);
-    const moved = [live(1, 'a.com', { privacy: 0 }), live(9, 'new.com')];
-    expect(staleSites(saved, moved)).toEqual([
-      { domain: 'gone.com', reason: 'gone' },
-      { domain: 'new.com', reason: 'appeared' },
-      { domain: 'a.com', reason: 'changed' },
-    ]);
   });
 });
