@@ -11,6 +11,7 @@ import type { Change, Plan } from '../model/plan.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
 import { fingerprintLive } from '../plan/fingerprint.js';
 import type { SavedPlan } from '../plan/saved-plan.js';
+import { fieldDifferenceText } from '../render/field-text.js';
 import { readTargets } from './read-back.js';
 
 export interface MovedSite {
@@ -87,15 +88,14 @@ function howMoved(change: Change, site: LiveWebsite | undefined): string {
 }
 
 /** `email: was false, now true; privacy: ...` for every readable setting that differs. */
-function settingMoves(then: Partial<WebsiteSettings>, site: LiveWebsite, word: string): string {
+function settingMoves(then: Partial<WebsiteSettings>, site: LiveWebsite, wording: 'planned' | 'was'): string {
   const moves: string[] = [];
   for (const name of SETTING_NAMES) {
     const was = then[name];
     const raw = site.settings[name];
     const now = raw === undefined ? undefined : FIELDS[name].canonical(raw);
     if (was === undefined || now === undefined || sameValue(was, now)) continue;
-    const format = FIELDS[name].format as (value: unknown) => string;
-    moves.push(`${FIELDS[name].configName}: ${word} ${format(was)}, now ${format(now)}`);
+    moves.push(fieldDifferenceText(name, was, now, wording));
   }
   return moves.join('; ');
 }

@@ -8,8 +8,9 @@
 import type { WebsitesApi } from '../api/types.js';
 import { isSitesyncError } from '../model/errors.js';
 import type { FieldChange, Plan, PlanPolicy } from '../model/plan.js';
-import { CONFIG_FIELD_NAMES, type DesiredWebsite, FIELDS, type LiveWebsite } from '../model/website.js';
+import { CONFIG_FIELD_NAMES, type DesiredWebsite, type LiveWebsite } from '../model/website.js';
 import { plan as replan } from '../plan/index.js';
+import { fieldDifferenceText } from '../render/field-text.js';
 import { type ReadTarget, readTargets } from './read-back.js';
 import type { ChangeResult, Divergence, Verification } from './result.js';
 
@@ -66,8 +67,7 @@ export async function verifyApplied(
 function describeField(field: FieldChange): string {
   const name = CONFIG_FIELD_NAMES[field.field];
   if (field.field === 'password') return `${name}: not set`;
-  const format = FIELDS[field.field].format as (value: unknown) => string;
-  return `${name}: wanted ${format(field.after)}, is ${format(field.before)}`;
+  return fieldDifferenceText(field.field, field.after, field.before, 'wanted');
 }
 
 /** Sites in the account after the apply, from the plan's counts (chooses listing vs per-site reads). */

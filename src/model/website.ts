@@ -38,8 +38,12 @@ export interface FieldSpec<K extends SettingName = SettingName> {
   defaultValue: WebsiteSettings[K];
   /** Any raw representation (config, wire, "1"/1/null, CRLF text, arrays) → canonical, or undefined if unreadable. */
   canonical(raw: unknown): WebsiteSettings[K] | undefined;
+  /** Whether `raw` is already in canonical form (what `canonical` returns): a fast path, same result. */
+  isCanonical(raw: unknown): raw is WebsiteSettings[K];
   /** Short human rendering of a canonical value. */
   format(value: WebsiteSettings[K]): string;
+  /** Short human rendering of any value of this field (canonicalised first); `(unknown)` when absent or unreadable. */
+  formatValue(value: unknown): string;
 }
 
 /** Booleans, 0/1, "true"/"false", and null (off). */
@@ -117,67 +121,93 @@ function toIpSet(raw: unknown): string[] | undefined {
 
 const formatFlag = (value: boolean): string => (value ? 'true' : 'false');
 const formatList = (value: string[]): string => (value.length === 0 ? '[]' : `[${value.join(', ')}]`);
+const isFlag = (raw: unknown): raw is boolean => typeof raw === 'boolean';
+const isPrivacy = (raw: unknown): raw is Privacy => raw === 'public' || raw === 'private' || raw === 'password';
 
+/** Sorted, unique, trimmed, non-empty strings (IPv6 compressed and lowercase for IPs): what `toLineSet` / `toIpSet` produce. */
+function isCanonicalList(raw: unknown, ips: boolean): raw is string[] {
+  if (!Array.isArray(raw)) return false;
+  let previous: string | undefined;
+  for (const entry of raw) {
+    if (typeof entry !== 'string' || entry === '' || entry.trim() !== entry) return false;
+    if (ips && canonicalIpEntry(entry) !== entry) return false;
+    if (previous !== undefined && !(previous < entry)) return false;
+    previous = entry;
+  }
+  return true;
+}
+
+/** A field's spec with `formatValue` derived from its canonical form and format. */
+function field<K extends SettingName>(spec: Omit<FieldSpec<K>, 'formatValue'>): FieldSpec<K> {
+  return {
+    ...spec,
+    formatValue(value: unknown): string {
+      const canonical = value === undefined ? undefined : spec.isCanonical(value) ? value : spec.canonical(value);
+      return canonical === undefined ? '(unknown)' : spec.format(canonical);
+    },
+  };
+}
+
+/** Every setting; the type fails to compile when one is missing. Key order is SETTING_NAMES order. */
 export const FIELDS: { readonly [K in SettingName]: FieldSpec<K> } = {
-  privacy: {
+  privacy: field({
     name: 'privacy',
     configName: 'privacy',
     wireName: 'privacy',
     defaultValue: 'private',
     canonical: toPrivacy,
+    isCanonical: isPrivacy,
     format: (value) => value,
-  },
-  email: {
+  }),
+  email: field({
     name: 'email',
     configName: 'email',
     wireName: 'email',
     defaultValue: false,
     canonical: toIntegerFlag,
+    isCanonical: isFlag,
     format: formatFlag,
-  },
-  excludeBots: {
+  }),
+  excludeBots: field({
     name: 'excludeBots',
     configName: 'exclude_bots',
     wireName: 'exclude_bots',
     defaultValue: true,
     canonical: toIntegerFlag,
+    isCanonical: isFlag,
     format: formatFlag,
-  },
-  excludeParams: {
+  }),
+  excludeParams: field({
     name: 'excludeParams',
     configName: 'exclude_params',
     wireName: 'exclude_params',
     defaultValue: [],
     canonical: toLineSet,
+    isCanonical: (raw): raw is string[] => isCanonicalList(raw, false),
     format: formatList,
-  },
-  excludeIps: {
+  }),
+  excludeIps: field({
     name: 'excludeIps',
     configName: 'exclude_ips',
     wireName: 'exclude_ips',
     defaultValue: [],
     canonical: toIpSet,
+    isCanonical: (raw): raw is string[] => isCanonicalList(raw, true),
     format: formatList,
-  },
-  favorite: {
+  }),
+  favorite: field({
     name: 'favorite',
     configName: 'favorite',
     wireName: 'favorite',
     defaultValue: false,
     canonical: toFlag,
+    isCanonical: isFlag,
     format: formatFlag,
-  },
+  }),
 };
 
-/** Settings in a fixed order: the order of plan lines and of exported YAML. */
-export const SETTING_NAMES: readonly SettingName[] = [
-  'privacy',
-  'email',
-  'excludeBots',
-  'excludeParams',
-  'excludeIps',
-  'favorite',
-];
+/** Settings in a fixed order (FIELDS' key order): the order of plan lines and of exported YAML. Complete by construction. */
+export const SETTING_NAMES: readonly SettingName[] = Object.keys(FIELDS) as SettingName[];
 
 /** Names in websites.yaml for every managed field (settings plus password), in SETTING_NAMES order. */
 export const CONFIG_FIELD_NAMES: Readonly<Record<FieldName, string>> = {

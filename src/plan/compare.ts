@@ -9,7 +9,6 @@
  */
 import type { FieldChange, IgnoredDrift } from '../model/plan.js';
 import {
-  canonicalIpEntry,
   type DesiredWebsite,
   FIELDS,
   type LiveWebsite,
@@ -36,36 +35,8 @@ export interface SiteComparison {
  */
 export function canonicalOf(name: SettingName, raw: unknown): SettingValue | undefined {
   if (raw === undefined) return undefined;
-  if (isCanonical(name, raw)) return raw;
+  if (FIELDS[name].isCanonical(raw)) return raw;
   return FIELDS[name].canonical(raw);
-}
-
-function isCanonical(name: SettingName, raw: unknown): raw is SettingValue {
-  switch (name) {
-    case 'privacy':
-      return raw === 'public' || raw === 'private' || raw === 'password';
-    case 'email':
-    case 'excludeBots':
-    case 'favorite':
-      return typeof raw === 'boolean';
-    case 'excludeParams':
-      return isCanonicalList(raw, false);
-    case 'excludeIps':
-      return isCanonicalList(raw, true);
-  }
-}
-
-/** Sorted, unique, trimmed, non-empty strings (IPv6 compressed and lowercase for IPs): what `toLineSet` / `toIpSet` produce. */
-function isCanonicalList(raw: unknown, ips: boolean): boolean {
-  if (!Array.isArray(raw)) return false;
-  let previous: string | undefined;
-  for (const entry of raw) {
-    if (typeof entry !== 'string' || entry === '' || entry.trim() !== entry) return false;
-    if (ips && canonicalIpEntry(entry) !== entry) return false;
-    if (previous !== undefined && !(previous < entry)) return false;
-    previous = entry;
-  }
-  return true;
 }
 
 /** The desired settings in canonical form, in the fixed field order (object literals keep this fast at 100,000 sites). */

@@ -8,11 +8,14 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { Plan } from '../model/plan.js';
-import type { LiveWebsite } from '../model/website.js';
+import { type LiveWebsite, SETTING_NAMES, type SettingName, type WebsiteSettings } from '../model/website.js';
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
+
+/** Every setting (SETTING_NAMES comes from FIELDS, whose type requires them all), in sorted key order. */
+const FINGERPRINT_ORDER = [...SETTING_NAMES].sort();
 
 /**
  * Digest of what the planner saw of one live site: id, domain, the readable
@@ -20,20 +23,14 @@ function sha256(text: string): string {
  * no-op touch by the service does not make a plan stale.
  */
 export function fingerprintLive(live: LiveWebsite): string {
-  const { settings } = live;
+  const settings: Record<string, WebsiteSettings[SettingName] | undefined> = {};
+  for (const name of FINGERPRINT_ORDER) settings[name] = live.settings[name];
   // Keys in sorted order, so this equals canonicalJson(...) while staying fast at 100,000 sites.
   const canonical = JSON.stringify({
     domain: live.domain,
     hasPassword: live.hasPassword ?? null,
     id: live.id,
-    settings: {
-      email: settings.email,
-      excludeBots: settings.excludeBots,
-      excludeIps: settings.excludeIps,
-      excludeParams: settings.excludeParams,
-      favorite: settings.favorite,
-      privacy: settings.privacy,
-    },
+    settings,
   });
   return `sha256:${sha256(canonical)}`;
 }

@@ -9,6 +9,7 @@ import { diffArrays } from 'diff';
 import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, Plan } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
+import { fieldDifferenceText } from './field-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -89,7 +90,7 @@ function ignoredOnlyView(site: IgnoredOnlySite): SiteView {
 const nameOf = (field: FieldChange['field']): string => CONFIG_FIELD_NAMES[field];
 
 function show(field: SettingName, value: SettingValue | undefined): string {
-  return value === undefined ? '(unknown)' : FIELDS[field].format(value as never);
+  return FIELDS[field].formatValue(value);
 }
 
 function createLine(field: FieldChange): FieldLine {
@@ -115,7 +116,7 @@ function updateLines(field: FieldChange): FieldLine[] {
   return [
     {
       kind: 'change',
-      text: `${INDENT}${nameOf(field.field)}: ${show(field.field, field.before)} → ${show(field.field, field.after)}`,
+      text: `${INDENT}${fieldDifferenceText(field.field, field.before, field.after, 'change')}`,
     },
   ];
 }
@@ -134,7 +135,7 @@ function listLines(name: string, before: string[], after: string[]): FieldLine[]
 function ignoredLine(drift: IgnoredDrift): FieldLine {
   return {
     kind: 'ignored',
-    text: `${INDENT}${nameOf(drift.field)}: ${show(drift.field, drift.before)} → ${show(drift.field, drift.after)} (ignored: ignore_changes)`,
+    text: `${INDENT}${fieldDifferenceText(drift.field, drift.before, drift.after, 'change')} (ignored: ignore_changes)`,
   };
 }
 

@@ -60,3 +60,21 @@ describe('FIELDS.excludeIps: IPv6 compressed and lowercase, everything else as w
     expect(canonicalOf('excludeIps', ['Not-An-IP'])).toEqual(['Not-An-IP']);
   });
 });
+
+describe('FieldSpec.isCanonical and formatValue', () => {
+  it.each([
+    ['privacy', 2, 'password'],
+    ['email', '1', 'true'],
+    ['excludeBots', null, 'false'],
+    ['excludeParams', 'b\r\na\n', '[a, b]'],
+    ['excludeIps', '2001:DB8:0:0::1', '[2001:db8::1]'],
+    ['favorite', 0, 'false'],
+  ] as const)('%s: a raw value is not canonical; its canonical form is, and both format alike', (name, raw, text) => {
+    const spec = FIELDS[name];
+    expect(spec.isCanonical(raw)).toBe(false);
+    expect(spec.isCanonical(spec.canonical(raw))).toBe(true);
+    expect(spec.formatValue(raw)).toBe(text);
+    expect(spec.formatValue(spec.canonical(raw))).toBe(text);
+    expect(spec.formatValue(undefined)).toBe('(unknown)');
+  });
+});
