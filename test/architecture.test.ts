@@ -16,7 +16,6 @@ const SRC = resolve(import.meta.dirname, '../src');
 const PACKAGE_HOME: Readonly<Record<string, string>> = {
   yaml: 'config',
   ajv: 'config',
-  'ajv-formats': 'config',
   undici: 'api',
   diff: 'render',
   picocolors: 'render',
@@ -119,5 +118,13 @@ describe('architecture', () => {
       })
       .map((entry) => `${entry.file} imports from ${entry.target}/`);
     expect(wrong).toEqual([]);
+  });
+
+  it('reveals secrets only at the HTTP edge (api/), as model/secret.ts says', () => {
+    const revealing = sourceFiles(SRC)
+      .filter((path) => /\.reveal\(\)/.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(SRC, path));
+    expect(revealing.length).toBeGreaterThan(0);
+    expect(revealing.filter((file) => folderOf(join(SRC, file)) !== 'api')).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
  * command-line argument: it would land in shell history and process lists).
  * Refuses plain http:// to anything but loopback unless explicitly allowed,
  * because a Bearer key over plaintext leaks. Reads one file; no network.
+ * Also the key's non-secret id (`keyIdOf`) that saved plans record.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SitesyncError } from '../model/errors.js';
@@ -22,11 +24,24 @@ export interface ConnectionInput {
 export interface Connection {
   url: string;
   apiKey: Secret;
+  /** `keyIdOf(apiKey)`: which key (so which account) a saved plan is made with. */
+  keyId: string;
 }
 
 export function resolveConnection(input: ConnectionInput): Connection {
   const url = checkedUrl(pickUrl(input), input.insecureHttp ?? false);
-  return { url, apiKey: readApiKey(input) };
+  const apiKey = readApiKey(input);
+  return { url, apiKey, keyId: keyIdOf(apiKey) };
+}
+
+/**
+ * An account identity that is not a secret: the first 16 hex digits (64 bits)
+ * of sha256("sitesync key id\0" + key). API keys are high-entropy, so a salted,
+ * truncated digest reveals nothing usable about the key; it only tells two keys
+ * apart (docs/plan-format.md). Computed here so the key is revealed only in api/.
+ */
+export function keyIdOf(apiKey: Secret): string {
+  return createHash('sha256').update(`sitesync key id\0${apiKey.reveal()}`).digest('hex').slice(0, 16);
 }
 
 function pickUrl(input: ConnectionInput): string {

@@ -13,7 +13,7 @@ import { Requester } from './requester.js';
 import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
-export { type Connection, type ConnectionInput, resolveConnection } from './connection.js';
+export { type Connection, type ConnectionInput, keyIdOf, resolveConnection } from './connection.js';
 export type { RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 
 export interface ClientOptions {

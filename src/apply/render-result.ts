@@ -3,6 +3,7 @@
  * tagged with a tone; the command paints them, colour being decided in one
  * place), and the JSON form (`--format json`). Data in, data out; no I/O.
  */
+import type { ErrorCode } from '../model/errors.js';
 import type { Line, Tone } from '../render/colors.js';
 import { formatDuration } from './progress.js';
 import type { ApplyResult, ChangeResult, Outcome } from './result.js';
@@ -64,7 +65,7 @@ function verificationLines(result: ApplyResult): Line[] {
 
 /** Why an apply wrote nothing: a safety refusal, a stale plan, a cancelled prompt, an interrupt. */
 export interface ApplyRefusal {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

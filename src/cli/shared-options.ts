@@ -10,8 +10,8 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
 import { SitesyncError } from '../model/errors.js';
-import { isValidGlob } from '../model/glob.js';
 import type { Io } from './io.js';
+import { globsOption, wholeNumberOption } from './option-values.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -103,8 +103,8 @@ export function readSharedOptions(
   io: Pick<Io, 'env' | 'stdout'>,
   formats: readonly OutputFormat[] = ['human', 'json'],
 ): SharedOptions {
-  const only = readGlobs('--only', raw.only);
-  const skip = readGlobs('--skip', raw.skip);
+  const only = globsOption('--only', raw.only);
+  const skip = globsOption('--skip', raw.skip);
   const format = (raw.format ?? formats[0] ?? 'human') as OutputFormat;
   if (!formats.includes(format)) throw new SitesyncError('usage', `--format must be one of ${formats.join(', ')}`);
   return {
@@ -115,16 +115,6 @@ export function readSharedOptions(
     skip,
     color: colorEnabled({ isTTY: io.stdout.isTTY, env: io.env, noColorFlag: raw.color === false }),
   };
-}
-
-export function readGlobs(option: string, globs: string[] | undefined): string[] {
-  const bad = (globs ?? []).find((glob) => !isValidGlob(glob));
-  if (bad !== undefined)
-    throw new SitesyncError(
-      'usage',
-      `${option} ${JSON.stringify(bad)}: not a domain glob (letters, digits, . - _ * ?)`,
-    );
-  return globs ?? [];
 }
 
 /** The service URL and API key from --url, --api-key-file, the environment and the configuration's `api.url`. */
@@ -175,14 +165,7 @@ export function log(options: Pick<ConnectionOptions, 'logLevel'>, io: Io, level:
 
 function parseRateLimit(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new SitesyncError(
-      'usage',
-      `--rate-limit ${JSON.stringify(text)}: expected a whole number of requests per minute (0: no limit)`,
-    );
-  }
-  return value;
+  return wholeNumberOption('--rate-limit', text, { min: 0, meaning: 'of requests per minute (0: no limit)' });
 }
 
 /**

@@ -183,6 +183,7 @@ function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
     }
     problems.push({
       severity: 'error',
+      code: 'duplicate',
       path: `${entry.path}.domain`,
       message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt)} (${earlier.path})`,
       source: entry.domainAt,

@@ -44,10 +44,3 @@ export function missingMessage(names: readonly string[], env: Env): string {
   if (unset.length === 0) return `${prefix} empty`;
   return `${prefix} not set (${unset.join(', ')}) or empty (${empty.join(', ')})`;
 }
-
-const MISSING = /^uses environment variables? .*, which (?:is|are) (?:not set|empty)/;
-
-/** Whether a problem is an unset or empty `${NAME}` (see missingMessage). */
-export function isMissingVariable(problem: { message: string }): boolean {
-  return MISSING.test(problem.message);
-}

@@ -25,7 +25,7 @@ export interface FileListing {
 }
 
 function fileProblem(display: string, message: string): ConfigProblem {
-  return { severity: 'error', path: '', message: `${display}: ${message}` };
+  return { severity: 'error', code: 'unreadable_file', path: '', message: `${display}: ${message}` };
 }
 
 export function displayPath(path: string, cwd: string): string {

@@ -6,7 +6,7 @@
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
-import { type Env, isMissingVariable } from './env.js';
+import type { Env } from './env.js';
 import { listConfigFiles, readConfigFile } from './files.js';
 import { checkSchema } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
@@ -90,7 +90,7 @@ function sortProblems(problems: readonly ConfigProblem[], files: readonly string
  */
 export function invalidConfigMessage(errors: readonly ConfigProblem[]): string {
   const summary = `the configuration is invalid (${countOf(errors.length, 'problem')})`;
-  if (!errors.some(isMissingVariable)) return summary;
+  if (!errors.some((problem) => problem.code === 'missing_variable')) return summary;
   return `${summary}; a plan needs every password variable, since it must know what it would send: in a drift-check job, set them from the CI secret store (docs/config.md)`;
 }
 

@@ -85,10 +85,12 @@ export function problemAt(
   source: SourceFile,
   path: DataPath,
   message: string,
-  options: { severity?: ConfigProblem['severity']; at?: 'key' | 'value' } = {},
+  options: { severity?: ConfigProblem['severity']; at?: 'key' | 'value'; code?: ConfigProblem['code'] } = {},
 ): ConfigProblem {
+  const severity = options.severity ?? 'error';
   return {
-    severity: options.severity ?? 'error',
+    severity,
+    code: options.code ?? (severity === 'warning' ? 'advice' : 'invalid_value'),
     path: formatPath(path),
     message,
     source: locate(source, path, options.at ?? 'value'),

@@ -89,7 +89,7 @@ function resolvePassword(
   if (name === undefined) return undefined; // a literal: the schema has already refused it
   const value = env[name];
   if (value === undefined || value === '') {
-    problems.push(problemAt(source, path, missingMessage([name], env)));
+    problems.push(problemAt(source, path, missingMessage([name], env), { code: 'missing_variable' }));
     return undefined;
   }
   if (value.length > MAX_PASSWORD_LENGTH) {

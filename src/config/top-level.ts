@@ -35,7 +35,7 @@ export function mergeTopLevel(files: readonly LoadedFile[], problems: ConfigProb
       if (first) {
         const where = formatLocation(locate(first.source, [key], 'key'));
         const message = `is already set at ${where}; settings outside websites may be given once across all files`;
-        problems.push(problemAt(source, [key], message, { at: 'key' }));
+        problems.push(problemAt(source, [key], message, { at: 'key', code: 'duplicate' }));
       } else {
         top[key] = { source, value: config[key] };
       }
@@ -108,7 +108,7 @@ export function resolveApiUrl(top: TopLevel, env: Env, problems: ConfigProblem[]
   const path = ['api', 'url'];
   const result = interpolate(api.value.url, env);
   if ('missing' in result) {
-    problems.push(problemAt(api.source, path, missingMessage(result.missing, env)));
+    problems.push(problemAt(api.source, path, missingMessage(result.missing, env), { code: 'missing_variable' }));
     return undefined;
   }
   let url: URL;

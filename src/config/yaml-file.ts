@@ -35,14 +35,20 @@ export function parseConfigText(text: string, display: string): ParsedFile {
   const doc = parseDocument(source, { lineCounter, merge: true, uniqueKeys: false, prettyErrors: false });
   const parsed: ParsedFile = { display, doc, lineCounter, problems: [] };
   const add = (offset: number, message: string): void => {
-    parsed.problems.push({ severity: 'error', path: '', message, source: locationAt(parsed, offset) });
+    parsed.problems.push({ severity: 'error', code: 'yaml', path: '', message, source: locationAt(parsed, offset) });
   };
 
   for (const error of doc.errors) add(error.pos[0], syntaxMessage(error));
   for (const warning of doc.warnings) {
     // e.g. an unknown tag (`!env X`): the value is read as plain text, which is rarely what was meant.
     const message = `YAML: ${(warning.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+.*$/, '')}`;
-    parsed.problems.push({ severity: 'warning', path: '', message, source: locationAt(parsed, warning.pos[0]) });
+    parsed.problems.push({
+      severity: 'warning',
+      code: 'yaml',
+      path: '',
+      message,
+      source: locationAt(parsed, warning.pos[0]),
+    });
   }
   for (const [offset, message] of duplicateKeys(parsed)) add(offset, message);
   if (parsed.problems.some((problem) => problem.severity === 'error')) return parsed;

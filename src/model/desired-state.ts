@@ -18,8 +18,18 @@ export const DEFAULT_POLICY: ConfigPolicy = {
   limits: { maxDeletes: 3, maxChangePercent: 30 },
 };
 
+/** What kind of problem, for programs (people read `message`; never match on it). */
+export type ConfigProblemCode =
+  | 'unreadable_file' // missing, too large, not UTF-8 text, or cannot be read
+  | 'yaml' // YAML syntax error, or a YAML warning (an unknown tag)
+  | 'invalid_value' // the schema or a value check refuses it
+  | 'missing_variable' // a `${NAME}` reference whose variable is unset or empty
+  | 'duplicate' // a domain listed twice, or a once-only setting given in two files
+  | 'advice'; // a warning: valid, but probably not what was meant
+
 export interface ConfigProblem {
   severity: 'error' | 'warning';
+  code: ConfigProblemCode;
   message: string;
   /** Path in the document, in the user's terms: `websites[3].privacy`. */
   path: string;

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'protocol' // the answer is not what the API promises
   | 'stale_plan' // a saved plan no longer matches the live state
   | 'unsafe_plan' // the plan violates a safety limit
+  | 'cancelled' // the user did not confirm (apply's prompt)
   | 'interrupted'; // the user stopped the run
 
 export class SitesyncError extends Error {

@@ -7,7 +7,6 @@ export { type CliPolicy, policyFromConfig } from './policy.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {
   createSavedPlan,
-  keyIdOf,
   parseSavedPlan,
   SAVED_PLAN_KIND,
   SAVED_PLAN_VERSION,

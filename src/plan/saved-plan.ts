@@ -5,7 +5,6 @@
  * fingerprint of every touched site's live state) and never a secret. Pure
  * (de)serialisation with validation.
  */
-import { createHash } from 'node:crypto';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, Plan, PlanPolicy } from '../model/plan.js';
 
@@ -26,22 +25,12 @@ export interface SavedPlan {
   target: string;
   /** `DesiredState.digest`: the resolved configuration, secrets excluded. */
   configDigest: string;
-  /** `keyIdOf(apiKey)`: which account (key) the plan was made in; not a secret. */
+  /** `Connection.keyId` (api/connection.ts): which account (key) the plan was made in; not a secret. */
   keyId: string;
   policy: PlanPolicy;
   plan: Plan;
   /** One per change, in plan order. */
   fingerprints: SiteFingerprint[];
-}
-
-/**
- * An account identity that is not a secret: the first 16 hex digits (64 bits)
- * of sha256("sitesync key id\0" + key). API keys are high-entropy, so a salted,
- * truncated digest reveals nothing usable about the key; it only tells two keys
- * apart (docs/plan-format.md).
- */
-export function keyIdOf(apiKey: string): string {
-  return createHash('sha256').update(`sitesync key id\0${apiKey}`).digest('hex').slice(0, 16);
 }
 
 export function createSavedPlan(input: {

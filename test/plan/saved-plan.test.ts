@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { keyIdOf } from '../../src/api/connection.js';
 import { SitesyncError } from '../../src/model/errors.js';
+import { Secret } from '../../src/model/secret.js';
 import { plan } from '../../src/plan/planner.js';
-import { createSavedPlan, keyIdOf, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
+import { createSavedPlan, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
@@ -10,7 +12,7 @@ const thePolicy = policy({ prune: true });
 const saved = createSavedPlan({
   target: 'https://analytics.example.com',
   configDigest: 'sha256:abc',
-  keyId: keyIdOf('test-key'),
+  keyId: keyIdOf(new Secret('test-key')),
   policy: thePolicy,
   plan: plan(desiredSites, liveSites, thePolicy),
 });
@@ -32,8 +34,8 @@ describe('saved plan', () => {
   });
 
   it('identifies the account by a salted, truncated digest of the key, never the key', () => {
-    expect(keyIdOf('test-key')).toBe('9f5c9f0ccbe09f0b');
-    expect(keyIdOf('test-key2')).not.toBe(keyIdOf('test-key'));
+    expect(keyIdOf(new Secret('test-key'))).toBe('9f5c9f0ccbe09f0b');
+    expect(keyIdOf(new Secret('test-key2'))).not.toBe(keyIdOf(new Secret('test-key')));
     expect(saved.keyId).toBe('9f5c9f0ccbe09f0b');
     expect(serializeSavedPlan(saved)).not.toContain('test-key');
   });

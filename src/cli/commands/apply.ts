@@ -22,12 +22,12 @@ import type { MovedSite } from '../../apply/staleness.js';
 import { checkFreshness } from '../../apply/staleness.js';
 import type { DesiredState } from '../../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
-import { isValidGlob } from '../../model/glob.js';
 import type { Plan } from '../../model/plan.js';
 import type { DesiredWebsite } from '../../model/website.js';
-import { createSavedPlan, keyIdOf, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
+import { createSavedPlan, plan as makePlan, parseSavedPlan, policyFromConfig } from '../../plan/index.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { globsOption, wholeNumberOption } from '../option-values.js';
 import {
   addSharedOptions,
   collect,
@@ -109,14 +109,7 @@ interface Run {
 }
 
 function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
-  const acks: Acknowledgements = { allowDelete: flags.allowDelete ?? [] };
-  const badGlob = acks.allowDelete.find((glob) => !isValidGlob(glob));
-  if (badGlob !== undefined) {
-    throw new SitesyncError(
-      'usage',
-      `--allow-delete ${JSON.stringify(badGlob)}: not a domain or glob (letters, digits, . - _ * ?)`,
-    );
-  }
+  const acks: Acknowledgements = { allowDelete: globsOption('--allow-delete', flags.allowDelete, 'a domain or glob') };
   if (flags.maxDeletes !== undefined) acks.maxDeletes = wholeNumber('--max-deletes', flags.maxDeletes, 0);
   if (flags.maxChangePercent !== undefined) {
     acks.maxChangePercent = wholeNumber('--max-change-percent', flags.maxChangePercent, 0);
@@ -232,7 +225,7 @@ function connect(shared: SharedOptions, parallelism: number, io: Io): Session {
   const connection = connectionOf(shared, io, state.apiUrl);
   // One socket per change in flight, so --parallelism is not capped by the pool.
   const api = openClient(shared, io, connection, parallelism);
-  return { state, api, keyId: keyIdOf(connection.apiKey.reveal()) };
+  return { state, api, keyId: connection.keyId };
 }
 
 interface Execution {
@@ -331,10 +324,4 @@ function readPlanFile(path: string, shown: string): string {
   }
 }
 
-function wholeNumber(option: string, text: string, min: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || value < min) {
-    throw new SitesyncError('usage', `${option} ${JSON.stringify(text)}: expected a whole number ≥ ${min}`);
-  }
-  return value;
-}
+const wholeNumber = (option: string, text: string, min: number): number => wholeNumberOption(option, text, { min });

@@ -12,6 +12,7 @@ import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { globsOption } from '../option-values.js';
 import {
   addConnectionOptions,
   type ConnectionOptions,
@@ -20,7 +21,6 @@ import {
   log,
   openClient,
   readConnectionOptions,
-  readGlobs,
 } from '../shared-options.js';
 
 export interface ExportOptions extends ConnectionOptions {
@@ -36,7 +36,7 @@ export function registerExport(program: Command, context: CommandContext): void 
     .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect));
   addConnectionOptions(command).action(async (raw) => {
     await context.run(async () =>
-      runExport({ ...readConnectionOptions(raw), out: raw.out, only: readGlobs('--only', raw.only) }, context.io),
+      runExport({ ...readConnectionOptions(raw), out: raw.out, only: globsOption('--only', raw.only) }, context.io),
     );
   });
 }

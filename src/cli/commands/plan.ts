@@ -14,7 +14,6 @@ import type { Plan } from '../../model/plan.js';
 import {
   createSavedPlan,
   explain,
-  keyIdOf,
   plan,
   policyFromConfig,
   type SiteExplanation,
@@ -74,8 +73,13 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
     });
     const result = plan(state.websites, live, policy);
     if (flags.out !== undefined) {
-      const keyId = keyIdOf(connection.apiKey.reveal());
-      const saved = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan: result });
+      const saved = createSavedPlan({
+        target: api.url,
+        configDigest: state.digest,
+        keyId: connection.keyId,
+        policy,
+        plan: result,
+      });
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved), flags.out);
       io.stderr.write(`plan saved to ${flags.out}: apply it with \`sitesync apply ${flags.out}\`\n`);
     }

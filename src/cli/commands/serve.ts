@@ -13,15 +13,12 @@ import type { RunningServer } from '../../server/index.js';
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
+import { wholeNumberOption } from '../option-values.js';
 
 const DEFAULT_DB = './sitesync.db';
 
-function integerOption(name: string, text: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new SitesyncError('usage', `--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
-  }
-  return Number(text);
-}
+const integerOption = (name: string, text: string, min: number, max: number): number =>
+  wholeNumberOption(`--${name}`, text, { min, max });
 
 interface ServeOptions {
   host: string;

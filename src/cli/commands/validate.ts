@@ -56,6 +56,7 @@ function problemJson(problem: ConfigProblem): Record<string, unknown> {
     line: problem.source?.line ?? null,
     column: problem.source?.column ?? null,
     path: problem.path,
+    code: problem.code,
     message: problem.message,
     text: formatProblem(problem),
   };

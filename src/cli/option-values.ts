@@ -1,0 +1,39 @@
+/**
+ * Command-line values that several commands share: whole numbers (--port,
+ * --parallelism, --rate-limit, --max-deletes, ...) and domain globs (--only,
+ * --skip, --allow-delete). A bad value is a `usage` SitesyncError naming the
+ * option and the value.
+ */
+import { SitesyncError } from '../model/errors.js';
+import { isValidGlob } from '../model/glob.js';
+
+export interface WholeNumberRange {
+  min: number;
+  /** With a maximum, the message names the range. */
+  max?: number;
+  /** What the number counts, for the message ("of requests per minute (0: no limit)"); default "≥ min". */
+  meaning?: string;
+}
+
+/** Digits only (surrounding spaces allowed): no sign, fraction, exponent or hex. */
+export function wholeNumberOption(option: string, text: string, range: WholeNumberRange): number {
+  const value = Number(text);
+  const { min, max } = range;
+  if (/^\s*\d+\s*$/.test(text) && value >= min && (max === undefined || value <= max)) return value;
+  if (max !== undefined) {
+    throw new SitesyncError('usage', `${option} must be a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  throw new SitesyncError(
+    'usage',
+    `${option} ${JSON.stringify(text)}: expected a whole number ${range.meaning ?? `≥ ${min}`}`,
+  );
+}
+
+/** The globs given to a repeatable option, checked; `what` names what one should be. */
+export function globsOption(option: string, globs: string[] | undefined, what = 'a domain glob'): string[] {
+  const bad = (globs ?? []).find((glob) => !isValidGlob(glob));
+  if (bad !== undefined) {
+    throw new SitesyncError('usage', `${option} ${JSON.stringify(bad)}: not ${what} (letters, digits, . - _ * ?)`);
+  }
+  return globs ?? [];
+}
