@@ -26,11 +26,12 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   '@commander-js/extra-typings': 'cli',
 };
 
-/** Pure folders (no file, network, process or clock) and the only built-ins they may use. */
+/** Folders without file, network or process built-ins (pure ones, and apply/), and the only built-ins they may use. */
 const PURE_BUILTINS: Readonly<Record<string, readonly string[]>> = {
   model: ['node:url'], // domainToASCII
   plan: ['node:crypto'], // digests
   render: [],
+  apply: [], // orchestration over the WebsitesApi port: journal file, plan lock and terminal are the CLI's
 };
 
 /**
@@ -118,6 +119,16 @@ describe('architecture', () => {
       })
       .map((entry) => `${entry.file} imports from ${entry.target}/`);
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps commands apart: a command imports shared steps (cli/prepare.ts and the like), never another command', () => {
+    const commands = join(SRC, 'cli', 'commands');
+    const crossing = sourceFiles(commands).flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/from '\.\/([^']+)'/g)]
+        .map((match) => match[1]!)
+        .map((target) => `${relative(SRC, path)} imports ./${target}`),
+    );
+    expect(crossing).toEqual([]);
   });
 
   it('reveals secrets only at the HTTP edge (api/), as model/secret.ts says', () => {

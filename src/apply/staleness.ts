@@ -1,16 +1,17 @@
 /**
- * Is a saved plan still true? Each touched site is read again (listing or
- * per-site reads, whichever is fewer requests) and sorted into: unchanged
- * since the plan (apply it), already in the planned state (an earlier or
- * concurrent apply of this plan got there: skip it), or moved (the plan is
- * stale: refuse, naming the site and how it moved). Only reads; the decision
- * to refuse is the command's.
+ * Is a plan still true? The one freshness check, for a saved plan and for a
+ * plan a person took minutes to confirm alike: each touched site is read again
+ * (listing or per-site reads, whichever is fewer requests) and sorted into:
+ * unchanged since the plan (apply it), already in the planned state (an
+ * earlier or concurrent apply of this plan got there: skip it), or moved (the
+ * plan is stale: refuse, naming the site and how it moved). Only reads; the
+ * decision to refuse is the command's.
  */
 import type { WebsitesApi } from '../api/types.js';
-import type { Change, Plan } from '../model/plan.js';
+import type { Change } from '../model/plan.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
 import { fingerprintLive } from '../plan/fingerprint.js';
-import type { SavedPlan } from '../plan/saved-plan.js';
+import type { SiteFingerprint } from '../plan/saved-plan.js';
 import { fieldDifferenceText } from '../render/field-text.js';
 import { readTargets } from './read-back.js';
 
@@ -24,36 +25,32 @@ export interface Freshness {
   /** Sites already in the planned state, by domain, with the reason to skip them. */
   alreadyApplied: Map<string, string>;
   moved: MovedSite[];
-  /** Sites in the account (from the saved plan's counts): chooses listing vs per-site reads later. */
-  liveCount: number;
 }
 
 export const ALREADY_APPLIED = 'already applied: the live state matches the plan';
 
-export async function checkFreshness(saved: SavedPlan, api: WebsitesApi, signal?: AbortSignal): Promise<Freshness> {
-  const { plan } = saved;
-  const liveCount = liveCountOf(plan);
-  const targets = plan.changes.map((change) => ({ domain: change.domain, id: change.id }));
-  const live = await readTargets(api, targets, liveCount, signal);
+/**
+ * `fingerprints` are what the planner saw, one per change (`fingerprintsOf`);
+ * `liveCount` (sites in the account) chooses listing vs per-site reads.
+ */
+export async function checkFreshness(
+  changes: readonly Change[],
+  fingerprints: readonly SiteFingerprint[],
+  api: WebsitesApi,
+  options: { liveCount: number; signal?: AbortSignal | undefined },
+): Promise<Freshness> {
+  const targets = changes.map((change) => ({ domain: change.domain, id: change.id }));
+  const live = await readTargets(api, targets, options.liveCount, options.signal);
   const alreadyApplied = new Map<string, string>();
   const moved: MovedSite[] = [];
-  plan.changes.forEach((change, index) => {
+  changes.forEach((change, index) => {
     const site = live.get(change.domain);
-    const expected = saved.fingerprints[index]?.fingerprint ?? null;
+    const expected = fingerprints[index]?.fingerprint ?? null;
     if (site === undefined ? expected === null : expected !== null && fingerprintLive(site) === expected) return;
     if (inPlannedState(change, site)) alreadyApplied.set(change.domain, ALREADY_APPLIED);
     else moved.push({ domain: change.domain, how: howMoved(change, site) });
   });
-  return { alreadyApplied, moved, liveCount };
-}
-
-/** The sites the account held when the plan was made. */
-export function liveCountOf(plan: Plan): number {
-  const { summary } = plan;
-  const filtered = plan.notes
-    .filter((note) => note.kind === 'filtered')
-    .reduce((n, note) => n + note.domains.length, 0);
-  return summary.update + summary.delete + summary.unchanged + summary.outOfScope + summary.kept + filtered;
+  return { alreadyApplied, moved };
 }
 
 /** Whether the site already looks exactly as the plan would leave it. */

@@ -5,6 +5,7 @@
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { isSitesyncError } from '../model/errors.js';
 import { VERSION } from '../version.js';
+import type { CommandContext } from './command-context.js';
 import { registerApply } from './commands/apply.js';
 import { registerExport } from './commands/export.js';
 import { registerPlan } from './commands/plan.js';
@@ -12,15 +13,6 @@ import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
 import { EXIT, type Io } from './io.js';
-
-/** A command body: returns the exit code. */
-export type CommandRunner = () => Promise<number>;
-
-export interface CommandContext {
-  io: Io;
-  /** Commands call this with their body; main runs it and turns errors into messages. */
-  run(body: CommandRunner): Promise<void>;
-}
 
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.ok;

@@ -6,7 +6,11 @@ export { plan } from './planner.js';
 export { type CliPolicy, policyFromConfig } from './policy.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {
+  type ApplyTarget,
+  admissionRefusal,
   createSavedPlan,
+  fingerprintsOf,
+  liveCountOf,
   parseSavedPlan,
   SAVED_PLAN_KIND,
   SAVED_PLAN_VERSION,

@@ -6,7 +6,7 @@
  * (de)serialisation with validation.
  */
 import { SitesyncError } from '../model/errors.js';
-import type { Change, Plan, PlanPolicy } from '../model/plan.js';
+import type { Plan, PlanPolicy } from '../model/plan.js';
 
 export const SAVED_PLAN_KIND = 'sitesync-plan';
 export const SAVED_PLAN_VERSION = 1;
@@ -48,13 +48,52 @@ export function createSavedPlan(input: {
     keyId: input.keyId,
     policy: input.policy,
     plan: input.plan,
-    fingerprints: input.plan.changes.map(fingerprintOfChange),
+    fingerprints: fingerprintsOf(input.plan),
   };
 }
 
-function fingerprintOfChange(change: Change): SiteFingerprint {
-  if (change.action === 'create') return { domain: change.domain, id: null, fingerprint: null };
-  return { domain: change.domain, id: change.id, fingerprint: change.fingerprint };
+/** What the planner saw of each touched site, in plan order: the input of a freshness check. */
+export function fingerprintsOf(plan: Plan): SiteFingerprint[] {
+  return plan.changes.map((change) =>
+    change.action === 'create'
+      ? { domain: change.domain, id: null, fingerprint: null }
+      : { domain: change.domain, id: change.id, fingerprint: change.fingerprint },
+  );
+}
+
+/** The sites the account held when the plan was made. */
+export function liveCountOf(plan: Plan): number {
+  const { summary } = plan;
+  const filtered = plan.notes
+    .filter((note) => note.kind === 'filtered')
+    .reduce((n, note) => n + note.domains.length, 0);
+  return summary.update + summary.delete + summary.unchanged + summary.outOfScope + summary.kept + filtered;
+}
+
+/** Where apply runs: compared with where the saved plan was made. */
+export interface ApplyTarget {
+  /** The service's base URL. */
+  target: string;
+  /** `Connection.keyId` of the key apply uses. */
+  keyId: string;
+  /** `DesiredState.digest` of the configuration apply loaded. */
+  configDigest: string;
+}
+
+/**
+ * Admission of a saved plan: why it may not be applied here (another service,
+ * another key so possibly another account, another configuration), or
+ * undefined. Whether the live sites moved is the freshness check's, later.
+ */
+export function admissionRefusal(saved: SavedPlan, here: ApplyTarget, planFile: string): string | undefined {
+  if (here.target !== saved.target) return `${planFile} was made for ${saved.target}, not ${here.target}`;
+  if (here.keyId !== saved.keyId) {
+    return `${planFile} was made with another API key (key id ${saved.keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it`;
+  }
+  if (here.configDigest !== saved.configDigest) {
+    return `the configuration changed since ${planFile} was made (or other -f files were given): run plan again and review it`;
+  }
+  return undefined;
 }
 
 /** Stable text: two-space JSON and a final newline. Secret objects would print as a placeholder; a plan holds none. */

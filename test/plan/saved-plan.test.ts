@@ -3,7 +3,7 @@ import { keyIdOf } from '../../src/api/connection.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import { Secret } from '../../src/model/secret.js';
 import { plan } from '../../src/plan/planner.js';
-import { createSavedPlan, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
+import { admissionRefusal, createSavedPlan, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
@@ -61,5 +61,25 @@ describe('saved plan', () => {
   ])('rejects %s with a message naming the file', (_name, text, message) => {
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(message);
+  });
+
+  it.each([
+    ['the same target, key and configuration', {}, undefined],
+    [
+      'another service',
+      { target: 'https://other.example.com' },
+      'plan.json was made for https://analytics.example.com, not https://other.example.com',
+    ],
+    [
+      'another API key',
+      { keyId: keyIdOf(new Secret('other-key')) },
+      'plan.json was made with another API key (key id 9f5c9f0ccbe09f0b)',
+    ],
+    ['another configuration', { configDigest: 'sha256:def' }, 'the configuration changed since plan.json was made'],
+  ])('admits a saved plan only where it was made: %s', (_name, change, refusal) => {
+    const here = { target: saved.target, keyId: saved.keyId, configDigest: saved.configDigest, ...change };
+    const answer = admissionRefusal(saved, here, 'plan.json');
+    if (refusal === undefined) expect(answer).toBeUndefined();
+    else expect(answer).toContain(refusal);
   });
 });

@@ -10,15 +10,15 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { exportConfigWithWarnings } from '../../config/export.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { globsOption } from '../option-values.js';
+import { listLive } from '../prepare.js';
 import {
   addConnectionOptions,
   type ConnectionOptions,
   collect,
   connectionOf,
-  log,
   openClient,
   readConnectionOptions,
 } from '../shared-options.js';
@@ -44,8 +44,7 @@ export function registerExport(program: Command, context: CommandContext): void 
 export async function runExport(options: ExportOptions, io: Io): Promise<number> {
   const api = openClient(options, io, connectionOf(options, io));
   try {
-    const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
-    log(options, io, 'debug', `listed ${live.length} websites in ${api.stats.requests} requests`);
+    const live = await listLive(api, options, io);
     const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
     const { text, warnings } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,

@@ -7,29 +7,13 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { formatProblem, invalidConfigMessage, loadConfig } from '../../config/index.js';
-import type { DesiredState } from '../../model/desired-state.js';
-import { SitesyncError } from '../../model/errors.js';
 import type { Plan } from '../../model/plan.js';
-import {
-  createSavedPlan,
-  explain,
-  plan,
-  policyFromConfig,
-  type SiteExplanation,
-  serializeSavedPlan,
-} from '../../plan/index.js';
+import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan } from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT, type Io, writeAtomically } from '../io.js';
-import type { CommandContext } from '../main.js';
-import {
-  addSharedOptions,
-  connectionOf,
-  log,
-  openClient,
-  readSharedOptions,
-  type SharedOptions,
-} from '../shared-options.js';
+import { openSession, planSession } from '../prepare.js';
+import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
@@ -55,28 +39,15 @@ export function registerPlan(program: Command, context: CommandContext): void {
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const state = loadDesiredState(shared, io);
-  const connection = connectionOf(shared, io, state.apiUrl);
-  const api = openClient(shared, io, connection);
+  const session = openSession(shared, io);
+  const { api, state } = session;
   try {
-    const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
-    log(
-      shared,
-      io,
-      'debug',
-      `listed ${live.length} websites in ${api.stats.requests} requests (${api.stats.retries} retries, ${api.stats.throttled} throttled)`,
-    );
-    const policy = policyFromConfig(state.policy, {
-      only: shared.only,
-      skip: shared.skip,
-      syncWriteOnly: flags.syncWriteOnly === true,
-    });
-    const result = plan(state.websites, live, policy);
+    const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
     if (flags.out !== undefined) {
       const saved = createSavedPlan({
         target: api.url,
         configDigest: state.digest,
-        keyId: connection.keyId,
+        keyId: session.connection.keyId,
         policy,
         plan: result,
       });
@@ -89,17 +60,6 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   } finally {
     await api.close();
   }
-}
-
-/** Loads and validates the configuration; every problem is printed before failing. */
-export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): DesiredState {
-  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env });
-  for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
-  if (loaded.state === undefined) {
-    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
-  }
-  return loaded.state;
 }
 
 function render(result: Plan, shared: SharedOptions, target: string, explanation?: SiteExplanation[]): string {

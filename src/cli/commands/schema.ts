@@ -4,8 +4,8 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { schemaText } from '../../config/index.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../io.js';
-import type { CommandContext } from '../main.js';
 
 export function registerSchema(program: Command, context: CommandContext): void {
   program

@@ -11,8 +11,8 @@ import { SitesyncError } from '../../model/errors.js';
 import type { RunningServer } from '../../server/index.js';
 // mode.ts has no imports: naming the modes here does not load the server stack.
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT, type Io } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { wholeNumberOption } from '../option-values.js';
 
 const DEFAULT_DB = './sitesync.db';

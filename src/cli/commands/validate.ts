@@ -8,8 +8,8 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { formatProblem, type LoadResult, loadConfig } from '../../config/index.js';
 import type { ConfigProblem } from '../../model/desired-state.js';
 import { countOf } from '../../model/text.js';
+import type { CommandContext } from '../command-context.js';
 import { EXIT, type Io } from '../io.js';
-import type { CommandContext } from '../main.js';
 import { collect } from '../shared-options.js';
 
 export interface ValidateOptions {

@@ -1,0 +1,199 @@
+/**
+ * The steps of `sitesync apply` after planning, shared by both ways in (a
+ * configuration confirmed at a prompt, a saved plan): acknowledgements,
+ * refusals, the confirmation prompt, the freshness check, and the run itself
+ * with its journal file and progress lines. Files, terminal and clock live
+ * here, at the CLI edge; `apply/` orchestrates over the WebsitesApi port.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { WebsitesApi } from '../api/index.js';
+import { type Acknowledgements, refusalMessage, unacknowledged } from '../apply/acknowledge.js';
+import { applyPlan } from '../apply/apply-plan.js';
+import type { Journal } from '../apply/journal.js';
+import { progressReporter } from '../apply/progress.js';
+import { type ApplyResult, succeeded } from '../apply/result.js';
+import { checkFreshness, type MovedSite } from '../apply/staleness.js';
+import { isSitesyncError, SitesyncError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { DesiredWebsite } from '../model/website.js';
+import type { SiteFingerprint } from '../plan/index.js';
+import { type Answer, ApplyOutput } from './commands/apply-output.js';
+import { EXIT, type Io } from './io.js';
+import { openJournal } from './journal-file.js';
+import { globsOption, wholeNumberOption } from './option-values.js';
+import type { Session } from './prepare.js';
+import type { SharedOptions } from './shared-options.js';
+
+/** commander's values for apply's own options. */
+export interface ApplyFlags {
+  autoApprove?: boolean;
+  allowDelete?: string[];
+  maxDeletes?: string;
+  maxChangePercent?: string;
+  parallelism: string;
+  journal?: string;
+  syncWriteOnly?: boolean;
+}
+
+/** One apply command's settings, read once. */
+export interface ApplyRun {
+  started: number;
+  parallelism: number;
+  flags: ApplyFlags;
+  shared: SharedOptions;
+  acks: Acknowledgements;
+  output: ApplyOutput;
+}
+
+/** Validates apply's options (a bad one is a usage error before anything is read). */
+export function startRun(shared: SharedOptions, flags: ApplyFlags, io: Io): ApplyRun {
+  const started = Date.now();
+  const acks = readAcknowledgements(flags);
+  const parallelism = wholeNumberOption('--parallelism', flags.parallelism, { min: 1 });
+  return { started, parallelism, flags, shared, acks, output: new ApplyOutput(shared, io) };
+}
+
+function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
+  const acks: Acknowledgements = { allowDelete: globsOption('--allow-delete', flags.allowDelete, 'a domain or glob') };
+  if (flags.maxDeletes !== undefined)
+    acks.maxDeletes = wholeNumberOption('--max-deletes', flags.maxDeletes, { min: 0 });
+  if (flags.maxChangePercent !== undefined) {
+    acks.maxChangePercent = wholeNumberOption('--max-change-percent', flags.maxChangePercent, { min: 0 });
+  }
+  return acks;
+}
+
+/**
+ * The one freshness check (apply/staleness.ts) made into the command's answer:
+ * the sites to skip (already applied), or a `stale_plan` refusal naming each
+ * site that moved and what to run instead.
+ */
+export async function freshOrRefuse(
+  plan: Plan,
+  fingerprints: readonly SiteFingerprint[],
+  api: WebsitesApi,
+  liveCount: number,
+  stale: { what: string; rerun: string },
+  io: Io,
+): Promise<ReadonlyMap<string, string>> {
+  const fresh = await checkFreshness(plan.changes, fingerprints, api, { liveCount, signal: io.signal });
+  if (fresh.moved.length > 0) throw new SitesyncError('stale_plan', staleMessage(stale.what, fresh.moved, stale.rerun));
+  return fresh.alreadyApplied;
+}
+
+export /** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
+function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRun): void {
+  const given = [
+    ...shared.only.map((glob) => `--only ${glob}`),
+    ...shared.skip.map((glob) => `--skip ${glob}`),
+    ...(flags.syncWriteOnly === true ? ['--sync-write-only'] : []),
+  ];
+  const first = given[0];
+  if (first === undefined) return;
+  const flag = first.split(' ')[0];
+  throw new SitesyncError(
+    'usage',
+    `${flag} cannot be used with a saved plan: ${planFile} is applied exactly as reviewed; make a new plan with it (sitesync plan ${given.join(' ')} --out ${planFile}) and apply that`,
+  );
+}
+
+export function readPlanFile(path: string, shown: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new SitesyncError('usage', `${shown}: ${reason}`);
+  }
+}
+
+export interface Execution {
+  liveCount: number;
+  skip?: ReadonlyMap<string, string> | undefined;
+}
+
+export async function execute(
+  plan: Plan,
+  session: Session,
+  run: ApplyRun,
+  execution: Execution,
+  io: Io,
+): Promise<number> {
+  if (io.signal?.aborted) {
+    const message = 'interrupted before applying anything';
+    io.stderr.write(`${message}\n`);
+    run.output.refused({ code: 'interrupted', message });
+    return EXIT.interrupted;
+  }
+  const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
+  const progress = progressReporter(io.stderr);
+  const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
+  try {
+    journal?.record({ event: 'begin', target: session.api.url, total: plan.changes.length });
+    const applied = await applyPlan(plan, desired, session.api, {
+      parallelism: run.parallelism,
+      ...(io.signal && { signal: io.signal }),
+      ...(journal && { journal }),
+      ...(execution.skip && { skip: execution.skip }),
+      liveCount: execution.liveCount + plan.changes.filter((c) => c.action === 'create').length,
+      onProgress: (event) => progress.onProgress(event),
+    });
+    progress.end();
+    // The whole command: the listing or staleness check counts as much as the writes.
+    const result: ApplyResult = {
+      ...applied,
+      requests: session.api.stats.requests,
+      elapsedMs: Date.now() - run.started,
+    };
+    const ok = succeeded(result);
+    journal?.record({
+      event: 'end',
+      counts: result.counts,
+      interrupted: result.interrupted,
+      divergences: result.verification.divergences,
+    });
+    run.output.result(result, ok);
+    if (result.interrupted) return EXIT.interrupted;
+    return ok ? EXIT.ok : EXIT.error;
+  } finally {
+    progress.end();
+    journal?.close();
+  }
+}
+
+export /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
+function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
+  const open = unacknowledged(plan.safety, run.acks);
+  if (open.length === 0) return undefined;
+  const message = refusalMessage(open, run.acks);
+  io.stderr.write(`${message}\n`);
+  run.output.refused({ code: 'unsafe_plan', message });
+  return EXIT.unsafe;
+}
+
+export /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
+async function confirmed(io: Io): Promise<Answer> {
+  if (io.prompt === undefined) {
+    throw new SitesyncError(
+      'usage',
+      'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
+    );
+  }
+  let answer: string | undefined;
+  try {
+    answer = await io.prompt('Apply these changes? Only "yes" is accepted: ');
+  } catch (error) {
+    if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
+    throw error;
+  }
+  if (answer === undefined) return 'eof';
+  return answer.trim() === 'yes' ? 'yes' : 'no';
+}
+
+/** The refusal of a stale plan: each site that moved, and what to run instead. */
+function staleMessage(what: string, moved: readonly MovedSite[], rerun: string): string {
+  const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
+  for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
+  lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,72 @@
+/**
+ * The steps `plan`, `apply` and `export` share before they differ: load the
+ * desired state (every problem printed before failing), resolve the
+ * connection once (URL, key, key id), open a client, list the live sites, and
+ * plan. Commands import these steps, never each other.
+ */
+import type { Connection, WebsitesApi } from '../api/index.js';
+import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import type { DesiredState } from '../model/desired-state.js';
+import { SitesyncError } from '../model/errors.js';
+import type { Plan, PlanPolicy } from '../model/plan.js';
+import type { LiveWebsite } from '../model/website.js';
+import { plan, policyFromConfig } from '../plan/index.js';
+import type { Io } from './io.js';
+import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
+
+/** Loads and validates the configuration; every problem is printed before failing. */
+export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): DesiredState {
+  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env });
+  for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  if (loaded.state === undefined) {
+    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
+  }
+  return loaded.state;
+}
+
+export interface Session {
+  state: DesiredState;
+  /** Resolved once per command: the client's key and a saved plan's key id come from it. */
+  connection: Connection;
+  /** The caller closes it. */
+  api: WebsitesApi;
+}
+
+/** The configuration, then a client for it (`concurrency`: sockets, one per change in flight). */
+export function openSession(shared: SharedOptions, io: Io, concurrency?: number): Session {
+  const state = loadDesiredState(shared, io);
+  const connection = connectionOf(shared, io, state.apiUrl);
+  return { state, connection, api: openClient(shared, io, connection, concurrency) };
+}
+
+/** Every live site, with a debug line of what the listing cost. */
+export async function listLive(api: WebsitesApi, options: ConnectionOptions, io: Io): Promise<LiveWebsite[]> {
+  const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
+  const { requests, retries, throttled } = api.stats;
+  log(
+    options,
+    io,
+    'debug',
+    `listed ${live.length} websites in ${requests} requests (${retries} retries, ${throttled} throttled)`,
+  );
+  return live;
+}
+
+export interface Planned {
+  live: LiveWebsite[];
+  policy: PlanPolicy;
+  plan: Plan;
+}
+
+/** Lists the live sites and plans the session's configuration against them with the command line's choices. */
+export async function planSession(
+  session: Session,
+  shared: SharedOptions,
+  io: Io,
+  syncWriteOnly: boolean,
+): Promise<Planned> {
+  const live = await listLive(session.api, shared, io);
+  const policy = policyFromConfig(session.state.policy, { only: shared.only, skip: shared.skip, syncWriteOnly });
+  return { live, policy, plan: plan(session.state.websites, live, policy) };
+}
