@@ -6,7 +6,6 @@
 export type { RequestStats, WebsitesApi, WebsiteUpdate } from './api/index.js';
 export { type ClientOptions, createClient, resolveConnection } from './api/index.js';
 export { type ApplyOptions, applyPlan } from './apply/apply-plan.js';
-export type { ApplyResult, ChangeResult, Outcome } from './apply/result.js';
 export {
   exportConfig,
   formatProblem,
@@ -15,6 +14,7 @@ export {
   loadConfig,
   schemaText,
 } from './config/index.js';
+export type { ApplyResult, ChangeResult, Outcome } from './model/apply-result.js';
 export type { ConfigPolicy, ConfigProblem, DesiredState } from './model/desired-state.js';
 export { canonicalDomain } from './model/domain.js';
 export { type ErrorCode, SitesyncError } from './model/errors.js';

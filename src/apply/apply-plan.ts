@@ -9,13 +9,13 @@
  * Knows nothing of terminals or files: progress and the journal are callbacks.
  */
 import type { Cancellable, WebsitesApi, WebsiteUpdate } from '../api/types.js';
+import { type ApplyResult, type ChangeResult, countOutcomes } from '../model/apply-result.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, CreateChange, FieldChange, Plan, UpdateChange } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName, WebsiteSettings } from '../model/website.js';
 import { describeFailure } from './failure.js';
 import type { Journal } from './journal.js';
 import { forEachBounded } from './pool.js';
-import { type ApplyResult, type ChangeResult, countOutcomes } from './result.js';
 import { verifyApplied } from './verify.js';
 
 export const DEFAULT_PARALLELISM = 4;

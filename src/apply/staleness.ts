@@ -8,18 +8,13 @@
  * decision to refuse is the command's.
  */
 import type { WebsitesApi } from '../api/types.js';
+import type { MovedSite } from '../model/apply-result.js';
 import type { Change } from '../model/plan.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
 import { fingerprintLive } from '../plan/fingerprint.js';
 import type { SiteFingerprint } from '../plan/saved-plan.js';
 import { fieldDifferenceText } from '../render/field-text.js';
 import { readTargets } from './read-back.js';
-
-export interface MovedSite {
-  domain: string;
-  /** How it moved: "deleted since the plan", "privacy: was public, now private". */
-  how: string;
-}
 
 export interface Freshness {
   /** Sites already in the planned state, by domain, with the reason to skip them. */

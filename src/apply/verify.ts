@@ -6,13 +6,13 @@
  * rather than silently accepted.
  */
 import type { WebsitesApi } from '../api/types.js';
+import type { ChangeResult, Divergence, Verification } from '../model/apply-result.js';
 import { isSitesyncError } from '../model/errors.js';
 import type { FieldChange, Plan, PlanPolicy } from '../model/plan.js';
 import { CONFIG_FIELD_NAMES, type DesiredWebsite, type LiveWebsite } from '../model/website.js';
 import { plan as replan } from '../plan/index.js';
 import { fieldDifferenceText } from '../render/field-text.js';
 import { type ReadTarget, readTargets } from './read-back.js';
-import type { ChangeResult, Divergence, Verification } from './result.js';
 
 /** Everything in scope, nothing pruned, no limits: only "does each site match its configuration?". */
 const REPLAN_POLICY: PlanPolicy = {

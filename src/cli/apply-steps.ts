@@ -11,18 +11,20 @@ import type { WebsitesApi } from '../api/index.js';
 import { type Acknowledgements, refusalMessage, unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
-import { progressReporter } from '../apply/progress.js';
-import { type ApplyResult, succeeded } from '../apply/result.js';
-import { checkFreshness, type MovedSite } from '../apply/staleness.js';
+import { checkFreshness } from '../apply/staleness.js';
+import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
-import { type Answer, ApplyOutput } from './commands/apply-output.js';
-import { EXIT, type Io } from './io.js';
+import { staleRefusalText } from '../render/apply-result.js';
+import { type Answer, ApplyOutput } from './apply-output.js';
+import { exitCodeFor } from './exit-code.js';
+import type { Io } from './io.js';
 import { openJournal } from './journal-file.js';
 import { globsOption, wholeNumberOption } from './option-values.js';
 import type { Session } from './prepare.js';
+import { progressReporter } from './progress.js';
 import type { SharedOptions } from './shared-options.js';
 
 /** commander's values for apply's own options. */
@@ -78,7 +80,8 @@ export async function freshOrRefuse(
   io: Io,
 ): Promise<ReadonlyMap<string, string>> {
   const fresh = await checkFreshness(plan.changes, fingerprints, api, { liveCount, signal: io.signal });
-  if (fresh.moved.length > 0) throw new SitesyncError('stale_plan', staleMessage(stale.what, fresh.moved, stale.rerun));
+  if (fresh.moved.length > 0)
+    throw new SitesyncError('stale_plan', staleRefusalText(stale.what, fresh.moved, stale.rerun));
   return fresh.alreadyApplied;
 }
 
@@ -123,7 +126,7 @@ export async function execute(
     const message = 'interrupted before applying anything';
     io.stderr.write(`${message}\n`);
     run.output.refused({ code: 'interrupted', message });
-    return EXIT.interrupted;
+    return exitCodeFor({ kind: 'refused', code: 'interrupted' });
   }
   const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
   const progress = progressReporter(io.stderr);
@@ -153,8 +156,7 @@ export async function execute(
       divergences: result.verification.divergences,
     });
     run.output.result(result, ok);
-    if (result.interrupted) return EXIT.interrupted;
-    return ok ? EXIT.ok : EXIT.error;
+    return exitCodeFor({ kind: 'applied', result });
   } finally {
     progress.end();
     journal?.close();
@@ -168,7 +170,7 @@ function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
   const message = refusalMessage(open, run.acks);
   io.stderr.write(`${message}\n`);
   run.output.refused({ code: 'unsafe_plan', message });
-  return EXIT.unsafe;
+  return exitCodeFor({ kind: 'refused', code: 'unsafe_plan' });
 }
 
 export /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
@@ -188,12 +190,4 @@ async function confirmed(io: Io): Promise<Answer> {
   }
   if (answer === undefined) return 'eof';
   return answer.trim() === 'yes' ? 'yes' : 'no';
-}
-
-/** The refusal of a stale plan: each site that moved, and what to run instead. */
-function staleMessage(what: string, moved: readonly MovedSite[], rerun: string): string {
-  const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
-  for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
-  lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
-  return lines.join('\n');
 }

@@ -12,6 +12,7 @@ import { registerPlan } from './commands/plan.js';
 import { registerSchema } from './commands/schema.js';
 import { registerServe } from './commands/serve.js';
 import { registerValidate } from './commands/validate.js';
+import { exitCodeFor } from './exit-code.js';
 import { EXIT, type Io } from './io.js';
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -52,7 +53,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.error;
+    if (error instanceof CommanderError) return exitCodeFor({ kind: 'usage', helpShown: error.exitCode === 0 });
     return reportError(error, io);
   }
   return exitCode;
@@ -60,18 +61,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 /** One readable line for a user error; a stack trace only for a bug. Ctrl-C (SIGINT/SIGTERM) exits 130. */
 export function reportError(error: unknown, io: Io): number {
+  const aborted = io.signal?.aborted === true && error === io.signal.reason;
   if (isSitesyncError(error)) {
     io.stderr.write(`error: ${error.message}\n`);
-    if (error.code === 'interrupted') return EXIT.interrupted;
-    return error.code === 'unsafe_plan' ? EXIT.unsafe : EXIT.error;
-  }
-  if (io.signal?.aborted && error === io.signal.reason) {
+  } else if (aborted) {
     // The raw abort reason escaped a wait somewhere: still an interruption, not a bug.
     const reason = error instanceof Error ? error.message : String(error);
     io.stderr.write(`error: interrupted (${reason})\n`);
-    return EXIT.interrupted;
+  } else {
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr.write(`internal error (please report): ${detail}\n`);
   }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  io.stderr.write(`internal error (please report): ${detail}\n`);
-  return EXIT.error;
+  return exitCodeFor({ kind: 'failed', error, aborted });
 }

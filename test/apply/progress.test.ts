@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { changeLine, formatDuration, liveLine, progressReporter } from '../../src/apply/progress.js';
+import { progressReporter } from '../../src/cli/progress.js';
+import { changeLine, formatDuration, liveLine } from '../../src/render/progress.js';
 
 function stream(isTTY: boolean) {
   let text = '';

@@ -11,7 +11,8 @@ import { exportConfigWithWarnings } from '../../config/export.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT, type Io, writeAtomically } from '../io.js';
+import { exitCodeFor } from '../exit-code.js';
+import { type Io, writeAtomically } from '../io.js';
 import { globsOption } from '../option-values.js';
 import { listLive } from '../prepare.js';
 import {
@@ -56,7 +57,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       writeAtomically(resolve(io.cwd, options.out), text, options.out);
       io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
-    return EXIT.ok;
+    return exitCodeFor({ kind: 'done' });
   } finally {
     await api.close();
   }

@@ -11,7 +11,8 @@ import type { Plan } from '../../model/plan.js';
 import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan } from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT, type Io, writeAtomically } from '../io.js';
+import { exitCodeFor } from '../exit-code.js';
+import { type Io, writeAtomically } from '../io.js';
 import { openSession, planSession } from '../prepare.js';
 import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
@@ -56,7 +57,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
     }
     const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
     io.stdout.write(render(result, shared, api.url, explanation));
-    return exitCode(result, flags.detailedExitcode === true);
+    return exitCodeFor({ kind: 'planned', plan: result, detailedExitcode: flags.detailedExitcode === true });
   } finally {
     await api.close();
   }
@@ -72,10 +73,4 @@ function render(result: Plan, shared: SharedOptions, target: string, explanation
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }
-}
-
-export function exitCode(result: Plan, detailed: boolean): number {
-  if (result.safety.length > 0) return EXIT.unsafe;
-  if (detailed && result.changes.length > 0) return EXIT.changes;
-  return EXIT.ok;
 }

@@ -5,7 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { schemaText } from '../../config/index.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT } from '../io.js';
+import { exitCodeFor } from '../exit-code.js';
 
 export function registerSchema(program: Command, context: CommandContext): void {
   program
@@ -14,7 +14,7 @@ export function registerSchema(program: Command, context: CommandContext): void 
     .action(async () => {
       await context.run(async () => {
         context.io.stdout.write(schemaText());
-        return EXIT.ok;
+        return exitCodeFor({ kind: 'done' });
       });
     });
 }

@@ -12,7 +12,8 @@ import type { RunningServer } from '../../server/index.js';
 // mode.ts has no imports: naming the modes here does not load the server stack.
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT, type Io } from '../io.js';
+import { exitCodeFor } from '../exit-code.js';
+import type { Io } from '../io.js';
 import { wholeNumberOption } from '../option-values.js';
 
 const DEFAULT_DB = './sitesync.db';
@@ -58,7 +59,7 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
   await stopped(io.signal);
   await server.close();
   io.stderr.write('sitesync serve: stopped\n');
-  return EXIT.ok;
+  return exitCodeFor({ kind: 'done' });
 }
 
 /** Resolves when the signal aborts (SIGINT/SIGTERM); never without one. */
@@ -97,7 +98,7 @@ async function createAccount(name: string, options: CreateAccountOptions, io: Io
     io.stderr.write(`created account "${name}" (id ${account.id}, ${limit}${access}) in ${options.db}\n`);
     io.stderr.write('its API key, shown only this once:\n');
     io.stdout.write(`${key}\n`);
-    return EXIT.ok;
+    return exitCodeFor({ kind: 'done' });
   } finally {
     store.close();
   }

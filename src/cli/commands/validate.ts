@@ -7,18 +7,16 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { formatProblem, type LoadResult, loadConfig } from '../../config/index.js';
 import type { ConfigProblem } from '../../model/desired-state.js';
-import { countOf } from '../../model/text.js';
+import { type ProblemView, renderValidateJson, renderValidateText, type ValidateView } from '../../render/validate.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT, type Io } from '../io.js';
+import { exitCodeFor } from '../exit-code.js';
+import type { Io } from '../io.js';
 import { collect } from '../shared-options.js';
 
 export interface ValidateOptions {
   file: string[];
   format: 'text' | 'json';
 }
-
-/** Version of the JSON output's shape; bumped on incompatible change. */
-export const VALIDATE_FORMAT_VERSION = 1;
 
 export function registerValidate(program: Command, context: CommandContext): void {
   program
@@ -34,42 +32,19 @@ export function registerValidate(program: Command, context: CommandContext): voi
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
   const result = loadConfig({ files: options.file, cwd: io.cwd, env: io.env, advice: true });
-  io.stdout.write(options.format === 'json' ? `${JSON.stringify(toJson(result), null, 2)}\n` : toText(result));
-  return result.state ? EXIT.ok : EXIT.error;
+  const view = validateView(result);
+  io.stdout.write(options.format === 'json' ? renderValidateJson(view) : renderValidateText(view));
+  return exitCodeFor({ kind: 'validated', valid: result.state !== undefined });
 }
 
-function toText(result: LoadResult): string {
-  const lines = [...result.errors, ...result.warnings].map(formatProblem);
-  const warnings = countOf(result.warnings.length, 'warning');
-  if (result.state) {
-    const files = result.state.files.join(', ');
-    lines.push(`${files}: valid (${countOf(result.state.websites.length, 'website')}, ${warnings})`);
-  } else {
-    lines.push(`invalid: ${countOf(result.errors.length, 'error')}, ${warnings}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function problemJson(problem: ConfigProblem): Record<string, unknown> {
-  return {
-    file: problem.source?.file ?? null,
-    line: problem.source?.line ?? null,
-    column: problem.source?.column ?? null,
-    path: problem.path,
-    code: problem.code,
-    message: problem.message,
-    text: formatProblem(problem),
-  };
-}
-
-function toJson(result: LoadResult): Record<string, unknown> {
-  return {
-    formatVersion: VALIDATE_FORMAT_VERSION,
-    valid: result.state !== undefined,
+function validateView(result: LoadResult): ValidateView {
+  const withText = (problem: ConfigProblem): ProblemView => ({ ...problem, text: formatProblem(problem) });
+  const view: ValidateView = {
     files: result.files,
-    websites: result.state?.websites.length ?? 0,
-    digest: result.state?.digest ?? null,
-    errors: result.errors.map(problemJson),
-    warnings: result.warnings.map(problemJson),
+    errors: result.errors.map(withText),
+    warnings: result.warnings.map(withText),
   };
+  const { state } = result;
+  if (state) view.valid = { files: state.files, websites: state.websites.length, digest: state.digest };
+  return view;
 }

@@ -3,12 +3,13 @@
  * then the summary (human), or one JSON document holding the plan and the
  * result or the refusal (--format json).
  */
-import { type ApplyRefusal, applyResultLines, renderApplyJson } from '../../apply/render-result.js';
-import type { ApplyResult } from '../../apply/result.js';
-import type { Plan } from '../../model/plan.js';
-import { paint, planDocument, renderHuman } from '../../render/index.js';
-import { EXIT, type Io } from '../io.js';
-import type { SharedOptions } from '../shared-options.js';
+import type { ApplyRefusal, ApplyResult } from '../model/apply-result.js';
+import type { Plan } from '../model/plan.js';
+import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
+import { paint, planDocument, renderHuman } from '../render/index.js';
+import { exitCodeFor } from './exit-code.js';
+import type { Io } from './io.js';
+import type { SharedOptions } from './shared-options.js';
 
 /** The answer at the confirmation prompt: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
 export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
@@ -37,15 +38,15 @@ export class ApplyOutput {
 
   nothingToDo(): number {
     this.#json({ ok: true });
-    return EXIT.ok;
+    return exitCodeFor({ kind: 'done' });
   }
 
   cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
-    const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
-    const message = `apply cancelled${why}: nothing was changed`;
+    const message = cancelledText(answer);
     io.stderr.write(`${message}\n`);
-    this.refused({ code: answer === 'interrupted' ? 'interrupted' : 'cancelled', message });
-    return answer === 'interrupted' ? EXIT.interrupted : EXIT.error;
+    const code = answer === 'interrupted' ? 'interrupted' : 'cancelled';
+    this.refused({ code, message });
+    return exitCodeFor({ kind: 'refused', code });
   }
 
   refused(refusal: ApplyRefusal): void {

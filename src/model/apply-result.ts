@@ -3,8 +3,8 @@
  * with a reason a person can act on. Plain data, so it can be rendered as text
  * or JSON and written to a journal.
  */
-import type { ErrorCode } from '../model/errors.js';
-import type { Action } from '../model/plan.js';
+import type { ErrorCode } from './errors.js';
+import type { Action } from './plan.js';
 
 export type Outcome = 'applied' | 'failed' | 'skipped';
 
@@ -61,4 +61,17 @@ export function countOutcomes(changes: readonly ChangeResult[]): ApplyResult['co
   const counts = { applied: 0, failed: 0, skipped: 0, total: changes.length };
   for (const change of changes) counts[change.outcome] += 1;
   return counts;
+}
+
+/** Why an apply wrote nothing: a safety refusal, a stale plan, a cancelled prompt, an interrupt. */
+export interface ApplyRefusal {
+  code: ErrorCode;
+  message: string;
+}
+
+/** A site a plan touches that moved since the plan was made (the freshness check). */
+export interface MovedSite {
+  domain: string;
+  /** How it moved: "deleted since the plan", "privacy: was public, now private". */
+  how: string;
 }

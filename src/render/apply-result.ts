@@ -1,12 +1,12 @@
 /**
  * ApplyResult → text: the human summary printed after every apply (as lines
  * tagged with a tone; the command paints them, colour being decided in one
- * place), and the JSON form (`--format json`). Data in, data out; no I/O.
+ * place), the JSON form (`--format json`), and the words of apply's refusals
+ * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
-import type { ErrorCode } from '../model/errors.js';
-import type { Line, Tone } from '../render/colors.js';
+import type { ApplyRefusal, ApplyResult, ChangeResult, MovedSite, Outcome } from '../model/apply-result.js';
+import type { Line, Tone } from './colors.js';
 import { formatDuration } from './progress.js';
-import type { ApplyResult, ChangeResult, Outcome } from './result.js';
 
 /** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
@@ -63,12 +63,6 @@ function verificationLines(result: ApplyResult): Line[] {
   }
 }
 
-/** Why an apply wrote nothing: a safety refusal, a stale plan, a cancelled prompt, an interrupt. */
-export interface ApplyRefusal {
-  code: ErrorCode;
-  message: string;
-}
-
 /**
  * `apply --format json`: one document per run with the plan (the plan JSON of
  * `plan --format json`), then the result, or the refusal, or neither (nothing
@@ -88,4 +82,18 @@ export function renderApplyJson(input: {
     refusal: input.refusal ?? null,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/** The refusal of a stale plan: each site that moved, and what to run instead. */
+export function staleRefusalText(what: string, moved: readonly MovedSite[], rerun: string): string {
+  const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
+  for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
+  lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
+  return lines.join('\n');
+}
+
+/** The answer at apply's prompt that was not `yes`: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
+export function cancelledText(answer: 'no' | 'eof' | 'interrupted'): string {
+  const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
+  return `apply cancelled${why}: nothing was changed`;
 }

@@ -1,0 +1,50 @@
+/**
+ * Every command's exit code, decided in one place from what the command
+ * ended with (docs/exit-codes.md): 0 done, 1 an error or an unmet goal, 2 a
+ * plan with changes under --detailed-exitcode, 3 an unsafe plan, 130 an
+ * interruption.
+ */
+import { type ApplyResult, succeeded } from '../model/apply-result.js';
+import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import { EXIT } from './io.js';
+
+export type CommandOutcome =
+  /** Finished what it was asked (schema, export, serve, an apply with nothing to do). */
+  | { kind: 'done' }
+  | { kind: 'validated'; valid: boolean }
+  | { kind: 'planned'; plan: Plan; detailedExitcode: boolean }
+  | { kind: 'applied'; result: ApplyResult }
+  /** Wrote nothing on purpose: an unsafe plan, a prompt not answered `yes`, an interrupt before the first change. */
+  | { kind: 'refused'; code: ErrorCode }
+  /** A thrown error; `aborted`: it is the abort reason of the run's signal (Ctrl-C). */
+  | { kind: 'failed'; error: unknown; aborted?: boolean }
+  /** commander refused the command line (or printed help: `helpShown`). */
+  | { kind: 'usage'; helpShown: boolean };
+
+export function exitCodeFor(outcome: CommandOutcome): number {
+  switch (outcome.kind) {
+    case 'done':
+      return EXIT.ok;
+    case 'validated':
+      return outcome.valid ? EXIT.ok : EXIT.error;
+    case 'planned':
+      if (outcome.plan.safety.length > 0) return EXIT.unsafe;
+      return outcome.detailedExitcode && outcome.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
+    case 'applied':
+      if (outcome.result.interrupted) return EXIT.interrupted;
+      return succeeded(outcome.result) ? EXIT.ok : EXIT.error;
+    case 'refused':
+      return codeExit(outcome.code);
+    case 'failed':
+      if (isSitesyncError(outcome.error)) return codeExit(outcome.error.code);
+      return outcome.aborted === true ? EXIT.interrupted : EXIT.error;
+    case 'usage':
+      return outcome.helpShown ? EXIT.ok : EXIT.error;
+  }
+}
+
+function codeExit(code: ErrorCode): number {
+  if (code === 'interrupted') return EXIT.interrupted;
+  return code === 'unsafe_plan' ? EXIT.unsafe : EXIT.error;
+}

@@ -1,0 +1,61 @@
+/**
+ * `sitesync validate` output: every problem, then one summary line (text), or
+ * one JSON document for machines. Data in, text out; problems arrive with
+ * their one-line text (`file:line:column: path message`) already made by the
+ * configuration layer, which owns positions.
+ */
+import type { ConfigProblem } from '../model/desired-state.js';
+import { countOf } from '../model/text.js';
+
+/** Version of the JSON output's shape; bumped on incompatible change. */
+export const VALIDATE_FORMAT_VERSION = 1;
+
+export interface ProblemView extends ConfigProblem {
+  /** The problem as one line (formatProblem). */
+  text: string;
+}
+
+export interface ValidateView {
+  /** The files that were read. */
+  files: string[];
+  errors: ProblemView[];
+  warnings: ProblemView[];
+  /** Present when the configuration is valid. */
+  valid?: { files: string[]; websites: number; digest: string };
+}
+
+export function renderValidateText(view: ValidateView): string {
+  const lines = [...view.errors, ...view.warnings].map((problem) => problem.text);
+  const warnings = countOf(view.warnings.length, 'warning');
+  if (view.valid) {
+    lines.push(`${view.valid.files.join(', ')}: valid (${countOf(view.valid.websites, 'website')}, ${warnings})`);
+  } else {
+    lines.push(`invalid: ${countOf(view.errors.length, 'error')}, ${warnings}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderValidateJson(view: ValidateView): string {
+  const document = {
+    formatVersion: VALIDATE_FORMAT_VERSION,
+    valid: view.valid !== undefined,
+    files: view.files,
+    websites: view.valid?.websites ?? 0,
+    digest: view.valid?.digest ?? null,
+    errors: view.errors.map(problemJson),
+    warnings: view.warnings.map(problemJson),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function problemJson(problem: ProblemView): Record<string, unknown> {
+  return {
+    file: problem.source?.file ?? null,
+    line: problem.source?.line ?? null,
+    column: problem.source?.column ?? null,
+    path: problem.path,
+    code: problem.code,
+    message: problem.message,
+    text: problem.text,
+  };
+}

@@ -1,0 +1,63 @@
+/** Every command's exit code comes from exitCodeFor: the table of docs/exit-codes.md. */
+import { describe, expect, it } from 'vitest';
+import { type CommandOutcome, exitCodeFor } from '../../src/cli/exit-code.js';
+import type { ApplyResult } from '../../src/model/apply-result.js';
+import { SitesyncError } from '../../src/model/errors.js';
+import type { Plan } from '../../src/model/plan.js';
+import { plan } from '../../src/plan/index.js';
+import { desired, live, policy } from '../plan/builders.js';
+
+const noChanges = plan([desired('a.com')], [live(1, 'a.com')], policy());
+const changes = plan([desired('a.com', { favorite: true })], [live(1, 'a.com')], policy());
+const unsafe: Plan = plan([], [live(1, 'a.com'), live(2, 'b.com')], policy({ prune: true }));
+
+function result(overrides: Partial<ApplyResult> = {}): ApplyResult {
+  return {
+    changes: [],
+    counts: { applied: 1, failed: 0, skipped: 0, total: 1 },
+    interrupted: false,
+    verification: { status: 'checked', divergences: [] },
+    requests: 2,
+    elapsedMs: 10,
+    ...overrides,
+  };
+}
+
+describe('exitCodeFor', () => {
+  it.each<[string, CommandOutcome, number]>([
+    ['done', { kind: 'done' }, 0],
+    ['valid configuration', { kind: 'validated', valid: true }, 0],
+    ['invalid configuration', { kind: 'validated', valid: false }, 1],
+    ['plan without changes, --detailed-exitcode', { kind: 'planned', plan: noChanges, detailedExitcode: true }, 0],
+    ['plan with changes', { kind: 'planned', plan: changes, detailedExitcode: false }, 0],
+    ['plan with changes, --detailed-exitcode', { kind: 'planned', plan: changes, detailedExitcode: true }, 2],
+    ['unsafe plan', { kind: 'planned', plan: unsafe, detailedExitcode: true }, 3],
+    ['applied', { kind: 'applied', result: result() }, 0],
+    [
+      'applied with a failure',
+      { kind: 'applied', result: result({ counts: { applied: 0, failed: 1, skipped: 0, total: 1 } }) },
+      1,
+    ],
+    [
+      'applied, read-back unavailable',
+      { kind: 'applied', result: result({ verification: { status: 'unavailable', divergences: [] } }) },
+      1,
+    ],
+    ['apply interrupted', { kind: 'applied', result: result({ interrupted: true }) }, 130],
+    ['refused: unsafe', { kind: 'refused', code: 'unsafe_plan' }, 3],
+    ['refused: cancelled', { kind: 'refused', code: 'cancelled' }, 1],
+    ['refused: interrupted', { kind: 'refused', code: 'interrupted' }, 130],
+    ['stale plan', { kind: 'failed', error: new SitesyncError('stale_plan', 'x') }, 1],
+    ['interrupted error', { kind: 'failed', error: new SitesyncError('interrupted', 'x') }, 130],
+    ['the abort reason', { kind: 'failed', error: new Error('SIGINT'), aborted: true }, 130],
+    ['a bug', { kind: 'failed', error: new TypeError('x') }, 1],
+    ['help', { kind: 'usage', helpShown: true }, 0],
+    ['bad command line', { kind: 'usage', helpShown: false }, 1],
+  ])('%s', (_name, outcome, code) => {
+    expect(exitCodeFor(outcome)).toBe(code);
+  });
+
+  it('the unsafe plan of the table is unsafe', () => {
+    expect(unsafe.safety.length).toBeGreaterThan(0);
+  });
+});
