@@ -12,6 +12,7 @@
  */
 import { matchesAny } from '../model/glob.js';
 import type { SafetyViolation } from '../model/plan.js';
+import { violationText } from '../render/plan-text.js';
 
 export interface Acknowledgements {
   /** Domains or globs whose deletion the user accepts. */
@@ -55,7 +56,7 @@ export function refusalMessage(violations: readonly SafetyViolation[], acks: Ack
   const lines = [
     `refusing to apply: the plan breaks ${violations.length} safety rule${violations.length === 1 ? '' : 's'}:`,
   ];
-  for (const violation of violations) lines.push(`  - ${violation.message} [${violation.rule}]`);
+  for (const violation of violations) lines.push(`  - ${violationText(violation)} [${violation.rule}]`);
   lines.push('To apply anyway:');
   for (const violation of violations) lines.push(`  - ${acknowledgementFor(violation, acks)}`);
   return lines.join('\n');

@@ -1,5 +1,6 @@
 /**
- * The plan: plain data, nothing rendered, no closures. It can be saved,
+ * The plan: plain data, nothing rendered (no English: notes and violations
+ * carry kind, domains, counts and limits), no closures. It can be saved,
  * compared, and rendered many ways. `before` is always the live side and
  * `after` the desired side. Values are canonical (see website.ts); a password
  * value never appears here, only the fact that one will be sent.
@@ -69,21 +70,25 @@ export type NoteKind =
   | 'filtered' // excluded by --only / --skip
   | 'prune_unscoped'; // prune is on and `manage` covers the whole account
 
+/** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {
   kind: NoteKind;
-  message: string;
   domains: string[];
+  /** write_only_unverified: values; ignored_drift: fields (the domains are the sites). */
+  count?: number;
 }
 
 export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';
 
+/** A broken safety rule, as structure: render/plan-text.ts words it. */
 export interface SafetyViolation {
   rule: SafetyRule;
-  message: string;
   /** The domains an acknowledgement must name (--allow-delete). */
   domains: string[];
   limit?: number;
   actual?: number;
+  /** max_change_percent: the in-scope websites the percentage is of. */
+  total?: number;
   /** For a suspected rename: the domain that would be created. */
   renamedTo?: string;
 }

@@ -8,7 +8,6 @@
  */
 import { byDomain, indexLiveByDomain } from '../model/domain.js';
 import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
-import { countOf } from '../model/text.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { fingerprintLive } from './fingerprint.js';
@@ -185,44 +184,22 @@ function wholeAccount(manage: PlanPolicy['manage']): boolean {
   return manage.include.includes('*') && manage.exclude.length === 0;
 }
 
-export const PRUNE_UNSCOPED_MESSAGE =
-  'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
-
 function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   const notes: Note[] = [];
   if (policy.prune && wholeAccount(policy.manage)) {
     // Always, even with nothing to delete today: the risk is in the configuration, not in this plan.
     const deleted = tally.changes.flatMap((change) => (change.action === 'delete' ? [change.domain] : []));
-    notes.push({ kind: 'prune_unscoped', message: PRUNE_UNSCOPED_MESSAGE, domains: sorted(deleted) });
+    notes.push({ kind: 'prune_unscoped', domains: sorted(deleted) });
   }
-  const add = (kind: Note['kind'], domains: string[], message: string): void => {
-    if (domains.length > 0) notes.push({ kind, message, domains: sorted(domains) });
+  const add = (kind: Note['kind'], domains: string[], count?: number): void => {
+    if (domains.length === 0) return;
+    notes.push(count === undefined ? { kind, domains: sorted(domains) } : { kind, domains: sorted(domains), count });
   };
-  add(
-    'out_of_scope',
-    tally.outOfScope,
-    `${countOf(tally.outOfScope.length, 'website')} outside this configuration's scope`,
-  );
-  add(
-    'kept_not_in_config',
-    tally.kept,
-    `${countOf(tally.kept.length, 'website')} not in configuration, kept (prune is off)`,
-  );
-  add(
-    'protected',
-    tally.protected,
-    `${countOf(tally.protected.length, 'website')} not in configuration, kept: protected`,
-  );
-  add(
-    'write_only_unverified',
-    tally.unverified,
-    `${countOf(tally.unverifiable, 'write-only value')} cannot be verified: the service does not return them`,
-  );
-  add(
-    'ignored_drift',
-    tally.ignored,
-    `${countOf(tally.ignoredDrift, 'field')} drifted but ${tally.ignoredDrift === 1 ? 'is' : 'are'} in ignore_changes: not changed`,
-  );
-  add('filtered', tally.filtered, `${countOf(tally.filtered.length, 'website')} left out by --only/--skip`);
+  add('out_of_scope', tally.outOfScope);
+  add('kept_not_in_config', tally.kept);
+  add('protected', tally.protected);
+  add('write_only_unverified', tally.unverified, tally.unverifiable);
+  add('ignored_drift', tally.ignored, tally.ignoredDrift);
+  add('filtered', tally.filtered);
   return notes;
 }

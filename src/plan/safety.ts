@@ -3,10 +3,10 @@
  * the in-scope sites changed, an empty configuration with prune on, and a
  * suspected rename (a delete and a create with matching settings: a domain
  * edit that would destroy the old site's analytics history). Pure; each
- * violation is data in the plan, and `apply` enforces it.
+ * violation is data in the plan (render/plan-text.ts words it), and `apply`
+ * enforces it.
  */
 import type { CreateChange, DeleteChange, Plan, PlanPolicy, SafetyViolation } from '../model/plan.js';
-import { countOf, listFirst } from '../model/text.js';
 import { SETTING_NAMES, type SettingName, sameValue, type WebsiteSettings } from '../model/website.js';
 
 export interface SafetyContext {
@@ -20,8 +20,6 @@ export interface SafetyContext {
 
 /** Below this many in-scope sites a percentage says little (one change of five is 20%). */
 export const MIN_SITES_FOR_PERCENT = 10;
-/** Domains named in a message before a count takes over. */
-const LISTED = 5;
 
 export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation[] {
   const deletes = plan.changes.filter((change): change is DeleteChange => change.action === 'delete');
@@ -32,14 +30,12 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
   if (context.prune && context.desiredCount === 0 && deletes.length > 0) {
     violations.push({
       rule: 'empty_config_prune',
-      message: `the configuration lists no websites and prune is on: ${countOf(deletes.length, 'website')} would be deleted`,
       domains: deleted,
     });
   }
   if (deletes.length > context.limits.maxDeletes) {
     violations.push({
       rule: 'max_deletes',
-      message: `${countOf(deletes.length, 'delete')} ${deletes.length === 1 ? 'exceeds' : 'exceed'} limits.max_deletes (${context.limits.maxDeletes}): ${listFirst(deleted, LISTED)}`,
       domains: deleted,
       limit: context.limits.maxDeletes,
       actual: deletes.length,
@@ -51,10 +47,10 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
     if (percent > context.limits.maxChangePercent) {
       violations.push({
         rule: 'max_change_percent',
-        message: `${changed.length} of the ${context.inScopeLiveCount} in-scope websites (${formatPercent(percent)}) would be updated or deleted: over limits.max_change_percent (${context.limits.maxChangePercent}%)`,
         domains: changed,
         limit: context.limits.maxChangePercent,
         actual: Math.round(percent * 10) / 10,
+        total: context.inScopeLiveCount,
       });
     }
   }
@@ -91,7 +87,6 @@ function suspectedRenames(deletes: DeleteChange[], creates: CreateChange[]): Saf
     paired.add(creation); // spent for the buckets of every other signature too
     violations.push({
       rule: 'suspected_rename',
-      message: `${deletion.domain} → ${creation.domain} looks like a rename: the service cannot rename a website, so ${deletion.domain} and its whole analytics history would be deleted`,
       domains: [deletion.domain],
       renamedTo: creation.domain,
     });
@@ -113,8 +108,4 @@ function bucketCreates(creates: CreateChange[], names: readonly SettingName[]): 
     else bucket.push(create);
   }
   return byKey;
-}
-
-function formatPercent(percent: number): string {
-  return `${Math.round(percent * 10) / 10}%`;
 }

@@ -7,6 +7,7 @@
 import type { Plan } from '../model/plan.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
+import { noteText, violationText } from './plan-text.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -26,8 +27,12 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   document.summary = plan.summary;
   document.changes = plan.changes;
   if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
-  document.notes = plan.notes;
-  document.safety = plan.safety;
+  // The document words notes and violations (`message`), in the order of its documented shape.
+  document.notes = plan.notes.map((note) => ({ kind: note.kind, message: noteText(note), domains: note.domains }));
+  document.safety = plan.safety.map((violation) => {
+    const { rule, total: _total, ...rest } = violation;
+    return { rule, message: violationText(violation), ...rest };
+  });
   // JSON has no `undefined`: a value the server does not return is null here.
   if (options.explain !== undefined)
     document.explain = JSON.parse(JSON.stringify(options.explain, (_key, value) => value ?? null));

@@ -10,6 +10,7 @@ import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, 
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
+import { noteText, violationText } from './plan-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -48,7 +49,7 @@ export function projectPlan(plan: Plan): PlanView {
       ...plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
       ...(plan.ignoredOnly ?? []).map(ignoredOnlyView),
     ],
-    safety: plan.safety.map((violation) => `${violation.rule}: ${violation.message}`),
+    safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
     notes: plan.notes.map(noteLine),
     summary: summaryLine(plan),
   };
@@ -142,8 +143,9 @@ function ignoredLine(drift: IgnoredDrift): FieldLine {
 /** Notes that a user acts on name their domains (a few); counts alone for the rest. */
 const NOTE_DOMAINS_SHOWN = 5;
 function noteLine(note: Note): string {
-  if (note.kind === 'out_of_scope' || note.kind === 'filtered' || note.domains.length === 0) return note.message;
-  return `${note.message} (${listFirst(note.domains, NOTE_DOMAINS_SHOWN)})`;
+  const text = noteText(note);
+  if (note.kind === 'out_of_scope' || note.kind === 'filtered' || note.domains.length === 0) return text;
+  return `${text} (${listFirst(note.domains, NOTE_DOMAINS_SHOWN)})`;
 }
 
 function summaryLine(plan: Plan): string {

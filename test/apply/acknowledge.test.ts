@@ -4,21 +4,19 @@ import type { SafetyViolation } from '../../src/model/plan.js';
 
 const tooManyDeletes: SafetyViolation = {
   rule: 'max_deletes',
-  message: '4 deletes exceed limits.max_deletes (3): a.com, b.com, c.com, shop.d.com',
   domains: ['a.com', 'b.com', 'c.com', 'shop.d.com'],
   limit: 3,
   actual: 4,
 };
 const tooManyChanged: SafetyViolation = {
   rule: 'max_change_percent',
-  message: '4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%)',
   domains: ['a.com', 'b.com', 'c.com', 'e.com'],
   limit: 25,
   actual: 33.3,
+  total: 12,
 };
 const rename: SafetyViolation = {
   rule: 'suspected_rename',
-  message: 'a.com → a.org looks like a rename',
   domains: ['a.com'],
   renamedTo: 'a.org',
 };
@@ -58,7 +56,7 @@ describe('refusalMessage', () => {
       [
         'refusing to apply: the plan breaks 3 safety rules:',
         '  - 4 deletes exceed limits.max_deletes (3): a.com, b.com, c.com, shop.d.com [max_deletes]',
-        '  - a.com → a.org looks like a rename [suspected_rename]',
+        '  - a.com → a.org looks like a rename: the service cannot rename a website, so a.com and its whole analytics history would be deleted [suspected_rename]',
         '  - 4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%) [max_change_percent]',
         'To apply anyway:',
         '  - [max_deletes] name each deleted domain (its analytics history is lost): --allow-delete a.com --allow-delete c.com --allow-delete shop.d.com; or raise the delete limit: --max-deletes 4',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, FieldChange, Plan, PlanPolicy } from '../../src/model/plan.js';
 import type { DesiredWebsite, FieldName, LiveWebsite } from '../../src/model/website.js';
-import { PRUNE_UNSCOPED_MESSAGE as PRUNE_UNSCOPED, plan } from '../../src/plan/planner.js';
+import { plan } from '../../src/plan/planner.js';
+import { noteText, PRUNE_UNSCOPED_TEXT as PRUNE_UNSCOPED } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
 
 const show = (value: unknown): string => (Array.isArray(value) ? `[${value.join(',')}]` : String(value));
@@ -23,7 +24,7 @@ function lines(result: Plan): string[] {
 }
 
 const notes = (result: Plan): string[] =>
-  result.notes.map((note) => `${note.kind}: ${note.message} [${note.domains.join(' ')}]`);
+  result.notes.map((note) => `${note.kind}: ${noteText(note)} [${note.domains.join(' ')}]`);
 
 interface Row {
   rule: string;

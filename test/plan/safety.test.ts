@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
 import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
+import { violationText } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
 
 const sites = (count: number, prefix = 's'): LiveWebsite[] =>
@@ -13,7 +14,8 @@ interface Row {
   desired: DesiredWebsite[];
   live: LiveWebsite[];
   policy?: Partial<PlanPolicy>;
-  violations: Partial<SafetyViolation>[];
+  /** `message`: the violation as render/plan-text.ts words it. */
+  violations: Partial<SafetyViolation & { message: string }>[];
 }
 
 const twelve = sites(12);
@@ -128,7 +130,8 @@ describe('checkSafety: one row per rule', () => {
     const result = plan(row.desired, row.live, policy(row.policy));
     expect(result.safety).toHaveLength(row.violations.length);
     row.violations.forEach((violation, i) => {
-      expect(result.safety[i]).toMatchObject(violation);
+      const found = result.safety[i]!;
+      expect({ ...found, message: violationText(found) }).toMatchObject(violation);
     });
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The words of a plan's notes and safety violations. The plan carries only
+ * their structure (kind or rule, domains, counts, limit, actual); every
+ * renderer, the JSON document and apply's refusal word them here, once.
+ */
+import type { Note, SafetyViolation } from '../model/plan.js';
+import { countOf, listFirst } from '../model/text.js';
+
+export const PRUNE_UNSCOPED_TEXT =
+  'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
+
+/** Domains named in a safety message before a count takes over. */
+const LISTED = 5;
+
+export function noteText(note: Note): string {
+  const sites = countOf(note.domains.length, 'website');
+  const count = note.count ?? note.domains.length;
+  switch (note.kind) {
+    case 'prune_unscoped':
+      return PRUNE_UNSCOPED_TEXT;
+    case 'out_of_scope':
+      return `${sites} outside this configuration's scope`;
+    case 'kept_not_in_config':
+      return `${sites} not in configuration, kept (prune is off)`;
+    case 'protected':
+      return `${sites} not in configuration, kept: protected`;
+    case 'write_only_unverified':
+      return `${countOf(count, 'write-only value')} cannot be verified: the service does not return them`;
+    case 'ignored_drift':
+      return `${countOf(count, 'field')} drifted but ${count === 1 ? 'is' : 'are'} in ignore_changes: not changed`;
+    case 'filtered':
+      return `${sites} left out by --only/--skip`;
+  }
+}
+
+export function violationText(violation: SafetyViolation): string {
+  const { domains } = violation;
+  switch (violation.rule) {
+    case 'empty_config_prune':
+      return `the configuration lists no websites and prune is on: ${countOf(domains.length, 'website')} would be deleted`;
+    case 'max_deletes':
+      return `${countOf(domains.length, 'delete')} ${domains.length === 1 ? 'exceeds' : 'exceed'} limits.max_deletes (${violation.limit}): ${listFirst(domains, LISTED)}`;
+    case 'max_change_percent':
+      return `${domains.length} of the ${violation.total} in-scope websites (${violation.actual}%) would be updated or deleted: over limits.max_change_percent (${violation.limit}%)`;
+    case 'suspected_rename': {
+      const old = domains[0];
+      return `${old} → ${violation.renamedTo} looks like a rename: the service cannot rename a website, so ${old} and its whole analytics history would be deleted`;
+    }
+  }
+}
