@@ -85,8 +85,8 @@ export async function freshOrRefuse(
   return fresh.alreadyApplied;
 }
 
-export /** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
-function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRun): void {
+/** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
+export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRun): void {
   const given = [
     ...shared.only.map((glob) => `--only ${glob}`),
     ...shared.skip.map((glob) => `--skip ${glob}`),
@@ -163,8 +163,8 @@ export async function execute(
   }
 }
 
-export /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
-function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
+/** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
+export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
   const message = refusalMessage(open, run.acks);
@@ -173,8 +173,8 @@ function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
   return exitCodeFor({ kind: 'refused', code: 'unsafe_plan' });
 }
 
-export /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-async function confirmed(io: Io): Promise<Answer> {
+/** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
+export async function confirmed(io: Io): Promise<Answer> {
   if (io.prompt === undefined) {
     throw new SitesyncError(
       'usage',
