@@ -8,12 +8,11 @@
  * decision to refuse is the command's.
  */
 import type { WebsitesApi } from '../api/types.js';
-import type { MovedSite } from '../model/apply-result.js';
+import type { MovedSite, SettingMove } from '../model/apply-result.js';
 import type { Change } from '../model/plan.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
 import { fingerprintLive } from '../plan/fingerprint.js';
 import type { SiteFingerprint } from '../plan/saved-plan.js';
-import { fieldDifferenceText } from '../render/field-text.js';
 import { readTargets } from './read-back.js';
 
 export interface Freshness {
@@ -43,7 +42,7 @@ export async function checkFreshness(
     const expected = fingerprints[index]?.fingerprint ?? null;
     if (site === undefined ? expected === null : expected !== null && fingerprintLive(site) === expected) return;
     if (inPlannedState(change, site)) alreadyApplied.set(change.domain, ALREADY_APPLIED);
-    else moved.push({ domain: change.domain, how: howMoved(change, site) });
+    else moved.push(howMoved(change, site));
   });
   return { alreadyApplied, moved };
 }
@@ -69,25 +68,23 @@ function planned(change: Extract<Change, { action: 'update' }>): Partial<Website
   return out;
 }
 
-function howMoved(change: Change, site: LiveWebsite | undefined): string {
-  if (site === undefined) return 'deleted since the plan was made';
+function howMoved(change: Change, site: LiveWebsite | undefined): MovedSite {
+  if (site === undefined) return { domain: change.domain, kind: 'gone', moves: [] };
   if (change.action === 'create') {
-    const moves = settingMoves(change.after, site, 'planned');
-    return `exists now (id ${site.id}), though the plan creates it${moves ? `, and differs from the plan (${moves})` : ''}`;
+    return { domain: change.domain, kind: 'appeared', id: site.id, moves: settingMoves(change.after, site) };
   }
-  const moves = settingMoves(change.before, site, 'was');
-  return `changed since the plan was made (${moves || 'password'})`;
+  return { domain: change.domain, kind: 'changed', moves: settingMoves(change.before, site) };
 }
 
-/** `email: was false, now true; privacy: ...` for every readable setting that differs. */
-function settingMoves(then: Partial<WebsiteSettings>, site: LiveWebsite, wording: 'planned' | 'was'): string {
-  const moves: string[] = [];
+/** Every readable setting that differs between the plan's values and the live site. */
+function settingMoves(then: Partial<WebsiteSettings>, site: LiveWebsite): SettingMove[] {
+  const moves: SettingMove[] = [];
   for (const name of SETTING_NAMES) {
     const was = then[name];
     const raw = site.settings[name];
     const now = raw === undefined ? undefined : FIELDS[name].canonical(raw);
     if (was === undefined || now === undefined || sameValue(was, now)) continue;
-    moves.push(fieldDifferenceText(name, was, now, wording));
+    moves.push({ field: name, planned: was, now });
   }
-  return moves.join('; ');
+  return moves;
 }

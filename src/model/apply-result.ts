@@ -5,6 +5,7 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { Action } from './plan.js';
+import type { SettingName, SettingValue } from './website.js';
 
 export type Outcome = 'applied' | 'failed' | 'skipped';
 
@@ -69,9 +70,21 @@ export interface ApplyRefusal {
   message: string;
 }
 
-/** A site a plan touches that moved since the plan was made (the freshness check). */
+/** One readable setting that differs: `planned` is the plan's value (its `before`, or `after` for a create), `now` the live one. */
+export interface SettingMove {
+  field: SettingName;
+  planned: SettingValue;
+  now: SettingValue;
+}
+
+/**
+ * A site a plan touches that moved since the plan was made (the freshness
+ * check): `gone` (deleted since), `appeared` (a planned create exists now, as
+ * `id`), `changed` (its settings, or only its password, moved).
+ */
 export interface MovedSite {
   domain: string;
-  /** How it moved: "deleted since the plan", "privacy: was public, now private". */
-  how: string;
+  kind: 'gone' | 'appeared' | 'changed';
+  id?: number;
+  moves: SettingMove[];
 }

@@ -6,6 +6,7 @@
  */
 import type { ApplyRefusal, ApplyResult, ChangeResult, MovedSite, Outcome } from '../model/apply-result.js';
 import type { Line, Tone } from './colors.js';
+import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
 
 /** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
@@ -87,7 +88,7 @@ export function renderApplyJson(input: {
 /** The refusal of a stale plan: each site that moved, and what to run instead. */
 export function staleRefusalText(what: string, moved: readonly MovedSite[], rerun: string): string {
   const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
-  for (const site of moved) lines.push(`  ${site.domain}: ${site.how}`);
+  for (const site of moved) lines.push(`  ${site.domain}: ${howMovedText(site)}`);
   lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
   return lines.join('\n');
 }
@@ -96,4 +97,18 @@ export function staleRefusalText(what: string, moved: readonly MovedSite[], reru
 export function cancelledText(answer: 'no' | 'eof' | 'interrupted'): string {
   const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
   return `apply cancelled${why}: nothing was changed`;
+}
+
+/** `deleted since the plan was made`, `changed since the plan was made (email: was false, now true)`, ... */
+export function howMovedText(site: MovedSite): string {
+  if (site.kind === 'gone') return 'deleted since the plan was made';
+  if (site.kind === 'appeared') {
+    const moves = movesText(site, 'planned');
+    return `exists now (id ${site.id}), though the plan creates it${moves ? `, and differs from the plan (${moves})` : ''}`;
+  }
+  return `changed since the plan was made (${movesText(site, 'was') || 'password'})`;
+}
+
+function movesText(site: MovedSite, wording: 'planned' | 'was'): string {
+  return site.moves.map((move) => fieldDifferenceText(move.field, move.planned, move.now, wording)).join('; ');
 }
