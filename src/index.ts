@@ -13,6 +13,7 @@ export {
   type LoadOptions,
   type LoadResult,
   loadConfig,
+  loadConfigText,
   schemaText,
 } from './config/index.js';
 export type { ConfigPolicy, ConfigProblem, DesiredState } from './model/desired-state.js';

@@ -5,8 +5,7 @@
 // the k-th write reached the server, plus 0-20 ms", so they land inside the
 // apply however slow the machine is; a small proxy latency keeps requests in
 // flight (committed after the client died) at the moment of the kill.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
@@ -14,6 +13,7 @@ import { plan, policyFromConfig } from '../../src/plan/index.js';
 import { domainsInDb, MODES, type Mode, seedWebsites, testClient } from '../apply/support.js';
 import { seededRandom } from '../helpers/fault-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
 import { startLatencyProxy } from './latency-proxy.js';
 
@@ -56,7 +56,7 @@ describe('killed applies converge', () => {
   let dir: string;
   beforeAll(() => {
     cli = buildCli('kill');
-    dir = mkdtempSync(join(tmpdir(), 'sitesync-kill-'));
+    dir = tempDir('kill');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG);
   }, 60_000);
   afterAll(() => cli.remove());

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CapturedIo, captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { request, useTempDir } from '../helpers/server.js';
+import { request } from '../helpers/server.js';
+import { useTempDir } from '../helpers/temp.js';
 
 /** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
 async function serve(args: string[], env: Record<string, string> = {}) {
@@ -26,7 +27,7 @@ async function serve(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('sitesync serve', () => {
-  const tempDir = useTempDir('sitesync-serve-');
+  const tempDir = useTempDir('serve');
   let db: string;
   beforeEach(() => {
     db = join(tempDir(), 'serve.db');
