@@ -26,7 +26,12 @@ export interface Workspace {
   write(name: string, text: string): string;
   run(
     argv: string[],
-    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal'>> & { tty?: boolean; unredacted?: boolean },
+    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal'>> & {
+      tty?: boolean;
+      unredacted?: boolean;
+      /** Sees each stderr write as it happens: a test can react to a line (abort on a wait notice). */
+      onStderr?: (text: string) => void;
+    },
   ): Promise<Run>;
 }
 
@@ -49,6 +54,17 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       const io = extra.unredacted ? rawIo(fullEnv, dir, tty) : captureIo({ env: fullEnv, cwd: dir, tty });
       if (extra.prompt) io.prompt = extra.prompt;
       if (extra.signal) io.signal = extra.signal;
+      const onStderr = extra.onStderr;
+      if (onStderr) {
+        const stderr = io.stderr;
+        io.stderr = {
+          isTTY: stderr.isTTY,
+          write: (text) => {
+            stderr.write(text);
+            onStderr(text);
+          },
+        };
+      }
       // No client-side pacing against the unthrottled test server.
       const paced = (argv[0] === 'apply' || argv[0] === 'plan') && !argv.includes('--rate-limit');
       const code = await main(paced ? [...argv, '--rate-limit', '1000000'] : argv, io);
