@@ -1,5 +1,5 @@
 /**
- * How the CLI surfaces the client's waits (acceptance findings): a long wait
+ * How the CLI surfaces the client's waits: a long wait
  * is announced on stderr at the default log level, and SIGINT/SIGTERM during
  * that wait ends the command with one line and exit 130, never a stack trace.
  * The interrupt comes on an event (the wait has begun), never after a timer.
