@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Temporary directories: removed after each test or file, and a run that leaves one behind fails.
+    setupFiles: ['test/helpers/temp-cleanup.ts'],
+    globalSetup: ['test/helpers/temp-leaks.ts'],
   },
 });

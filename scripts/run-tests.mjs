@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const report = '.test-results.json';
+// Written by the global teardown (test/helpers/temp-leaks.ts) when the run left sitesync-* entries in the temp directory.
+const leaks = '.test-leaks.json';
 rmSync(report, { force: true });
+rmSync(leaks, { force: true });
 const result = spawnSync(
   'npx',
   ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
@@ -22,6 +25,11 @@ if (existsSync(report)) {
   }
 } else {
   failed = 1;
+}
+if (existsSync(leaks)) {
+  const { tmpdir, left } = JSON.parse(readFileSync(leaks, 'utf8'));
+  console.log(`left behind in ${tmpdir}: ${left.join(', ')}`);
+  failed += 1;
 }
 if (result.status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);

@@ -12,6 +12,7 @@ export {
   type LoadOptions,
   type LoadResult,
   loadConfig,
+  loadConfigText,
   schemaText,
 } from './config/index.js';
 export type { ApplyResult, ChangeResult, Outcome } from './model/apply-result.js';

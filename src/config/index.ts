@@ -41,16 +41,45 @@ export interface LoadResult {
 export function loadConfig(options: LoadOptions): LoadResult {
   const listing = listConfigFiles(options.files, options.cwd);
   const problems: ConfigProblem[] = [...listing.errors];
-  const loaded: LoadedFile[] = [];
-  const files: string[] = [];
+  const sources: ConfigText[] = [];
   for (const file of listing.files) {
     const read = readConfigFile(file);
-    if ('error' in read) {
-      problems.push(read.error);
-      continue;
-    }
-    files.push(file.display);
-    const parsed = parseConfigText(read.text, file.display);
+    if ('error' in read) problems.push(read.error);
+    else sources.push({ text: read.text, file: file.display });
+  }
+  return loadSources(
+    sources,
+    problems,
+    listing.files.map((file) => file.display),
+    options,
+  );
+}
+
+/** One configuration given as text (no file is read): `file` is the name its messages show. */
+export interface ConfigText {
+  text: string;
+  file: string;
+}
+
+/**
+ * Loads a configuration from text, exactly as `loadConfig` loads a file of
+ * that name: the same parsing, checks, messages and result.
+ */
+export function loadConfigText(text: string, file: string, env: Env, options: { advice?: boolean } = {}): LoadResult {
+  return loadSources([{ text, file }], [], [file], { env, ...options });
+}
+
+function loadSources(
+  sources: readonly ConfigText[],
+  problems: ConfigProblem[],
+  order: readonly string[],
+  options: { env: Env; advice?: boolean },
+): LoadResult {
+  const loaded: LoadedFile[] = [];
+  const files: string[] = [];
+  for (const source of sources) {
+    files.push(source.file);
+    const parsed = parseConfigText(source.text, source.file);
     problems.push(...parsed.problems);
     if (parsed.data === undefined) continue;
     problems.push(...checkSchema(parsed, parsed.data));
@@ -60,10 +89,7 @@ export function loadConfig(options: LoadOptions): LoadResult {
   const built = buildState(loaded, options.env, { advice: options.advice === true });
   problems.push(...built.problems);
 
-  const ordered = sortProblems(
-    problems,
-    listing.files.map((file) => file.display),
-  );
+  const ordered = sortProblems(problems, order);
   const errors = ordered.filter((problem) => problem.severity === 'error');
   const warnings = ordered.filter((problem) => problem.severity === 'warning');
   if (errors.length > 0 || !built.state) return { errors, warnings, files };

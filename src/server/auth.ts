@@ -39,7 +39,7 @@ export function createAuthHook(store: AccountStore, mode: ServerMode, throttle: 
     request.account = found.account;
     if (!found.account.apiAccess) throw forbidden();
     if (throttle) {
-      const result = throttle.hit(found.keyHash, Date.now());
+      const result = throttle.hit(found.keyHash);
       reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
       if (!result.allowed) {
         throw new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(result.retryAfter) });

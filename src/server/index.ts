@@ -29,6 +29,8 @@ export interface ServerOptions {
   throttlePerMinute?: number;
   /** Throttle window in milliseconds (default 60,000); shorter in tests. */
   throttleWindowMs?: number;
+  /** For tests: the throttle's time in milliseconds (default Date.now), e.g. a manual clock shared with a client. */
+  throttleClock?: () => number;
   /** Website limit of provisioned accounts; default unlimited. */
   websiteLimit?: number;
   /** One structured JSON line per request; default none. */
@@ -53,7 +55,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const app = await createApp({
       store,
       mode,
-      ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs) }),
+      ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
       ...(options.log && { log: options.log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });

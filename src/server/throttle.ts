@@ -13,13 +13,15 @@ export interface ThrottleResult {
 }
 
 export interface Throttle {
-  hit(key: string, now: number): ThrottleResult;
+  hit(key: string): ThrottleResult;
 }
 
-export function createThrottle(limit: number, windowMs = 60_000): Throttle {
+/** `clock` (milliseconds) is injectable: a test can share one manual clock with the client. */
+export function createThrottle(limit: number, windowMs = 60_000, clock: () => number = Date.now): Throttle {
   const windows = new Map<string, { start: number; count: number }>();
   return {
-    hit(key, now) {
+    hit(key) {
+      const now = clock();
       let window = windows.get(key);
       if (!window || now - window.start >= windowMs) {
         window = { start: now, count: 0 };

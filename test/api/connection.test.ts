@@ -1,13 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../src/api/index.js';
+import { tempDirWith } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'sitesync-connection-'));
-writeFileSync(join(dir, 'key.txt'), 'key-from-file-1234\n');
-writeFileSync(join(dir, 'two-lines.txt'), 'key-one\nkey-two\n');
-writeFileSync(join(dir, 'empty.txt'), '\n');
+const dir = tempDirWith('connection', {
+  'key.txt': 'key-from-file-1234\n',
+  'two-lines.txt': 'key-one\nkey-two\n',
+  'empty.txt': '\n',
+});
 const env = { SITESYNC_API_KEY: 'key-from-env-1234' };
 
 describe('resolveConnection', () => {

@@ -71,21 +71,26 @@ describe('deadlines and interruption', () => {
       url: proxy.url,
       timeouts: { connectMs: 1_000, headersMs: 5_000, bodyMs: 5_000, operationMs: 300 },
     });
-    const started = performance.now();
+    // The message names the 0.3 s deadline; without it the 5 s header timeout would speak instead.
     await expect(client.getWebsite(1)).rejects.toMatchObject({
       code: 'network',
       message: `GET /api/v1/websites/1 to ${proxy.url}: no complete answer within 0.3 s`,
     });
-    expect(performance.now() - started).toBeLessThan(3_000);
     await proxy.close();
   });
 
   it('an aborted signal stops the operation as interrupted', async () => {
     env = await setup('normal');
-    const proxy = await startFaultProxy({ target: env.server.url, plan: () => 'stall' });
-    const client = env.connect({ url: proxy.url });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request has reached the proxy (which never answers it).
+    const proxy = await startFaultProxy({
+      target: env.server.url,
+      plan: () => {
+        controller.abort();
+        return 'stall';
+      },
+    });
+    const client = env.connect({ url: proxy.url });
     await expect(client.listWebsites({ signal: controller.signal })).rejects.toMatchObject({ code: 'interrupted' });
     await proxy.close();
   });

@@ -1,27 +1,23 @@
 // Safety: a plan that breaks a rule is refused with exit 3 and the exact flags
 // to acknowledge it; deletes are acknowledged per domain or by raising the limit,
 // a suspected rename only by naming the old domain. No global --force.
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { config, type Workspace, workspace } from './apply-support.js';
+import { config, useCliFixture } from './apply-support.js';
 
 const FIVE = { 'keep.example': '', 'd1.example': '', 'd2.example': '', 'd3.example': '', 'd4.example': '' };
 
 describe('sitesync apply: safety', () => {
-  let server: TestServer;
-  let ws: Workspace;
-  beforeEach(async () => {
-    server = await startTestServer();
-    ws = workspace(server);
-    ws.write('websites.yaml', config(FIVE));
-    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
-    ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\n'));
+  const cli = useCliFixture({
+    config: config(FIVE),
+    before: async ({ ws }) => {
+      expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+      ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\n'));
+    },
   });
-  afterEach(() => server.close());
 
   test('over-limit deletes are refused with exit 3 and the exact acknowledgement', async () => {
-    const run = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example']);
+    const run = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example']);
     expect(run.code).toBe(3);
     expect(run.err).toBe(
       [
@@ -32,48 +28,61 @@ describe('sitesync apply: safety', () => {
         '',
       ].join('\n'),
     );
-    expect(domainsInDb(server)).toHaveLength(5);
+    expect(domainsInDb(cli.server)).toHaveLength(5);
   });
 
   test('naming every domain (globs allowed) acknowledges the deletes', async () => {
-    const run = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example', '--allow-delete', 'd[0-9]*']);
+    const run = await cli.ws.run([
+      'apply',
+      '--auto-approve',
+      '--allow-delete',
+      'd1.example',
+      '--allow-delete',
+      'd[0-9]*',
+    ]);
     expect(run.code).toBe(1); // `[` is not a glob character: a usage error, nothing applied
     expect(run.err).toBe('error: --allow-delete "d[0-9]*": not a domain or glob (letters, digits, . - _ * ?)\n');
-    expect(domainsInDb(server)).toHaveLength(5);
-    const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd?.example']);
+    expect(domainsInDb(cli.server)).toHaveLength(5);
+    const ok = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'd?.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('--max-deletes N acknowledges up to N deletes', async () => {
-    expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
-    expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
+    expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('a suspected rename needs the old domain named; a raised limit does not do', async () => {
     const { 'keep.example': _renamed, ...others } = FIVE;
-    ws.write('websites.yaml', config({ ...others, 'keep.org': '' }, 'prune: true\n'));
-    const refused = await ws.run(['apply', '--auto-approve', '--max-deletes', '10']);
+    cli.ws.write('websites.yaml', config({ ...others, 'keep.org': '' }, 'prune: true\n'));
+    const refused = await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '10']);
     expect(refused.code).toBe(3);
     expect(refused.err).toContain('keep.example → keep.org looks like a rename');
     expect(refused.err).toContain(
       '  - [suspected_rename] name the old domain to delete it (its analytics history is lost): --allow-delete keep.example\n',
     );
-    const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
+    const ok = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(server).sort()).toEqual(['d1.example', 'd2.example', 'd3.example', 'd4.example', 'keep.org']);
+    expect(domainsInDb(cli.server).sort()).toEqual([
+      'd1.example',
+      'd2.example',
+      'd3.example',
+      'd4.example',
+      'keep.org',
+    ]);
   });
 
   test('too many sites updated: refused with --max-change-percent as the acknowledgement, not --allow-delete', async () => {
     const twelve = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i + 10}.example`, '']));
-    ws.write('websites.yaml', config(twelve, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
-    expect((await ws.run(['apply', '--auto-approve', '--allow-delete', '*'])).code).toBe(0);
+    cli.ws.write('websites.yaml', config(twelve, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
+    expect((await cli.ws.run(['apply', '--auto-approve', '--allow-delete', '*'])).code).toBe(0);
     const changed = Object.fromEntries(
       Object.keys(twelve).map((domain, i) => [domain, i < 4 ? '    privacy: public\n' : '']),
     );
-    ws.write('websites.yaml', config(changed, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
-    const refused = await ws.run(['apply', '--auto-approve']);
+    cli.ws.write('websites.yaml', config(changed, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
+    const refused = await cli.ws.run(['apply', '--auto-approve']);
     expect(refused.code).toBe(3);
     expect(refused.err).toBe(
       [
@@ -88,9 +97,9 @@ describe('sitesync apply: safety', () => {
       '--allow-delete',
       d,
     ]);
-    expect((await ws.run(['apply', '--auto-approve', ...everyDomain])).code).toBe(3);
-    expect((await ws.run(['apply', '--auto-approve', '--max-change-percent', '33'])).code).toBe(3);
-    const ok = await ws.run(['apply', '--auto-approve', '--max-change-percent', '34']);
+    expect((await cli.ws.run(['apply', '--auto-approve', ...everyDomain])).code).toBe(3);
+    expect((await cli.ws.run(['apply', '--auto-approve', '--max-change-percent', '33'])).code).toBe(3);
+    const ok = await cli.ws.run(['apply', '--auto-approve', '--max-change-percent', '34']);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('applied 4 of 4 changes');
   });

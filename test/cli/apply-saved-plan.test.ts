@@ -4,10 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
-import { config, type Workspace, workspace } from './apply-support.js';
+import { config, useCliFixture, type Workspace, workspace } from './apply-support.js';
 
 /** `sitesync plan --out plan.json`; with `target`, the file then claims another service. */
 async function savePlan(ws: Workspace, target?: string): Promise<void> {
@@ -18,70 +17,68 @@ async function savePlan(ws: Workspace, target?: string): Promise<void> {
 }
 
 describe('sitesync apply plan.json', () => {
-  let server: TestServer;
-  let ws: Workspace;
-  let onLog: (line: string) => void;
-  beforeEach(async () => {
-    onLog = () => {};
-    server = await startTestServer({ log: (line) => onLog(line) });
-    ws = workspace(server);
-    ws.write('websites.yaml', config({ 'keep.example': '    privacy: private\n' }));
-    await ws.run(['apply', '--auto-approve']);
-    ws.write('websites.yaml', config({ 'keep.example': '    privacy: public\n', 'new.example': '' }));
+  let onLog: (line: string) => void = () => {};
+  const cli = useCliFixture({
+    server: { log: (line) => onLog(line) },
+    config: config({ 'keep.example': '    privacy: private\n' }),
+    before: async ({ ws }) => {
+      onLog = () => {};
+      await ws.run(['apply', '--auto-approve']);
+      ws.write('websites.yaml', config({ 'keep.example': '    privacy: public\n', 'new.example': '' }));
+    },
   });
-  afterEach(() => server.close());
 
   test('applies a still-true plan without a prompt, off a terminal', async () => {
-    await savePlan(ws);
-    const run = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws);
+    const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.code).toBe(0);
     expect(run.out).toContain('applied 2 of 2 changes');
-    expect(domainsInDb(server)).toEqual(['keep.example', 'new.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('prints the plan before applying it', async () => {
-    await savePlan(ws);
-    const run = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws);
+    const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.out).toMatch(/^sitesync plan for http:\/\/127\.0\.0\.1:\d+\n\n/);
     expect(run.out).toContain('+ new.example will be created\n');
     expect(run.out).toContain('Plan: 1 to create, 1 to update, 0 to delete; 0 unchanged.\napplied 2 of 2 changes');
   });
 
   test('--only, --skip and --sync-write-only are refused: a saved plan is applied exactly as reviewed', async () => {
-    await savePlan(ws);
-    const only = await ws.run(['apply', 'plan.json', '--only', 'new.example']);
+    await savePlan(cli.ws);
+    const only = await cli.ws.run(['apply', 'plan.json', '--only', 'new.example']);
     expect(only.code).toBe(1);
     expect(only.err).toBe(
       'error: --only cannot be used with a saved plan: plan.json is applied exactly as reviewed; make a new plan with it (sitesync plan --only new.example --out plan.json) and apply that\n',
     );
-    const skip = await ws.run(['apply', 'plan.json', '--skip', 'keep.example']);
+    const skip = await cli.ws.run(['apply', 'plan.json', '--skip', 'keep.example']);
     expect(skip.err).toContain('error: --skip cannot be used with a saved plan');
-    const sync = await ws.run(['apply', 'plan.json', '--sync-write-only']);
+    const sync = await cli.ws.run(['apply', 'plan.json', '--sync-write-only']);
     expect(sync.err).toContain('error: --sync-write-only cannot be used with a saved plan');
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test("refuses a plan made with another account's key, naming the cause", async () => {
-    await savePlan(ws);
-    const bob = server.createAccount();
-    const bobs = workspace(server, { SITESYNC_API_KEY: bob.key });
-    bobs.write('websites.yaml', readFileSync(join(ws.dir, 'websites.yaml'), 'utf8'));
-    bobs.write('plan.json', readFileSync(join(ws.dir, 'plan.json'), 'utf8'));
+    await savePlan(cli.ws);
+    const bob = cli.server.createAccount();
+    const bobs = workspace(cli.server, { SITESYNC_API_KEY: bob.key });
+    bobs.write('websites.yaml', readFileSync(join(cli.ws.dir, 'websites.yaml'), 'utf8'));
+    bobs.write('plan.json', readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8'));
     const run = await bobs.run(['apply', 'plan.json']);
     expect(run.code).toBe(1);
-    const keyId = JSON.parse(readFileSync(join(ws.dir, 'plan.json'), 'utf8')).keyId;
+    const keyId = JSON.parse(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8')).keyId;
     expect(keyId).toMatch(/^[0-9a-f]{16}$/);
     expect(run.err).toBe(
       `error: plan.json was made with another API key (key id ${keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it\n`,
     );
-    expect(server.server.store.countWebsites(bob.id)).toBe(0);
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(cli.server.server.store.countWebsites(bob.id)).toBe(0);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('refuses when a touched site moved, naming it and how; applies nothing', async () => {
-    await savePlan(ws);
-    server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date());
-    const run = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws);
+    cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
+    const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.code).toBe(1);
     expect(run.err).toBe(
       [
@@ -91,13 +88,13 @@ describe('sitesync apply plan.json', () => {
         '',
       ].join('\n'),
     );
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('--format json: a stale plan still prints one document, with the plan and the refusal', async () => {
-    await savePlan(ws);
-    server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date());
-    const run = await ws.run(['apply', 'plan.json', '--format', 'json']);
+    await savePlan(cli.ws);
+    cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
+    const run = await cli.ws.run(['apply', 'plan.json', '--format', 'json']);
     expect(run.code).toBe(1);
     const json = JSON.parse(run.out);
     expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'stale_plan' } });
@@ -106,60 +103,63 @@ describe('sitesync apply plan.json', () => {
   });
 
   test('refuses when the configuration or the target changed', async () => {
-    await savePlan(ws, 'https://stats.example.com');
-    const target = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws, 'https://stats.example.com');
+    const target = await cli.ws.run(['apply', 'plan.json']);
     expect(target.code).toBe(1);
-    expect(target.err).toBe(`error: plan.json was made for https://stats.example.com, not ${server.url}\n`);
+    expect(target.err).toBe(`error: plan.json was made for https://stats.example.com, not ${cli.server.url}\n`);
 
-    await savePlan(ws);
-    ws.write('websites.yaml', config({ 'keep.example': '    privacy: public\n', 'new.example': '    email: true\n' }));
-    const changed = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws);
+    cli.ws.write(
+      'websites.yaml',
+      config({ 'keep.example': '    privacy: public\n', 'new.example': '    email: true\n' }),
+    );
+    const changed = await cli.ws.run(['apply', 'plan.json']);
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('the configuration changed since plan.json was made');
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('a second apply of the same plan has nothing to do', async () => {
-    await savePlan(ws);
-    expect((await ws.run(['apply', 'plan.json'])).code).toBe(0);
-    const again = await ws.run(['apply', 'plan.json']);
+    await savePlan(cli.ws);
+    expect((await cli.ws.run(['apply', 'plan.json'])).code).toBe(0);
+    const again = await cli.ws.run(['apply', 'plan.json']);
     expect(again.code).toBe(0);
     expect(again.out).toContain('applied 0 of 2 changes; 2 skipped');
     expect(again.out).toContain('  new.example (create): already applied: the live state matches the plan');
-    expect(domainsInDb(server)).toEqual(['keep.example', 'new.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('two applies of the same plan at once: one applies, the other is refused', async () => {
-    await savePlan(ws);
-    const runs = await Promise.all([ws.run(['apply', 'plan.json']), ws.run(['apply', 'plan.json'])]);
+    await savePlan(cli.ws);
+    const runs = await Promise.all([cli.ws.run(['apply', 'plan.json']), cli.ws.run(['apply', 'plan.json'])]);
     expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
     const refused = runs.find((run) => run.code === 1);
     expect(refused?.err).toMatch(/plan\.json is being applied by another sitesync process \(pid \d+\)/);
-    expect(domainsInDb(server)).toEqual(['keep.example', 'new.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('a lock left by a killed apply is taken over, and released at the end', async () => {
-    await savePlan(ws);
+    await savePlan(cli.ws);
     const gone = spawnSync(process.execPath, ['-e', '']).pid; // a pid that no longer runs
-    ws.write('plan.json.lock', `${gone}\n`);
-    const run = await ws.run(['apply', 'plan.json']);
+    cli.ws.write('plan.json.lock', `${gone}\n`);
+    const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.code).toBe(0);
-    expect(existsSync(join(ws.dir, 'plan.json.lock'))).toBe(false);
+    expect(existsSync(join(cli.ws.dir, 'plan.json.lock'))).toBe(false);
   });
 
   test('an interrupted apply of a plan is finished by re-running it', async () => {
-    ws.write('websites.yaml', config({ 'keep.example': '', 'n1.example': '', 'n2.example': '', 'n3.example': '' }));
-    await savePlan(ws);
+    cli.ws.write('websites.yaml', config({ 'keep.example': '', 'n1.example': '', 'n2.example': '', 'n3.example': '' }));
+    await savePlan(cli.ws);
     const controller = new AbortController();
     onLog = (line) => line.includes('"POST"') && controller.abort();
-    const first = await ws.run(['apply', 'plan.json', '--parallelism', '1'], { signal: controller.signal });
+    const first = await cli.ws.run(['apply', 'plan.json', '--parallelism', '1'], { signal: controller.signal });
     expect(first.code).toBe(130);
-    expect(domainsInDb(server)).toEqual(['keep.example', 'n1.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example']);
 
-    const rerun = await ws.run(['apply', 'plan.json']);
+    const rerun = await cli.ws.run(['apply', 'plan.json']);
     expect(rerun.code).toBe(0);
     expect(rerun.out).toContain('applied 2 of 3 changes; 1 skipped');
     expect(rerun.out).toContain('  n1.example (create): already applied: the live state matches the plan');
-    expect(domainsInDb(server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
+    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
   });
 });

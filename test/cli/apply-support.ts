@@ -3,12 +3,14 @@
  * a temporary directory with websites.yaml, the key and passwords in the
  * environment, and every output kept so a test can scan it for secrets.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { type CapturedIo, captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import type { TestServer } from '../helpers/server.js';
+import type { ServerOptions } from '../../src/server/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 export interface Run {
   code: number;
@@ -24,12 +26,18 @@ export interface Workspace {
   write(name: string, text: string): string;
   run(
     argv: string[],
-    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal'>> & { tty?: boolean; unredacted?: boolean },
+    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal'>> & {
+      tty?: boolean;
+      unredacted?: boolean;
+      /** Sees each stderr write as it happens: a test can react to a line (abort on a wait notice). */
+      onStderr?: (text: string) => void;
+    },
   ): Promise<Run>;
 }
 
+/** A workspace in a fresh temp directory (removed after the test, or the file when made in beforeAll). */
 export function workspace(server: TestServer, env: Record<string, string> = {}): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'sitesync-apply-'));
+  const dir = tempDir('apply');
   const fullEnv = { SITESYNC_API_KEY: server.key, SITESYNC_URL: server.url, ...env };
   const outputs: string[] = [];
   return {
@@ -46,6 +54,17 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       const io = extra.unredacted ? rawIo(fullEnv, dir, tty) : captureIo({ env: fullEnv, cwd: dir, tty });
       if (extra.prompt) io.prompt = extra.prompt;
       if (extra.signal) io.signal = extra.signal;
+      const onStderr = extra.onStderr;
+      if (onStderr) {
+        const stderr = io.stderr;
+        io.stderr = {
+          isTTY: stderr.isTTY,
+          write: (text) => {
+            stderr.write(text);
+            onStderr(text);
+          },
+        };
+      }
       // No client-side pacing against the unthrottled test server.
       const paced = (argv[0] === 'apply' || argv[0] === 'plan') && !argv.includes('--rate-limit');
       const code = await main(paced ? [...argv, '--rate-limit', '1000000'] : argv, io);
@@ -53,6 +72,38 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       return { code, out: io.out(), err: io.err() };
     },
   };
+}
+
+export interface CliFixture {
+  server: TestServer;
+  ws: Workspace;
+}
+
+export interface CliFixtureOptions {
+  server?: ServerOptions;
+  /** Extra environment (passwords) for every run. */
+  env?: Record<string, string>;
+  /** websites.yaml written before each test. */
+  config?: string;
+  /** More set-up after the file is written (an earlier apply, another websites.yaml). */
+  before?: (fixture: CliFixture) => Promise<void>;
+}
+
+/**
+ * The set-up most CLI tests share: before each test a fresh test server, a
+ * workspace for it and websites.yaml; after it, the server is closed (the
+ * workspace directory goes with the test). Read `server` and `ws` inside tests.
+ */
+export function useCliFixture(options: CliFixtureOptions = {}): CliFixture {
+  const fixture = {} as CliFixture;
+  beforeEach(async () => {
+    fixture.server = await startTestServer(options.server);
+    fixture.ws = workspace(fixture.server, options.env);
+    if (options.config !== undefined) fixture.ws.write('websites.yaml', options.config);
+    await options.before?.(fixture);
+  });
+  afterEach(() => fixture.server.close());
+  return fixture;
 }
 
 /** websites.yaml text for a list of domains with optional extra YAML per site. */

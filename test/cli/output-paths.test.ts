@@ -2,14 +2,14 @@
 // error naming the path and the reason, exit 1, and no temporary file left behind.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { writeAtomically } from '../../src/cli/io.js';
 import { SitesyncError } from '../../src/model/errors.js';
-import { startTestServer, type TestServer, useTempDir } from '../helpers/server.js';
-import { config, type Workspace, workspace } from './apply-support.js';
+import { useTempDir } from '../helpers/temp.js';
+import { config, useCliFixture } from './apply-support.js';
 
 describe('writeAtomically', () => {
-  const dir = useTempDir('sitesync-write-');
+  const dir = useTempDir('write');
 
   test('a missing directory or a directory in the way: a SitesyncError, no temporary file', () => {
     mkdirSync(join(dir(), 'taken'));
@@ -24,35 +24,30 @@ describe('writeAtomically', () => {
 });
 
 describe('plan --out and export --out to an unwritable path', () => {
-  let server: TestServer;
-  let ws: Workspace;
-  beforeEach(async () => {
-    server = await startTestServer();
-    ws = workspace(server);
-    ws.write('websites.yaml', config({ 'a.example': '' }));
-    mkdirSync(join(ws.dir, 'ro'));
+  const cli = useCliFixture({
+    config: config({ 'a.example': '' }),
+    before: async ({ ws }) => mkdirSync(join(ws.dir, 'ro')),
   });
-  afterEach(() => server.close());
 
   test('plan --out', async () => {
-    const missing = await ws.run(['plan', '--out', 'nonexistent/dir/p.json']);
+    const missing = await cli.ws.run(['plan', '--out', 'nonexistent/dir/p.json']);
     expect(missing).toMatchObject({
       code: 1,
       err: 'error: cannot write nonexistent/dir/p.json: its directory does not exist\n',
     });
-    const directory = await ws.run(['plan', '--out', 'ro']);
+    const directory = await cli.ws.run(['plan', '--out', 'ro']);
     expect(directory).toMatchObject({ code: 1, err: 'error: cannot write ro: it is a directory\n' });
-    expect(readdirSync(ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
+    expect(readdirSync(cli.ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
   });
 
   test('export --out', async () => {
-    const missing = await ws.run(['export', '--out', 'nonexistent/dir/x.yaml']);
+    const missing = await cli.ws.run(['export', '--out', 'nonexistent/dir/x.yaml']);
     expect(missing).toMatchObject({
       code: 1,
       err: 'error: cannot write nonexistent/dir/x.yaml: its directory does not exist\n',
     });
-    const directory = await ws.run(['export', '--out', 'ro']);
+    const directory = await cli.ws.run(['export', '--out', 'ro']);
     expect(directory).toMatchObject({ code: 1, err: 'error: cannot write ro: it is a directory\n' });
-    expect(readdirSync(ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
+    expect(readdirSync(cli.ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
   });
 });

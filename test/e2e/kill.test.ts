@@ -1,12 +1,13 @@
 // SIGKILL `sitesync apply` (the real bin, as a child process) at seeded random
 // points of its progress, 20 trials across both server modes, then re-run: it
 // converges every time, with no duplicate website and nothing deleted outside
-// the plan, judged by the server's database. Kill points are drawn as "after
-// the k-th write reached the server, plus 0-20 ms", so they land inside the
-// apply however slow the machine is; a small proxy latency keeps requests in
-// flight (committed after the client died) at the moment of the kill.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// the plan, judged by the server's database. Kill points are events, not
+// timers: the proxy holds the k-th write as it arrives, the child is killed and
+// has exited, then the held write is forwarded (committed after the client
+// died) or dropped (never arrived). With k > parallelism, at least one write
+// was answered before the kill, and with k < all writes, some were never sent:
+// the kill lands inside the apply however fast or slow the machine is.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
@@ -14,10 +15,12 @@ import { plan, policyFromConfig } from '../../src/plan/index.js';
 import { domainsInDb, MODES, type Mode, seedWebsites, testClient } from '../apply/support.js';
 import { seededRandom } from '../helpers/fault-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
+import { tempDir } from '../helpers/temp.js';
+import { type BuiltCli, buildCli, type ChildRun, type RunOptions, runCli } from './built-cli.js';
 import { startLatencyProxy } from './latency-proxy.js';
 
 const TRIALS = 20;
+const PARALLELISM = 4;
 const LATENCY_MS = 10;
 const names = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${i}.example`);
 const UPDATED = names('u', 8);
@@ -41,14 +44,14 @@ const CONFIG = [
   '',
 ].join('\n');
 
-const ARGS = ['apply', '--auto-approve', '--rate-limit', '1000000', '--parallelism', '4'];
+const ARGS = ['apply', '--auto-approve', '--rate-limit', '1000000', '--parallelism', String(PARALLELISM)];
 
 interface Trial {
   mode: Mode;
-  /** Kill after this many writes reached the server (0: right after the listing)... */
-  afterWrites: number;
-  /** ...plus this many milliseconds. */
-  delayMs: number;
+  /** Kill when this write (1-based) reaches the proxy; 0: when the listing does. */
+  killAt: number;
+  /** What becomes of the request held at the kill. */
+  held: 'forward' | 'drop';
 }
 
 describe('killed applies converge', () => {
@@ -56,17 +59,19 @@ describe('killed applies converge', () => {
   let dir: string;
   beforeAll(() => {
     cli = buildCli('kill');
-    dir = mkdtempSync(join(tmpdir(), 'sitesync-kill-'));
+    dir = tempDir('kill');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG);
   }, 60_000);
   afterAll(() => cli.remove());
 
   test(`${TRIALS} trials: SIGKILL at a random point, re-run, converged without duplicates`, async () => {
     const random = seededRandom(20_240_501);
+    // Two edge trials (at the listing, at the first write), the rest strictly inside the apply.
+    const inside = () => PARALLELISM + 1 + Math.floor(random() * (WRITES - PARALLELISM - 1));
     const trials: Trial[] = Array.from({ length: TRIALS }, (_, i) => ({
       mode: MODES[i % 2]!,
-      afterWrites: Math.floor(random() * WRITES),
-      delayMs: Math.floor(random() * 20),
+      killAt: i < 2 ? i : inside(),
+      held: random() < 0.5 ? 'forward' : 'drop',
     }));
     let killedMidway = 0;
     // Two trials at a time: each has its own server, proxy and child process.
@@ -74,8 +79,8 @@ describe('killed applies converge', () => {
       const outcomes = await Promise.all(trials.slice(i, i + 2).map((trial, j) => runTrial(trial, i + j)));
       killedMidway += outcomes.filter(Boolean).length;
     }
-    // Most kills must land inside the apply (not before the first write or after the last).
-    expect(killedMidway).toBeGreaterThanOrEqual(TRIALS / 2);
+    // The kills drawn inside the apply left the account half-applied.
+    expect(killedMidway).toBeGreaterThanOrEqual(TRIALS - 2);
   }, 120_000);
 
   test('Ctrl-C (SIGINT) to the real process: in-flight requests finish, the rest skipped, summary, exit 130', async () => {
@@ -108,25 +113,31 @@ describe('killed applies converge', () => {
 
   /** One trial; true when the kill left the account half-applied. */
   async function runTrial(trial: Trial, index: number): Promise<boolean> {
-    const label = `trial ${index} (${trial.mode}, killed ${trial.delayMs} ms after write ${trial.afterWrites})`;
+    const label = `trial ${index} (${trial.mode}, killed at ${trial.killAt ? `write ${trial.killAt}` : 'the listing'}, held request ${trial.held === 'forward' ? 'forwarded' : 'dropped'})`;
     const control: NonNullable<RunOptions['control']> = {};
+    const server = await startTestServer(trial.mode === 'normal' ? {} : { quirks: trial.mode });
     let writes = 0;
-    const server = await startTestServer({
-      ...(trial.mode === 'normal' ? {} : { quirks: trial.mode }),
-      log: (line) => {
-        if (line.includes('"GET"')) return;
-        writes += 1;
-        if (writes === trial.afterWrites) setTimeout(() => control.signal?.('SIGKILL'), trial.delayMs);
-      },
+    let killed: Promise<ChildRun> | undefined;
+    let fired = false;
+    const proxy = await startLatencyProxy(server.url, LATENCY_MS, async (request) => {
+      const isWrite = request.method !== 'GET';
+      if (isWrite) writes += 1;
+      const here = trial.killAt === 0 ? !isWrite && writes === 0 : isWrite && writes === trial.killAt;
+      if (!here || !killed || fired) return 'forward';
+      fired = true; // once: the re-run's requests pass
+      control.signal?.('SIGKILL');
+      await killed;
+      return trial.held;
     });
-    const proxy = await startLatencyProxy(server.url, LATENCY_MS);
     try {
       seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
       const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
       const before = snapshot(server);
-      if (trial.afterWrites === 0) setTimeout(() => control.signal?.('SIGKILL'), 300 + trial.delayMs * 20);
-      const killed = await runCli(cli, ARGS, { cwd: dir, env, control });
+      killed = runCli(cli, ARGS, { cwd: dir, env, control });
+      const outcome = await killed;
+      await proxy.idle(); // requests in flight at the kill have been committed (or dropped)
       const afterKill = snapshot(server);
+      expect(outcome.signal, `${label}: ${outcome.out}${outcome.err}`).toBe('SIGKILL');
 
       const rerun = await runCli(cli, ARGS, { cwd: dir, env });
       expect(rerun.code, `${label}: ${rerun.out}${rerun.err}`).toBe(0);
@@ -134,7 +145,7 @@ describe('killed applies converge', () => {
       expect(domains.length, `${label}: duplicates`).toBe(new Set(domains).size);
       expect([...domains].sort(), label).toEqual(EXPECTED);
       expect(await replan(server), `${label}: re-plan`).toEqual([]);
-      return killed.signal === 'SIGKILL' && afterKill !== before && afterKill !== snapshot(server);
+      return afterKill !== before && afterKill !== snapshot(server);
     } finally {
       await proxy.close();
       await server.close();

@@ -4,16 +4,16 @@
 // catches a change made in the web UI (exit 2), in-process and through
 // examples/cron/drift-check.sh.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { config, type Workspace, workspace } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -22,7 +22,7 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
   let server: TestServer;
   let ws: Workspace;
   beforeAll(async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'sitesync-e2e-db-')), 'sitesync.db');
+    const db = join(tempDir('e2e-db'), 'sitesync.db');
     server = await startTestServer({ db });
     ws = workspace(server, { SHOP_PASSWORD: 'e2e-shop-password-1' });
   });
@@ -161,7 +161,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
   afterAll(() => new Promise<void>((resolve) => gitlab.close(() => resolve())));
 
   test('takes the plan of the merge request head commit, and only its acknowledgement lines', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sitesync-gitlab-'));
+    const dir = tempDir('gitlab');
     const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
     const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
     await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });

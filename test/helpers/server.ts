@@ -5,10 +5,6 @@
  * must not go through the client under test).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
 import { hashKey } from '../../src/server/credentials.js';
 import {
   createAccountWithKey,
@@ -67,16 +63,6 @@ export function insertWebsite(
 ): number {
   const values = { ...STORED_DEFAULTS, ...options.values };
   return server.server.store.insertWebsite(options.accountId ?? server.accountId, domain, values, new Date()).id;
-}
-
-/** A fresh temporary directory for each test, removed after it. */
-export function useTempDir(prefix: string): () => string {
-  let dir = '';
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), prefix));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  return () => dir;
 }
 
 export interface RawRequest {

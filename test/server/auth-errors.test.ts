@@ -1,5 +1,6 @@
 // Authentication, accounts and every error answer of service-notes.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../helpers/manual-clock.js';
 import { client, request, startTestServer, type TestServer } from '../helpers/server.js';
 
 describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and errors (%s)', (mode) => {
@@ -126,8 +127,9 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
 
 describe('throttle', () => {
   let server: TestServer;
+  const clock = manualClock();
   beforeAll(async () => {
-    server = await startTestServer({ throttlePerMinute: 3, throttleWindowMs: 300 });
+    server = await startTestServer({ throttlePerMinute: 3, throttleWindowMs: 300, throttleClock: clock.now });
   });
   afterAll(() => server.close());
 
@@ -151,7 +153,7 @@ describe('throttle', () => {
     const other = server.createAccount();
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(200);
 
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    clock.advance(300); // the window has passed
     expect((await api('GET', '/api/v1/websites')).status).toBe(200);
   });
 });

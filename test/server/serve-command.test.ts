@@ -3,16 +3,26 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CapturedIo, captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { request, useTempDir } from '../helpers/server.js';
+import { request } from '../helpers/server.js';
+import { useTempDir } from '../helpers/temp.js';
 
 /** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
 async function serve(args: string[], env: Record<string, string> = {}) {
   const controller = new AbortController();
   const io: CapturedIo = { ...captureIo({ env }), signal: controller.signal };
+  // Resolved by the "listening on" line itself (or by serve ending without one).
+  const listening = new Promise<void>((resolve) => {
+    const stderr = io.stderr;
+    io.stderr = {
+      isTTY: stderr.isTTY,
+      write: (text) => {
+        stderr.write(text);
+        if (/listening on .*\n/.test(io.err())) resolve();
+      },
+    };
+  });
   const exit = main(['serve', '--port', '0', ...args], io);
-  for (let attempt = 0; attempt < 200 && !/listening on (\S+?),/.test(io.err()); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await Promise.race([listening, exit]);
   const url = /listening on (\S+?)[,\s]/.exec(io.err())?.[1];
   if (!url) throw new Error(`serve did not start: ${io.err()}`);
   return {
@@ -26,7 +36,7 @@ async function serve(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('sitesync serve', () => {
-  const tempDir = useTempDir('sitesync-serve-');
+  const tempDir = useTempDir('serve');
   let db: string;
   beforeEach(() => {
     db = join(tempDir(), 'serve.db');

@@ -4,13 +4,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { request, useTempDir } from '../helpers/server.js';
+import { request } from '../helpers/server.js';
+import { useTempDir } from '../helpers/temp.js';
 
 const KEY = 'storage-test-key-0123456789';
 const PASSWORD = 'a-memorable-password';
 
 describe('SQLite storage', () => {
-  const tempDir = useTempDir('sitesync-server-');
+  const tempDir = useTempDir('server');
   let dir: string;
   let db: string;
   beforeEach(() => {

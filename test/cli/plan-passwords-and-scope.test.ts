@@ -1,6 +1,6 @@
 /**
- * Findings of the acceptance test, end to end against the reference server
- * over real HTTP: an ignored password is still sent when the site would be
+ * `sitesync plan` and passwords and scope, end to end against the reference
+ * server over real HTTP: an ignored password is still sent when the site would be
  * refused without one, prune with no `manage` scope is a plan note, and a
  * plan that lacks a password variable says how a drift check goes on.
  */
@@ -13,7 +13,7 @@ const LOCKED = config({
   'locked.example': '    privacy: password\n    password: ${LOCKED_PW}\n    ignore_changes: [password]\n',
 });
 
-describe('sitesync plan: acceptance findings', () => {
+describe('sitesync plan: passwords and the prune scope', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
