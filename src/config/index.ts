@@ -7,8 +7,9 @@ import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
 import { type Env, isMissingVariable } from './env.js';
-import { listConfigFiles, readConfigFile } from './files.js';
-import { checkSchema } from './schema.js';
+import { type ConfigFile, type FileListing, listConfigFiles, type ReadResult, readConfigFile } from './files.js';
+import { quickParse } from './quick-parse.js';
+import { checkSchema, schemaAccepts } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
 import type { LoadedFile } from './top-level.js';
 import { parseConfigText } from './yaml-file.js';
@@ -40,11 +41,37 @@ export interface LoadResult {
 
 export function loadConfig(options: LoadOptions): LoadResult {
   const listing = listConfigFiles(options.files, options.cwd);
+  const reads = listing.files.map((file) => ({ file, read: readConfigFile(file) }));
+  return (listing.errors.length === 0 && loadQuickly(reads, options)) || loadFully(listing, reads, options);
+}
+
+interface FileRead {
+  file: ConfigFile;
+  read: ReadResult;
+}
+
+/**
+ * A configuration without a single problem, read the fast way (quick-parse.ts);
+ * undefined at the first sign of anything else, and loadFully says what.
+ */
+function loadQuickly(reads: readonly FileRead[], options: LoadOptions): LoadResult | undefined {
+  const loaded: LoadedFile[] = [];
+  for (const { file, read } of reads) {
+    if ('error' in read) return undefined;
+    const quick = quickParse(read.text, file.display);
+    if (!quick || !schemaAccepts(quick.data)) return undefined;
+    loaded.push({ source: quick.source, config: quick.data });
+  }
+  const built = buildState(loaded, options.env, { advice: options.advice === true });
+  if (!built.state || built.problems.length > 0) return undefined;
+  return { state: built.state, errors: [], warnings: [], files: reads.map(({ file }) => file.display) };
+}
+
+function loadFully(listing: FileListing, reads: readonly FileRead[], options: LoadOptions): LoadResult {
   const problems: ConfigProblem[] = [...listing.errors];
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
-  for (const file of listing.files) {
-    const read = readConfigFile(file);
+  for (const { file, read } of reads) {
     if ('error' in read) {
       problems.push(read.error);
       continue;

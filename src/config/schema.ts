@@ -25,6 +25,11 @@ export function schemaText(): string {
   return cachedText;
 }
 
+/** Whether `data` is a WebsitesConfig; checkSchema says what is wrong. */
+export function schemaAccepts(data: unknown): data is WebsitesConfig {
+  return validate(data);
+}
+
 /** Problems of one file's data against the schema; none means `data` is a WebsitesConfig. */
 export function checkSchema(source: SourceFile, data: unknown): ConfigProblem[] {
   if (validate(data)) return [];
