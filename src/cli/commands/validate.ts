@@ -10,7 +10,7 @@ import type { ConfigProblem } from '../../model/desired-state.js';
 import { countOf } from '../../model/text.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { collect } from '../shared-options.js';
+import { collect } from '../repeatable.js';
 
 export interface ValidateOptions {
   file: string[];
