@@ -15,6 +15,7 @@ const SRC = resolve(import.meta.dirname, '../src');
 /** Each third-party package and the one folder of src/ allowed to use it. */
 const PACKAGE_HOME: Readonly<Record<string, string>> = {
   yaml: 'config',
+  'js-yaml': 'config', // the fast reading of plain files (quick-parse.ts)
   ajv: 'config',
   undici: 'api',
   diff: 'render',

@@ -6,12 +6,6 @@ import { Command, CommanderError } from '@commander-js/extra-typings';
 import { isSitesyncError } from '../model/errors.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './command-context.js';
-import { registerApply } from './commands/apply.js';
-import { registerExport } from './commands/export.js';
-import { registerPlan } from './commands/plan.js';
-import { registerSchema } from './commands/schema.js';
-import { registerServe } from './commands/serve.js';
-import { registerValidate } from './commands/validate.js';
 import { exitCodeFor } from './exit-code.js';
 import { EXIT, type Io } from './io.js';
 
@@ -39,16 +33,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     })
     .showHelpAfterError('(run sitesync --help for usage)');
 
-  for (const register of [
-    registerValidate,
-    registerSchema,
-    registerPlan,
-    registerApply,
-    registerExport,
-    registerServe,
-  ]) {
-    register(program, context);
-  }
+  for (const register of await registrationsFor(argv)) register(program, context);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -57,6 +42,35 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return reportError(error, io);
   }
   return exitCode;
+}
+
+type Register = (program: Command, context: CommandContext) => void;
+
+/**
+ * Each command's module (and what it imports: YAML, HTTP client, server) is
+ * loaded only when that command runs, so start-up stays small; help, `help`
+ * and unknown commands load them all, in this order.
+ */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
+  ['validate', async () => (await import('./commands/validate.js')).registerValidate],
+  ['schema', async () => (await import('./commands/schema.js')).registerSchema],
+  ['plan', async () => (await import('./commands/plan.js')).registerPlan],
+  ['apply', async () => (await import('./commands/apply.js')).registerApply],
+  ['export', async () => (await import('./commands/export.js')).registerExport],
+  ['serve', async () => (await import('./commands/serve.js')).registerServe],
+];
+
+/** The commands whose modules `argv` needs: the one it names, none for --version, else all (help, typos). */
+export function commandsFor(argv: readonly string[]): string[] {
+  const names = COMMANDS.map(([name]) => name);
+  if (argv[0] !== undefined && names.includes(argv[0])) return [argv[0]];
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return [];
+  return names;
+}
+
+async function registrationsFor(argv: readonly string[]): Promise<Register[]> {
+  const wanted = commandsFor(argv);
+  return Promise.all(COMMANDS.filter(([name]) => wanted.includes(name)).map(([, load]) => load()));
 }
 
 /** One readable line for a user error; a stack trace only for a bug. Ctrl-C (SIGINT/SIGTERM) exits 130. */

@@ -12,6 +12,7 @@ import { type Connection, createClient, resolveConnection, type WebsitesApi } fr
 import { SitesyncError } from '../model/errors.js';
 import type { Io } from './io.js';
 import { globsOption, wholeNumberOption } from './option-values.js';
+import { collect } from './repeatable.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
@@ -52,8 +53,7 @@ export interface RawSharedOptions {
   color?: boolean | undefined;
 }
 
-/** commander argParser for a repeatable option: every value, in order. */
-export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+export { collect };
 
 /** Declares --url, --api-key-file, --insecure-http, --rate-limit and --log-level. */
 export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(

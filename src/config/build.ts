@@ -30,8 +30,8 @@ import {
 const FIELD_ORDER = Object.keys(CONFIG_FIELD_NAMES) as FieldName[];
 
 interface Defaults extends ResolvedBlock {
-  /** Where a default privacy: password was set, for the message when a site lacks a password. */
-  privacyAt?: SourceLocation;
+  /** Where a default privacy: password was set, for the message when a site lacks a password (found only then). */
+  privacyAt?: () => SourceLocation;
   /** A password is written in defaults (even if its variable is unset, which is reported once). */
   passwordWritten: boolean;
   /** The defaults as written, for DesiredWebsite.raw. */
@@ -42,7 +42,8 @@ interface Defaults extends ResolvedBlock {
 interface Entry {
   site: DesiredWebsite;
   path: string;
-  domainAt: SourceLocation;
+  /** Found only for a duplicate's message: a valid file needs no position but each site's own. */
+  domainAt: () => SourceLocation;
 }
 
 export interface BuildResult {
@@ -82,7 +83,7 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[]): De
     passwordWritten: located.value.password !== undefined,
     written: located.value,
   };
-  if (located.value.privacy !== undefined) defaults.privacyAt = locate(located.source, ['defaults', 'privacy']);
+  if (located.value.privacy !== undefined) defaults.privacyAt = () => locate(located.source, ['defaults', 'privacy']);
   return defaults;
 }
 
@@ -122,7 +123,7 @@ function resolveWebsite(
   const password = own.password ?? defaults.password;
   if (password) site.password = password;
   problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
-  return { site, path: formatPath(path), domainAt: locate(source, [...path, 'domain']) };
+  return { site, path: formatPath(path), domainAt: () => locate(source, [...path, 'domain']) };
 }
 
 /** What the user wrote for this site (its own values over the defaults), minus any password reference. */
@@ -141,7 +142,7 @@ function passwordProblems(
   const written = item.password !== undefined || defaults.passwordWritten;
   if (privacy === 'password' && !written) {
     const own = item.privacy !== undefined;
-    const from = own || !defaults.privacyAt ? '' : ` (from defaults at ${formatLocation(defaults.privacyAt)})`;
+    const from = own || !defaults.privacyAt ? '' : ` (from defaults at ${formatLocation(defaults.privacyAt())})`;
     const message = `has privacy: password${from} but no password; add password: \${NAME}`;
     return [{ ...problemAt(source, own ? [...path, 'privacy'] : path, message), path: formatPath(path) }];
   }
@@ -185,8 +186,8 @@ function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
       severity: 'error',
       code: 'duplicate',
       path: `${entry.path}.domain`,
-      message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt)} (${earlier.path})`,
-      source: entry.domainAt,
+      message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt())} (${earlier.path})`,
+      source: entry.domainAt(),
     });
   }
   return problems;

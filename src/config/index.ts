@@ -8,7 +8,8 @@ import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
 import type { Env } from './env.js';
 import { listConfigFiles, readConfigFile } from './files.js';
-import { checkSchema } from './schema.js';
+import { quickParse } from './quick-parse.js';
+import { checkSchema, schemaAccepts } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
 import type { LoadedFile } from './top-level.js';
 import { parseConfigText } from './yaml-file.js';
@@ -47,6 +48,10 @@ export function loadConfig(options: LoadOptions): LoadResult {
     if ('error' in read) problems.push(read.error);
     else sources.push({ text: read.text, file: file.display });
   }
+  if (problems.length === 0) {
+    const quick = loadQuickly(sources, options);
+    if (quick) return quick;
+  }
   return loadSources(
     sources,
     problems,
@@ -66,7 +71,24 @@ export interface ConfigText {
  * that name: the same parsing, checks, messages and result.
  */
 export function loadConfigText(text: string, file: string, env: Env, options: { advice?: boolean } = {}): LoadResult {
-  return loadSources([{ text, file }], [], [file], { env, ...options });
+  const sources = [{ text, file }];
+  return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], [file], { env, ...options });
+}
+
+/**
+ * A configuration without a single problem, read the fast way (quick-parse.ts);
+ * undefined at the first sign of anything else, and loadSources says what.
+ */
+function loadQuickly(sources: readonly ConfigText[], options: { env: Env; advice?: boolean }): LoadResult | undefined {
+  const loaded: LoadedFile[] = [];
+  for (const source of sources) {
+    const quick = quickParse(source.text, source.file);
+    if (!quick || !schemaAccepts(quick.data)) return undefined;
+    loaded.push({ source: quick.source, config: quick.data });
+  }
+  const built = buildState(loaded, options.env, { advice: options.advice === true });
+  if (!built.state || built.problems.length > 0) return undefined;
+  return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
 }
 
 function loadSources(

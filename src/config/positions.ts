@@ -15,6 +15,14 @@ export interface SourceFile {
   display: string;
   doc: Document.Parsed;
   lineCounter: LineCounter;
+  /** Positions known without the Document (a file read the fast way: quick-parse.ts). */
+  quick?: QuickPositions;
+}
+
+export interface QuickPositions {
+  /** Offset of `websites[index]`. */
+  websiteStart(index: number): number | undefined;
+  linePos(offset: number): { line: number; col: number };
 }
 
 /** `/websites/3/privacy` → ['websites', 3, 'privacy'] */
@@ -51,6 +59,10 @@ function start(node: unknown): number | undefined {
  * came from a merge, a missing value) it stops at the deepest node it found.
  */
 export function offsetOf(source: SourceFile, path: DataPath, at: 'key' | 'value' = 'value'): number {
+  if (source.quick && at === 'value' && path.length === 2 && path[0] === 'websites' && typeof path[1] === 'number') {
+    const offset = source.quick.websiteStart(path[1]);
+    if (offset !== undefined) return offset;
+  }
   let node: unknown = source.doc.contents;
   let offset = start(node) ?? 0;
   for (const [i, segment] of path.entries()) {
@@ -73,7 +85,7 @@ export function offsetOf(source: SourceFile, path: DataPath, at: 'key' | 'value'
 }
 
 export function locationAt(source: SourceFile, offset: number): SourceLocation {
-  const { line, col } = source.lineCounter.linePos(offset);
+  const { line, col } = (source.quick ?? source.lineCounter).linePos(offset);
   return { file: source.display, line, column: col };
 }
 

@@ -29,10 +29,13 @@ function describeKind(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** How every file is parsed (duplicate keys are found by our own walk, to name both places). */
+export const PARSE_OPTIONS = { merge: true, uniqueKeys: false, prettyErrors: false } as const;
+
 export function parseConfigText(text: string, display: string): ParsedFile {
   const lineCounter = new LineCounter();
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const doc = parseDocument(source, { lineCounter, merge: true, uniqueKeys: false, prettyErrors: false });
+  const doc = parseDocument(source, { ...PARSE_OPTIONS, lineCounter });
   const parsed: ParsedFile = { display, doc, lineCounter, problems: [] };
   const add = (offset: number, message: string): void => {
     parsed.problems.push({ severity: 'error', code: 'yaml', path: '', message, source: locationAt(parsed, offset) });

@@ -1,5 +1,5 @@
 /**
- * The real `bin/sitesync.js` over a fresh build of src/, for tests that run
+ * The real `bin/sitesync.js` over a fresh build (tsc and bundle) of src/, for tests that run
  * sitesync as a child process (signals, SIGKILL). Built once per test file
  * into node_modules/.cache (so dist/ is left alone and packages resolve), with
  * a package.json that marks it ESM like the project.
@@ -36,6 +36,11 @@ export function buildCli(name: string): BuiltCli {
   } catch {
     // tsc reports type errors of files in progress elsewhere but still emits: the run below is the judge.
   }
+  // The CLI itself runs from the bundle, as `npm run build` makes it.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), join(dir, 'dist/bin')], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   copyFileSync(join(ROOT, 'bin', 'sitesync.js'), join(dir, 'bin', 'sitesync.js'));
   return { bin: join(dir, 'bin', 'sitesync.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -11,7 +11,7 @@ import { type ProblemView, renderValidateJson, renderValidateText, type Validate
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import type { Io } from '../io.js';
-import { collect } from '../shared-options.js';
+import { collect } from '../repeatable.js';
 
 export interface ValidateOptions {
   file: string[];
