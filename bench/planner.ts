@@ -78,7 +78,7 @@ async function runServer(): Promise<void> {
   const { insertWebsites } = await import('../test/helpers/stored-website.js');
   const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], throttlePerMinute: 0 });
   const domains = Array.from({ length: CLI_SITES }, (_, i) => domain(i + 1));
-  insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.2\r\n10.0.0.1' });
+  await insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.2\r\n10.0.0.1' });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => void server.close());
 }

@@ -54,7 +54,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 async function runServer(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-'));
   const server = await startServer({ port: 0, db: join(dir, 'bench.db'), keys: [KEY], throttlePerMinute: 0 });
-  insertWebsites(
+  await insertWebsites(
     server,
     KEY,
     Array.from({ length: SITES }, (_, index) => `seed-${index}.example`),

@@ -12,14 +12,14 @@ export interface AccountSettings {
 }
 
 /** Creates an account and returns its only key; the key cannot be shown again. */
-export function createAccountWithKey(
+export async function createAccountWithKey(
   store: AccountStore,
   name: string,
   settings: AccountSettings = {},
-): { account: Account; key: string } {
-  const account = store.createAccount({ name, ...settings });
+): Promise<{ account: Account; key: string }> {
+  const account = await store.createAccount({ name, ...settings });
   const key = generateKey();
-  store.addKey(account.id, hashKey(key));
+  await store.addKey(account.id, hashKey(key));
   return { account, key };
 }
 
@@ -27,15 +27,24 @@ export function createAccountWithKey(
  * One account per key, named after a prefix of the key's hash. Idempotent:
  * a known key keeps its account and websites; its settings are re-applied.
  */
-export function provisionKeys(store: AccountStore, keys: readonly string[], settings: AccountSettings = {}): Account[] {
-  return keys.map((key) => {
+export async function provisionKeys(
+  store: AccountStore,
+  keys: readonly string[],
+  settings: AccountSettings = {},
+): Promise<Account[]> {
+  const accounts: Account[] = [];
+  for (const key of keys) {
     const keyHash = hashKey(key);
-    const found = store.findKey(keyHash);
-    if (found) return store.updateAccount(found.account.id, settings) ?? found.account;
-    const account = store.createAccount({ name: `key-${keyHash.slice(0, 12)}`, ...settings });
-    store.addKey(account.id, keyHash);
-    return account;
-  });
+    const found = await store.findKey(keyHash);
+    if (found) {
+      accounts.push((await store.updateAccount(found.account.id, settings)) ?? found.account);
+      continue;
+    }
+    const account = await store.createAccount({ name: `key-${keyHash.slice(0, 12)}`, ...settings });
+    await store.addKey(account.id, keyHash);
+    accounts.push(account);
+  }
+  return accounts;
 }
 
 /** `SITESYNC_SERVE_KEYS=key1,key2` → ['key1', 'key2']. */

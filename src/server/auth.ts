@@ -27,7 +27,7 @@ export function createAuthHook(store: AccountStore, mode: ServerMode, throttle: 
     if (!request.url.startsWith('/api/')) return;
     const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const keyHash = key === undefined ? undefined : hashKey(key);
-    const found = keyHash === undefined ? undefined : store.findKey(keyHash);
+    const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found || !sameKeyHash(found.keyHash, keyHash!)) {
       // Laravel redirects browsers (no JSON in Accept) to its login page.
       if (mode === 'phpanalytics-v31' && !wantsJson(request)) {

@@ -48,7 +48,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = openSqliteStore(options.db ?? './sitesync.db');
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
-    provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
+    await provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
     const perMinute = options.throttlePerMinute ?? 60;
     const app = await createApp({
       store,
@@ -67,11 +67,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       close: async () => {
         await app.close();
-        store.close();
+        await store.close();
       },
     };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }

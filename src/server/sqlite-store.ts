@@ -141,11 +141,11 @@ export function openSqliteStore(path: string): ServerStore {
   const getWebsite = (accountId: number, id: number) => statements.get.get(accountId, id) as WebsiteRecord | undefined;
 
   return {
-    listWebsites: (query: ListQuery, shape: RecordShape): ListResult => readList(query, shape),
-    getWebsite,
-    domainExists: (domain) => statements.domainExists.get(domain) !== undefined,
-    countWebsites: (accountId) => statements.count.get(accountId) as number,
-    insertWebsite(accountId, domain, values, now) {
+    listWebsites: async (query: ListQuery, shape: RecordShape): Promise<ListResult> => readList(query, shape),
+    getWebsite: async (accountId, id) => getWebsite(accountId, id),
+    domainExists: async (domain) => statements.domainExists.get(domain) !== undefined,
+    countWebsites: async (accountId) => statements.count.get(accountId) as number,
+    async insertWebsite(accountId, domain, values, now) {
       try {
         const result = statements.insert.run({ accountId, domain, now: serviceTimestamp(now), ...values });
         return getWebsite(accountId, Number(result.lastInsertRowid))!;
@@ -154,33 +154,35 @@ export function openSqliteStore(path: string): ServerStore {
         throw error;
       }
     },
-    updateWebsite(accountId, id, changes, now) {
+    async updateWebsite(accountId, id, changes, now) {
       const columns = (Object.keys(changes) as (keyof WebsiteValues)[]).filter((name) => UPDATABLE.has(name)).sort();
       const result = updateStatement(columns).run({ ...changes, accountId, id, now: serviceTimestamp(now) });
       return result.changes === 0 ? undefined : getWebsite(accountId, id);
     },
-    deleteWebsite: (accountId, id) => statements.delete.run(accountId, id).changes > 0,
-    createAccount({ name, websiteLimit = null, apiAccess = true }) {
+    deleteWebsite: async (accountId, id) => statements.delete.run(accountId, id).changes > 0,
+    async createAccount({ name, websiteLimit = null, apiAccess = true }) {
       const id = statements.createAccount
         .pluck()
         .get(name, websiteLimit, apiAccess ? 1 : 0, serviceTimestamp(new Date()));
       return { id: id as number, name, websiteLimit, apiAccess };
     },
-    updateAccount(id, settings) {
+    async updateAccount(id, settings) {
       const current = toAccount(statements.accountById.get(id) as AccountRow | undefined);
       if (!current) return undefined;
       const next = { ...current, ...settings };
       statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, id);
       return next;
     },
-    findAccountByName: (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
-    addKey(accountId, keyHash) {
+    findAccountByName: async (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
+    async addKey(accountId, keyHash) {
       statements.addKey.run(accountId, keyHash, serviceTimestamp(new Date()));
     },
-    findKey(keyHash) {
+    async findKey(keyHash) {
       const row = statements.findKey.get(keyHash) as (AccountRow & { keyHash: string }) | undefined;
       return row && { account: toAccount(row)!, keyHash: row.keyHash };
     },
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }

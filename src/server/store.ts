@@ -75,31 +75,44 @@ export class DomainTakenError extends Error {
   }
 }
 
+/**
+ * Every operation is asynchronous so that a network database (PostgreSQL) can
+ * implement the same interface; the SQLite backend answers from the calling
+ * thread and only waits (off the event loop) when the file is locked.
+ */
 export interface WebsiteStore {
   /** One page, serialised by the backend itself: building 100 records in JS costs more than the query. */
-  listWebsites(query: ListQuery, shape: RecordShape): ListResult;
-  getWebsite(accountId: number, id: number): WebsiteRecord | undefined;
+  listWebsites(query: ListQuery, shape: RecordShape): Promise<ListResult>;
+  getWebsite(accountId: number, id: number): Promise<WebsiteRecord | undefined>;
   /** Whether any account has this domain (domains are unique across accounts). */
-  domainExists(domain: string): boolean;
-  countWebsites(accountId: number): number;
+  domainExists(domain: string): Promise<boolean>;
+  countWebsites(accountId: number): Promise<number>;
   /** Throws DomainTakenError when the domain is used by any account. */
-  insertWebsite(accountId: number, domain: string, values: WebsiteValues, now: Date): WebsiteRecord;
+  insertWebsite(accountId: number, domain: string, values: WebsiteValues, now: Date): Promise<WebsiteRecord>;
   /** Undefined when the website does not exist in that account. */
-  updateWebsite(accountId: number, id: number, changes: Partial<WebsiteValues>, now: Date): WebsiteRecord | undefined;
-  deleteWebsite(accountId: number, id: number): boolean;
+  updateWebsite(
+    accountId: number,
+    id: number,
+    changes: Partial<WebsiteValues>,
+    now: Date,
+  ): Promise<WebsiteRecord | undefined>;
+  deleteWebsite(accountId: number, id: number): Promise<boolean>;
 }
 
 export interface AccountStore {
-  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Account;
-  updateAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): Account | undefined;
-  findAccountByName(name: string): Account | undefined;
+  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Promise<Account>;
+  updateAccount(
+    id: number,
+    settings: { websiteLimit?: number | null; apiAccess?: boolean },
+  ): Promise<Account | undefined>;
+  findAccountByName(name: string): Promise<Account | undefined>;
   /** `keyHash` is the sha256 hex digest of the key; keys themselves are never stored. */
-  addKey(accountId: number, keyHash: string): void;
+  addKey(accountId: number, keyHash: string): Promise<void>;
   /** The account owning a key hash, with the stored hash for a constant-time check. */
-  findKey(keyHash: string): { account: Account; keyHash: string } | undefined;
+  findKey(keyHash: string): Promise<{ account: Account; keyHash: string } | undefined>;
 }
 
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
-  close(): void;
+  close(): Promise<void>;
 }

@@ -31,8 +31,8 @@ describe('acceptance findings (reference server, real HTTP)', () => {
 
   it('one unreadable setting leaves that setting unknown, says so once, and the listing is complete', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'ok.example.com');
-    insertWebsite(env.server, 'odd.example.com', { values: { privacy: 5 } });
+    await insertWebsite(env.server, 'ok.example.com');
+    await insertWebsite(env.server, 'odd.example.com', { values: { privacy: 5 } });
     const lines: string[] = [];
     const client = env.connect({ notice: (line) => lines.push(line) });
     const sites = await client.listWebsites();
@@ -52,7 +52,7 @@ describe('acceptance findings (reference server, real HTTP)', () => {
 
   it('an abort while a request waits on the rate limiter ends as interrupted, not the raw reason', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const client = env.connect({ rateLimitPerMinute: 1, rateLimitWindowMs: 60_000 });
     await client.getWebsite(1);
     const controller = new AbortController();
@@ -67,7 +67,7 @@ describe('acceptance findings (reference server, real HTTP)', () => {
 
   it('announces a long pacing wait before it starts', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const lines: string[] = [];
     const client = env.connect({
       rateLimitPerMinute: 1,
@@ -86,7 +86,7 @@ describe('acceptance findings (reference server, real HTTP)', () => {
 
   it("announces a 429's Retry-After wait as rate limited", async () => {
     env = await setup('normal', { throttlePerMinute: 1, throttleWindowMs: 60_000 });
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const lines: string[] = [];
     const client = env.connect({
       rateLimitPerMinute: 0,

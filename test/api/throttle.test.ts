@@ -10,7 +10,7 @@ describe('pacing against a throttled server', () => {
 
   it('sees zero 429s at a tight limit: 10 per window, 25 pages, 4 at a time', async () => {
     env = await setup('normal', { throttlePerMinute: 10, throttleWindowMs: WINDOW_MS });
-    seed(env.server, 2_500);
+    await seed(env.server, 2_500);
     const client = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: WINDOW_MS, concurrency: 4 });
     expect(await client.listWebsites()).toHaveLength(2_500);
     expect(client.stats).toEqual({ requests: 25, retries: 0, throttled: 0 });
@@ -18,7 +18,7 @@ describe('pacing against a throttled server', () => {
 
   it("adapts to the server's lower X-RateLimit-Limit and still sees zero 429s", async () => {
     env = await setup('phpanalytics-v31', { throttlePerMinute: 5, throttleWindowMs: WINDOW_MS });
-    seed(env.server, 1_200);
+    await seed(env.server, 1_200);
     const client = env.connect({ rateLimitPerMinute: 60, rateLimitWindowMs: WINDOW_MS, concurrency: 4 });
     expect(await client.listWebsites()).toHaveLength(1_200);
     expect(client.stats).toEqual({ requests: 12, retries: 0, throttled: 0 });
@@ -26,7 +26,7 @@ describe('pacing against a throttled server', () => {
 
   it('counts what an earlier run already spent of the window (X-RateLimit-Remaining)', async () => {
     env = await setup('normal', { throttlePerMinute: 10, throttleWindowMs: 1_000 });
-    seed(env.server, 500);
+    await seed(env.server, 500);
     const earlier = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: 1_000 });
     for (let id = 1; id <= 7; id++) await earlier.getWebsite(id);
     const client = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: 1_000, concurrency: 4 });
@@ -36,7 +36,7 @@ describe('pacing against a throttled server', () => {
 
   it('honours Retry-After when a 429 does come, then resumes and completes', async () => {
     env = await setup('normal', { throttlePerMinute: 4, throttleWindowMs: 1_000 });
-    seed(env.server, 600);
+    await seed(env.server, 600);
     const lines: string[] = [];
     const client = env.connect({ rateLimitPerMinute: 0, concurrency: 2, logger: (line) => lines.push(line) });
     expect(await client.listWebsites()).toHaveLength(600);

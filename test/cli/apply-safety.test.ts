@@ -32,23 +32,23 @@ describe('sitesync apply: safety', () => {
         '',
       ].join('\n'),
     );
-    expect(domainsInDb(server)).toHaveLength(5);
+    expect(await domainsInDb(server)).toHaveLength(5);
   });
 
   test('naming every domain (globs allowed) acknowledges the deletes', async () => {
     const run = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd1.example', '--allow-delete', 'd[0-9]*']);
     expect(run.code).toBe(1); // `[` is not a glob character: a usage error, nothing applied
     expect(run.err).toBe('error: --allow-delete "d[0-9]*": not a domain or glob (letters, digits, . - _ * ?)\n');
-    expect(domainsInDb(server)).toHaveLength(5);
+    expect(await domainsInDb(server)).toHaveLength(5);
     const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'd?.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(await domainsInDb(server)).toEqual(['keep.example']);
   });
 
   test('--max-deletes N acknowledges up to N deletes', async () => {
     expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
     expect((await ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);
-    expect(domainsInDb(server)).toEqual(['keep.example']);
+    expect(await domainsInDb(server)).toEqual(['keep.example']);
   });
 
   test('a suspected rename needs the old domain named; a raised limit does not do', async () => {
@@ -62,7 +62,13 @@ describe('sitesync apply: safety', () => {
     );
     const ok = await ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(server).sort()).toEqual(['d1.example', 'd2.example', 'd3.example', 'd4.example', 'keep.org']);
+    expect((await domainsInDb(server)).sort()).toEqual([
+      'd1.example',
+      'd2.example',
+      'd3.example',
+      'd4.example',
+      'keep.org',
+    ]);
   });
 
   test('too many sites updated: refused with --max-change-percent as the acknowledgement, not --allow-delete', async () => {

@@ -21,7 +21,7 @@ describe('sitesync apply', () => {
     const run = await ws.run(['apply']);
     expect(run.code).toBe(1);
     expect(run.err).toContain('not a terminal, so there is no one to confirm: pass --auto-approve');
-    expect(domainsInDb(server)).toEqual([]);
+    expect(await domainsInDb(server)).toEqual([]);
   });
 
   test('on a terminal it asks, and only "yes" applies', async () => {
@@ -33,20 +33,20 @@ describe('sitesync apply', () => {
     const no = await ws.run(['apply'], { prompt });
     expect(no.code).toBe(1);
     expect(no.err).toContain('apply cancelled: nothing was changed\n');
-    expect(domainsInDb(server)).toEqual([]);
+    expect(await domainsInDb(server)).toEqual([]);
 
     const yes = await ws.run(['apply'], { prompt: async () => 'yes' });
     expect(questions).toEqual(['Apply these changes? Only "yes" is accepted: ']);
     expect(yes.code).toBe(0);
     expect(yes.out).toContain('applied 2 of 2 changes');
     expect(yes.out).toContain('read back: every applied change is in place');
-    expect(domainsInDb(server)).toEqual(['a.example', 'b.example']);
+    expect(await domainsInDb(server)).toEqual(['a.example', 'b.example']);
   });
 
   test('a site changed while the prompt waited: refused, naming it', async () => {
     const prompt = async () => {
       await ws.run(['apply', '--auto-approve']); // someone else applies first...
-      server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date()); // ...and edits a.example
+      await server.server.store.updateWebsite(server.accountId, 1, { email: 1 }, new Date()); // ...and edits a.example
       return 'yes';
     };
     ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '' }));
@@ -72,11 +72,11 @@ describe('sitesync apply', () => {
     expect(again.code).toBe(0);
     expect(again.out).not.toContain('applied');
     expect(again.err).toBe('');
-    expect(domainsInDb(server)).toEqual(['a.example', 'b.example']);
+    expect(await domainsInDb(server)).toEqual(['a.example', 'b.example']);
   });
 
   test('a failure is reported in the summary, the rest applied, exit 1', async () => {
-    const stranger = server.createAccount();
+    const stranger = await server.createAccount();
     const other = await fetch(`${server.url}/api/v1/websites`, {
       method: 'POST',
       headers: {
@@ -91,7 +91,7 @@ describe('sitesync apply', () => {
     expect(run.code).toBe(1);
     expect(run.out).toContain('applied 1 of 2 changes; 1 failed');
     expect(run.out).toMatch(/failed:\n {2}a\.example \(create\): POST \/api\/v1\/websites → 422: domain: /);
-    expect(domainsInDb(server)).toEqual(['b.example']);
+    expect(await domainsInDb(server)).toEqual(['b.example']);
   });
 
   test('Ctrl-C at the prompt: "apply cancelled", nothing changed, exit 130; Ctrl-D: exit 1', async () => {
@@ -105,14 +105,14 @@ describe('sitesync apply', () => {
     const ctrlD = await ws.run(['apply'], { prompt: async () => undefined });
     expect(ctrlD.code).toBe(1);
     expect(ctrlD.err).toBe('apply cancelled (end of input): nothing was changed\n');
-    expect(domainsInDb(server)).toEqual([]);
+    expect(await domainsInDb(server)).toEqual([]);
   });
 
   test('the summary counts every request of the run, the listing included', async () => {
     // 1 listing + 2 creates + 1 listing to read back (one page is fewer requests than two reads).
     const run = await ws.run(['apply', '--auto-approve']);
     expect(run.out).toContain('applied 2 of 2 changes (4 requests, 0s)\n');
-    insertWebsite(server, 'c.example');
+    await insertWebsite(server, 'c.example');
     ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '', 'c.example': '' }));
     expect((await ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
     // 1 staleness read + 1 update + 1 read back.
@@ -145,7 +145,7 @@ describe('sitesync apply', () => {
 
   test('--format json: a refused apply prints the plan and the refusal', async () => {
     ws.write('websites.yaml', config({ 'a.example': '' }, 'prune: true\n'));
-    insertWebsite(server, 'old.example');
+    await insertWebsite(server, 'old.example');
     const run = await ws.run(['apply', '--auto-approve', '--format', 'json']);
     expect(run.code).toBe(3);
     const json = JSON.parse(run.out);
@@ -158,7 +158,7 @@ describe('sitesync apply', () => {
     const run = await ws.run(['apply', '--auto-approve', '--journal', 'no-such-dir/journal.jsonl']);
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/^error: cannot open the journal \S+no-such-dir\/journal\.jsonl: ENOENT[^\n]*\n$/);
-    expect(domainsInDb(server)).toEqual([]);
+    expect(await domainsInDb(server)).toEqual([]);
   });
 
   test('--journal writes one JSON line per operation', async () => {
@@ -194,7 +194,7 @@ describe('sitesync apply', () => {
       expect(run.code).toBe(130);
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
       expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
-      expect(domainsInDb(slow)).toEqual(['a.example']);
+      expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();
     }
@@ -208,7 +208,7 @@ describe('sitesync apply', () => {
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
       expect(run.out).toContain('interrupted: changes not started were skipped; re-run to converge');
       expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
-      expect(domainsInDb(slow)).toEqual(['a.example']);
+      expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();
     }

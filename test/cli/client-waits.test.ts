@@ -11,7 +11,7 @@ describe('a long client wait, then Ctrl-C', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-    for (let i = 1; i <= 101; i++) insertWebsite(server, `site-${i}.example.com`);
+    for (let i = 1; i <= 101; i++) await insertWebsite(server, `site-${i}.example.com`);
   });
   afterAll(() => server.close());
 

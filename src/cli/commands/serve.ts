@@ -91,10 +91,10 @@ async function createAccount(name: string, options: CreateAccountOptions, io: Io
   const { createAccountWithKey, openSqliteStore } = await import('../../server/index.js');
   const store = openSqliteStore(options.db);
   try {
-    if (store.findAccountByName(name)) {
+    if (await store.findAccountByName(name)) {
       throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
     }
-    const { account, key } = createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
+    const { account, key } = await createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
     const limit = websiteLimit === null ? 'unlimited websites' : `at most ${websiteLimit} websites`;
     const access = options.apiAccess ? '' : ', no API access';
     io.stderr.write(`created account "${name}" (id ${account.id}, ${limit}${access}) in ${options.db}\n`);
@@ -102,7 +102,7 @@ async function createAccount(name: string, options: CreateAccountOptions, io: Io
     io.stdout.write(`${key}\n`);
     return EXIT.ok;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
