@@ -12,6 +12,7 @@ import {
   type ListResult,
   type RecordShape,
   type ServerStore,
+  WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
 } from './store.js';
@@ -47,11 +48,15 @@ export function openSqliteStore(path: string): ServerStore {
     get: db.prepare(`SELECT ${COLUMNS} FROM websites WHERE account_id = ? AND id = ?`),
     domainExists: db.prepare('SELECT 1 FROM websites WHERE domain = ?').pluck(),
     count: db.prepare('SELECT website_count FROM accounts WHERE id = ?').pluck(),
+    // The limit check and the insert are one statement, so one write lock: concurrent
+    // creates (from any process) cannot all pass the check before any of them inserts.
     insert: db.prepare(
       `INSERT INTO websites (account_id, domain, privacy, password_hash, email, exclude_bots, exclude_params,
         exclude_ips, favorited_at, created_at, updated_at)
-       VALUES (@accountId, @domain, @privacy, @passwordHash, @email, @excludeBots, @excludeParams,
-        @excludeIps, @favoritedAt, @now, @now)`,
+       SELECT @accountId, @domain, @privacy, @passwordHash, @email, @excludeBots, @excludeParams,
+        @excludeIps, @favoritedAt, @now, @now
+       WHERE EXISTS (SELECT 1 FROM accounts WHERE id = @accountId
+        AND (website_limit IS NULL OR website_count < website_limit))`,
     ),
     delete: db.prepare('DELETE FROM websites WHERE account_id = ? AND id = ?'),
     createAccount: db.prepare(
@@ -148,6 +153,7 @@ export function openSqliteStore(path: string): ServerStore {
     async insertWebsite(accountId, domain, values, now) {
       try {
         const result = statements.insert.run({ accountId, domain, now: serviceTimestamp(now), ...values });
+        if (result.changes === 0) throw new WebsiteLimitError(accountId);
         return getWebsite(accountId, Number(result.lastInsertRowid))!;
       } catch (error) {
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DomainTakenError(domain);

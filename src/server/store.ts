@@ -80,6 +80,14 @@ export class DomainTakenError extends Error {
  * implement the same interface; the SQLite backend answers from the calling
  * thread and only waits (off the event loop) when the file is locked.
  */
+/** Thrown by `insertWebsite` when the account already has as many websites as its limit allows. */
+export class WebsiteLimitError extends Error {
+  constructor(accountId: number) {
+    super(`website limit reached for account ${accountId}`);
+    this.name = 'WebsiteLimitError';
+  }
+}
+
 export interface WebsiteStore {
   /** One page, serialised by the backend itself: building 100 records in JS costs more than the query. */
   listWebsites(query: ListQuery, shape: RecordShape): Promise<ListResult>;
@@ -87,7 +95,11 @@ export interface WebsiteStore {
   /** Whether any account has this domain (domains are unique across accounts). */
   domainExists(domain: string): Promise<boolean>;
   countWebsites(accountId: number): Promise<number>;
-  /** Throws DomainTakenError when the domain is used by any account. */
+  /**
+   * Checks the account's website limit and inserts in one atomic step (also across
+   * processes sharing the database): throws WebsiteLimitError when the account is
+   * full, DomainTakenError when the domain is used by any account.
+   */
   insertWebsite(accountId: number, domain: string, values: WebsiteValues, now: Date): Promise<WebsiteRecord>;
   /** Undefined when the website does not exist in that account. */
   updateWebsite(

@@ -10,7 +10,14 @@ import { type HttpError, invalid, notFound, serverError } from './http-error.js'
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
-import { type Account, DomainTakenError, type ServerStore, type WebsiteRecord, type WebsiteValues } from './store.js';
+import {
+  type Account,
+  DomainTakenError,
+  type ServerStore,
+  WebsiteLimitError,
+  type WebsiteRecord,
+  type WebsiteValues,
+} from './store.js';
 import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
@@ -86,8 +93,12 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
       );
       return sendJson(reply, 201, { data: present(website, result.echo), status: 200 });
     } catch (error) {
-      // Another request took the domain while the password was being hashed.
+      // Another request took the domain, or the last free place, while the password was being hashed.
       if (error instanceof DomainTakenError) throw invalid({ domain: [MESSAGES.domainTaken] });
+      if (error instanceof WebsiteLimitError) {
+        const taken = await store.domainExists(domain);
+        throw invalid({ domain: [...(taken ? [MESSAGES.domainTaken] : []), MESSAGES.tooManyWebsites] });
+      }
       throw error;
     }
   });
