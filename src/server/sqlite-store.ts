@@ -3,11 +3,18 @@
  * created on first start; every statement is prepared once and reused, since
  * the list and create paths run thousands of times a second in the benchmark.
  */
+import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { COLUMN, COLUMNS, recordJsonSql, SCHEMA, UPDATABLE } from './sqlite-schema.js';
+import { loadServerSecret, pepperWith } from './server-secret.js';
+import { ServerSetupError } from './setup-error.js';
+import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
+import { COLUMN, COLUMNS, recordJsonSql, UPDATABLE } from './sqlite-schema.js';
 import {
   type Account,
+  type AccountSummary,
   DomainTakenError,
+  type KeyInfo,
   type ListQuery,
   type ListResult,
   type RecordShape,
@@ -35,14 +42,48 @@ function toAccount(row: AccountRow | undefined): Account | undefined {
   return row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess === 1 };
 }
 
+const KEY_COLUMNS = 'id, account_id AS accountId, prefix, created_at AS createdAt, source';
+
+/** A new database file is created 0600 before SQLite opens it (its -wal and -shm files take the same mode). */
+function createPrivateFile(path: string): void {
+  const directory = dirname(path);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new ServerSetupError(`the database directory ${directory} does not exist`);
+  }
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    fchmodSync(fd, 0o600); // whatever the umask
+    closeSync(fd);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  }
+}
+
+function openDatabase(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw new ServerSetupError(`cannot open the database ${path}: ${(error as Error).message}`);
+  }
+}
+
 export function openSqliteStore(path: string): ServerStore {
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  // WAL + NORMAL is durable across application crashes and much faster per commit.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
+  if (path !== ':memory:') createPrivateFile(path);
+  const pepper = pepperWith(loadServerSecret(path));
+  const db = openDatabase(path);
+  try {
+    // Set before anything that takes a lock: a second process starting at once waits instead of failing.
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    // WAL + NORMAL is durable across application crashes and much faster per commit.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, { pepper });
+  } catch (error) {
+    db.close();
+    if (error instanceof SchemaTooNewError) throw new ServerSetupError(`${path}: ${error.message}`);
+    throw error;
+  }
 
   const statements = {
     get: db.prepare(`SELECT ${COLUMNS} FROM websites WHERE account_id = ? AND id = ?`),
@@ -65,11 +106,19 @@ export function openSqliteStore(path: string): ServerStore {
     accountById: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
     updateAccount: db.prepare('UPDATE accounts SET website_limit = ?, api_access = ? WHERE id = ?'),
     accountByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
-    addKey: db.prepare('INSERT INTO api_keys (account_id, key_hash, created_at) VALUES (?, ?, ?)'),
+    addKey: db.prepare(
+      `INSERT INTO api_keys (account_id, key_hash, source, prefix, created_at) VALUES (?, ?, ?, ?, ?)
+       RETURNING ${KEY_COLUMNS}`,
+    ),
     findKey: db.prepare(
-      `SELECT a.id, a.name, a.website_limit AS websiteLimit, a.api_access AS apiAccess, k.key_hash AS keyHash
+      `SELECT a.id, a.name, a.website_limit AS websiteLimit, a.api_access AS apiAccess, k.id AS keyId
        FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
     ),
+    accounts: db.prepare(`SELECT ${ACCOUNT_COLUMNS}, website_count AS websiteCount FROM accounts ORDER BY id`),
+    keys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`),
+    revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
+    provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
   };
   const listStatements = new Map<
     string,
@@ -180,12 +229,35 @@ export function openSqliteStore(path: string): ServerStore {
       return next;
     },
     findAccountByName: async (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
-    async addKey(accountId, keyHash) {
-      statements.addKey.run(accountId, keyHash, serviceTimestamp(new Date()));
-    },
+    addKey: async (accountId, keyHash, { source, prefix }) =>
+      statements.addKey.get(accountId, pepper(keyHash), source, prefix, serviceTimestamp(new Date())) as KeyInfo,
     async findKey(keyHash) {
-      const row = statements.findKey.get(keyHash) as (AccountRow & { keyHash: string }) | undefined;
-      return row && { account: toAccount(row)!, keyHash: row.keyHash };
+      // Looked up by HMAC digest: its timing tells a guesser nothing about stored digests.
+      const row = statements.findKey.get(pepper(keyHash)) as (AccountRow & { keyId: number }) | undefined;
+      return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
+    },
+    async listAccounts() {
+      const keys = statements.keys.all() as KeyInfo[];
+      const rows = statements.accounts.all() as (AccountRow & { websiteCount: number })[];
+      return rows.map(
+        (row): AccountSummary => ({
+          ...toAccount(row)!,
+          websiteCount: row.websiteCount,
+          keys: keys.filter((key) => key.accountId === row.id),
+        }),
+      );
+    },
+    revokeKey: async (keyId) => statements.revokeKey.run(keyId).changes > 0,
+    revokeOtherKeys: async (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
+    revokeProvisionedKeysExcept: async (keyHashes) => {
+      const keep = new Set(keyHashes.map(pepper));
+      const stale = (statements.provisionedKeys.all() as { id: number; keyHash: string }[]).filter(
+        (row) => !keep.has(row.keyHash),
+      );
+      db.transaction(() => {
+        for (const row of stale) statements.revokeKey.run(row.id);
+      })();
+      return stale.length;
     },
     close: async () => {
       db.close();

@@ -13,6 +13,24 @@ export interface Account {
   apiAccess: boolean;
 }
 
+/** Where a key comes from: SITESYNC_SERVE_KEYS at start, or `accounts create`/`rotate-key`. */
+export type KeySource = 'provisioned' | 'created';
+
+/** What may be shown about a key: never the key, never its digest. */
+export interface KeyInfo {
+  id: number;
+  accountId: number;
+  /** The key's first characters, to tell keys apart ('' for keys stored before prefixes were kept). */
+  prefix: string;
+  createdAt: string;
+  source: KeySource;
+}
+
+export interface AccountSummary extends Account {
+  websiteCount: number;
+  keys: KeyInfo[];
+}
+
 /** The stored settings of a website; null where the service stores NULL. */
 export interface WebsiteValues {
   privacy: number | null;
@@ -118,10 +136,24 @@ export interface AccountStore {
     settings: { websiteLimit?: number | null; apiAccess?: boolean },
   ): Promise<Account | undefined>;
   findAccountByName(name: string): Promise<Account | undefined>;
-  /** `keyHash` is the sha256 hex digest of the key; keys themselves are never stored. */
-  addKey(accountId: number, keyHash: string): Promise<void>;
-  /** The account owning a key hash, with the stored hash for a constant-time check. */
-  findKey(keyHash: string): Promise<{ account: Account; keyHash: string } | undefined>;
+  /** Every account with its website count and keys, by id. */
+  listAccounts(): Promise<AccountSummary[]>;
+  /**
+   * `keyHash` is the sha256 hex digest of the key; the backend stores it peppered
+   * (HMAC with a server secret kept outside the database), never the key.
+   */
+  addKey(accountId: number, keyHash: string, key: { source: KeySource; prefix: string }): Promise<KeyInfo>;
+  /**
+   * The account owning a key, read from the database on every call (no cache), so a
+   * revoked key fails on the next request. `keyHash` echoes the digest looked up.
+   */
+  findKey(keyHash: string): Promise<{ account: Account; keyId: number; keyHash: string } | undefined>;
+  /** False when no such key. */
+  revokeKey(keyId: number): Promise<boolean>;
+  /** Revokes every key of the account but one; returns how many. */
+  revokeOtherKeys(accountId: number, keepKeyId: number): Promise<number>;
+  /** Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. */
+  revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
 }
 
 /** Everything the server needs from a backend. */

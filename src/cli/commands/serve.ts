@@ -1,7 +1,7 @@
 /**
  * `sitesync serve`: runs the reference websites service until SIGINT/SIGTERM,
- * logging one JSON line per request to stderr. `sitesync serve accounts create`
- * adds an account to a database and prints its new API key, once.
+ * logging one JSON line per request to stderr. `sitesync serve accounts …`
+ * (serve-accounts.ts) manages accounts and keys.
  * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
  * The server stack (fastify, SQLite) is imported only when one of these runs, so
  * plan and apply do not pay for it in start-up time and memory.
@@ -13,15 +13,7 @@ import type { RunningServer } from '../../server/index.js';
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
-
-const DEFAULT_DB = './sitesync.db';
-
-function integerOption(name: string, text: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new SitesyncError('usage', `--${name} must be a whole number from ${min} to ${max}, not "${text}"`);
-  }
-  return Number(text);
-}
+import { DEFAULT_DB, integerOption, registerAccountCommands, throwIfSetupError } from './serve-accounts.js';
 
 interface ServeOptions {
   host: string;
@@ -48,6 +40,7 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
       ...(options.quirks && { quirks: options.quirks }),
     });
   } catch (error) {
+    throwIfSetupError(error);
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new SitesyncError(
       'network',
@@ -72,40 +65,6 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-interface CreateAccountOptions {
-  db: string;
-  websiteLimit?: string;
-  apiAccess: boolean;
-}
-
-async function createAccount(name: string, options: CreateAccountOptions, io: Io): Promise<number> {
-  if (name.trim() === '') throw new SitesyncError('usage', 'the account name must not be empty');
-  if (options.db === ':memory:') {
-    throw new SitesyncError(
-      'usage',
-      'accounts create needs a database file (--db <path>): in ":memory:" the account and its key would be lost at once',
-    );
-  }
-  const websiteLimit =
-    options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
-  const { createAccountWithKey, openSqliteStore } = await import('../../server/index.js');
-  const store = openSqliteStore(options.db);
-  try {
-    if (await store.findAccountByName(name)) {
-      throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
-    }
-    const { account, key } = await createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
-    const limit = websiteLimit === null ? 'unlimited websites' : `at most ${websiteLimit} websites`;
-    const access = options.apiAccess ? '' : ', no API access';
-    io.stderr.write(`created account "${name}" (id ${account.id}, ${limit}${access}) in ${options.db}\n`);
-    io.stderr.write('its API key, shown only this once:\n');
-    io.stdout.write(`${key}\n`);
-    return EXIT.ok;
-  } finally {
-    await store.close();
-  }
-}
-
 export function registerServe(program: Command, context: CommandContext): void {
   const serveCommand = program
     .command('serve')
@@ -117,21 +76,5 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
     .action((options) => context.run(() => serve(options, context.io)));
 
-  serveCommand
-    .command('accounts')
-    .description('Manage the accounts of a reference-server database.')
-    .command('create')
-    .description('Create an account and print its new API key (shown once).')
-    .argument('<name>', 'account name (unique, not empty)')
-    .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
-    .option('--no-api-access', 'the account may not use the API (403)')
-    // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
-    // so declaring it here would never receive a value. The help says it applies.
-    .addHelpText(
-      'after',
-      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
-    )
-    .action((name, options) =>
-      context.run(async () => createAccount(name, { ...options, db: serveCommand.opts().db }, context.io)),
-    );
+  registerAccountCommands(serveCommand, context);
 }
