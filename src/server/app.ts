@@ -8,7 +8,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { createAuthHook } from './auth.js';
 import { HttpError, notFound, serverError } from './http-error.js';
 import type { ServerMode } from './mode.js';
-import type { ServerStore } from './store.js';
+import { type ServerStore, StoreBusyError } from './store.js';
 import type { Throttle } from './throttle.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
@@ -48,6 +48,10 @@ function toHttpError(error: FastifyError): HttpError | undefined {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError(400, { message: 'Bad Request.', status: 400 });
+  }
+  if (error instanceof StoreBusyError) {
+    // Locked by another process (a backup, a shell, another server): a client may simply retry.
+    return new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
   }
   if (error instanceof SyntaxError) return new HttpError(400, { message: 'Malformed JSON body.', status: 400 });
   return undefined;

@@ -33,6 +33,8 @@ export interface ServerOptions {
   websiteLimit?: number;
   /** One structured JSON line per request; default none. */
   log?: (line: string) => void;
+  /** How long a write waits for another process's lock on the database before 503 (default 5,000 ms). */
+  lockWaitMs?: number;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
   bodyLimit?: number;
 }
@@ -45,7 +47,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = openSqliteStore(options.db ?? './sitesync.db');
+  const store = openSqliteStore(options.db ?? './sitesync.db', {
+    ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
+  });
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
     await provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });

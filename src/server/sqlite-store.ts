@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { loadServerSecret, pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
+import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
 import { COLUMN, COLUMNS, recordJsonSql, UPDATABLE } from './sqlite-schema.js';
 import {
@@ -67,7 +68,17 @@ function openDatabase(path: string): Database.Database {
   }
 }
 
-export function openSqliteStore(path: string): ServerStore {
+export interface SqliteStoreOptions {
+  /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
+  lockWaitMs?: number;
+}
+
+const DEFAULT_LOCK_WAIT_MS = 5_000;
+
+/** The store's operations before lock waiting: synchronous, as better-sqlite3 is. */
+type Operations = SyncOperations<Omit<ServerStore, 'close'>>;
+
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): ServerStore {
   if (path !== ':memory:') createPrivateFile(path);
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
@@ -79,6 +90,8 @@ export function openSqliteStore(path: string): ServerStore {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     migrate(db, { pepper });
+    // From here on a locked file fails at once and is waited for off the event loop (sqlite-busy.ts).
+    db.pragma('busy_timeout = 0');
   } catch (error) {
     db.close();
     if (error instanceof SchemaTooNewError) throw new ServerSetupError(`${path}: ${error.message}`);
@@ -194,12 +207,12 @@ export function openSqliteStore(path: string): ServerStore {
 
   const getWebsite = (accountId: number, id: number) => statements.get.get(accountId, id) as WebsiteRecord | undefined;
 
-  return {
-    listWebsites: async (query: ListQuery, shape: RecordShape): Promise<ListResult> => readList(query, shape),
-    getWebsite: async (accountId, id) => getWebsite(accountId, id),
-    domainExists: async (domain) => statements.domainExists.get(domain) !== undefined,
-    countWebsites: async (accountId) => statements.count.get(accountId) as number,
-    async insertWebsite(accountId, domain, values, now) {
+  const operations: Operations = {
+    listWebsites: (query: ListQuery, shape: RecordShape): ListResult => readList(query, shape),
+    getWebsite,
+    domainExists: (domain) => statements.domainExists.get(domain) !== undefined,
+    countWebsites: (accountId) => statements.count.get(accountId) as number,
+    insertWebsite(accountId, domain, values, now) {
       try {
         const result = statements.insert.run({ accountId, domain, now: serviceTimestamp(now), ...values });
         if (result.changes === 0) throw new WebsiteLimitError(accountId);
@@ -209,34 +222,34 @@ export function openSqliteStore(path: string): ServerStore {
         throw error;
       }
     },
-    async updateWebsite(accountId, id, changes, now) {
+    updateWebsite(accountId, id, changes, now) {
       const columns = (Object.keys(changes) as (keyof WebsiteValues)[]).filter((name) => UPDATABLE.has(name)).sort();
       const result = updateStatement(columns).run({ ...changes, accountId, id, now: serviceTimestamp(now) });
       return result.changes === 0 ? undefined : getWebsite(accountId, id);
     },
-    deleteWebsite: async (accountId, id) => statements.delete.run(accountId, id).changes > 0,
-    async createAccount({ name, websiteLimit = null, apiAccess = true }) {
+    deleteWebsite: (accountId, id) => statements.delete.run(accountId, id).changes > 0,
+    createAccount({ name, websiteLimit = null, apiAccess = true }) {
       const id = statements.createAccount
         .pluck()
         .get(name, websiteLimit, apiAccess ? 1 : 0, serviceTimestamp(new Date()));
       return { id: id as number, name, websiteLimit, apiAccess };
     },
-    async updateAccount(id, settings) {
+    updateAccount(id, settings) {
       const current = toAccount(statements.accountById.get(id) as AccountRow | undefined);
       if (!current) return undefined;
       const next = { ...current, ...settings };
       statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, id);
       return next;
     },
-    findAccountByName: async (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
-    addKey: async (accountId, keyHash, { source, prefix }) =>
+    findAccountByName: (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
+    addKey: (accountId, keyHash, { source, prefix }) =>
       statements.addKey.get(accountId, pepper(keyHash), source, prefix, serviceTimestamp(new Date())) as KeyInfo,
-    async findKey(keyHash) {
+    findKey(keyHash) {
       // Looked up by HMAC digest: its timing tells a guesser nothing about stored digests.
       const row = statements.findKey.get(pepper(keyHash)) as (AccountRow & { keyId: number }) | undefined;
       return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
     },
-    async listAccounts() {
+    listAccounts() {
       const keys = statements.keys.all() as KeyInfo[];
       const rows = statements.accounts.all() as (AccountRow & { websiteCount: number })[];
       return rows.map(
@@ -247,9 +260,9 @@ export function openSqliteStore(path: string): ServerStore {
         }),
       );
     },
-    revokeKey: async (keyId) => statements.revokeKey.run(keyId).changes > 0,
-    revokeOtherKeys: async (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
-    revokeProvisionedKeysExcept: async (keyHashes) => {
+    revokeKey: (keyId) => statements.revokeKey.run(keyId).changes > 0,
+    revokeOtherKeys: (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
+    revokeProvisionedKeysExcept: (keyHashes) => {
       const keep = new Set(keyHashes.map(pepper));
       const stale = (statements.provisionedKeys.all() as { id: number; keyHash: string }[]).filter(
         (row) => !keep.has(row.keyHash),
@@ -259,6 +272,9 @@ export function openSqliteStore(path: string): ServerStore {
       })();
       return stale.length;
     },
+  };
+  return {
+    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
     close: async () => {
       db.close();
     },

@@ -106,6 +106,14 @@ export class WebsiteLimitError extends Error {
   }
 }
 
+/** The database stayed locked (by another process) for longer than the store waits: try again later. */
+export class StoreBusyError extends Error {
+  constructor() {
+    super('the database is locked by another connection');
+    this.name = 'StoreBusyError';
+  }
+}
+
 export interface WebsiteStore {
   /** One page, serialised by the backend itself: building 100 records in JS costs more than the query. */
   listWebsites(query: ListQuery, shape: RecordShape): Promise<ListResult>;
