@@ -1,7 +1,7 @@
 /**
  * `sitesync serve`: runs the reference websites service until SIGINT/SIGTERM,
  * logging one JSON line per request to stderr. `sitesync serve accounts …`
- * (serve-accounts.ts) manages accounts and keys.
+ * and `sitesync serve backup` (serve-admin.ts) manage accounts, keys and backups.
  * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
  * The server stack (fastify, SQLite) is imported only when one of these runs, so
  * plan and apply do not pay for it in start-up time and memory.
@@ -13,7 +13,7 @@ import type { RunningServer } from '../../server/index.js';
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import { EXIT, type Io } from '../io.js';
 import type { CommandContext } from '../main.js';
-import { DEFAULT_DB, integerOption, registerAccountCommands, throwIfSetupError } from './serve-accounts.js';
+import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from './serve-admin.js';
 
 interface ServeOptions {
   host: string;
@@ -76,5 +76,5 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
     .action((options) => context.run(() => serve(options, context.io)));
 
-  registerAccountCommands(serveCommand, context);
+  registerAdminCommands(serveCommand, context);
 }

@@ -1,6 +1,7 @@
 /**
- * `sitesync serve accounts list|create|rotate-key|revoke-key|set-limit|disable-api|enable-api`:
- * accounts and keys of a reference-server database, safe while the server runs
+ * `sitesync serve accounts list|create|rotate-key|revoke-key|set-limit|disable-api|enable-api`
+ * and `sitesync serve backup`: accounts, keys and copies of a reference-server
+ * database, safe while the server runs
  * (it reads keys from the database on every request, so a change applies to the
  * next one). Keys are printed once, when made; listings show a prefix, never a key.
  */
@@ -150,7 +151,33 @@ async function setApiAccess(name: string, apiAccess: boolean, db: string, io: Io
   });
 }
 
-export function registerAccountCommands(serveCommand: Command, context: CommandContext): void {
+async function backup(db: string, out: string, io: Io): Promise<number> {
+  if (db === ':memory:') throw new SitesyncError('usage', 'backup needs a database file (--db <path>)');
+  const { backupDatabase } = await import('../../server/backup.js');
+  try {
+    const result = await backupDatabase(db, out);
+    const secret = result.secret ? ` and its key secret to ${result.secret}` : '';
+    io.stderr.write(`backed up ${db} (${result.pages} pages) to ${out}${secret}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    throwIfSetupError(error);
+    throw error;
+  }
+}
+
+export function registerAdminCommands(serveCommand: Command, context: CommandContext): void {
+  serveCommand
+    .command('backup')
+    .description('Write a consistent copy of the database (and its key secret) while servers use it.')
+    .requiredOption('--out <file>', 'the copy to write (must not exist); its secret goes to <file>.secret')
+    .addHelpText(
+      'after',
+      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: "${DEFAULT_DB}")\n`,
+    )
+    .action((options) =>
+      context.run(() => backup((serveCommand.opts() as { db: string }).db, options.out, context.io)),
+    );
+
   const db = () => (serveCommand.opts() as { db: string }).db;
   const run = (work: () => Promise<number>) => context.run(work);
   const accounts = serveCommand.command('accounts').description('Manage the accounts and keys of a database.');
