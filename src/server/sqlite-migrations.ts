@@ -46,6 +46,25 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const row of rows) update.run(pepper(row.keyHash), row.id);
     },
   },
+  {
+    version: 3,
+    description: 'trigram index for domain search; partial indexes for the favourite filter',
+    up: (db) =>
+      db.exec(`
+        CREATE VIRTUAL TABLE websites_search USING fts5(domain, content='websites', content_rowid='id',
+          tokenize='trigram');
+        INSERT INTO websites_search (websites_search) VALUES ('rebuild');
+        -- Domains never change after insert: inserts and deletes are all the index follows.
+        CREATE TRIGGER websites_search_insert AFTER INSERT ON websites BEGIN
+          INSERT INTO websites_search (rowid, domain) VALUES (NEW.id, NEW.domain);
+        END;
+        CREATE TRIGGER websites_search_delete AFTER DELETE ON websites BEGIN
+          INSERT INTO websites_search (websites_search, rowid, domain) VALUES ('delete', OLD.id, OLD.domain);
+        END;
+        CREATE INDEX websites_favorites_id ON websites (account_id, id) WHERE favorited_at IS NOT NULL;
+        CREATE INDEX websites_favorites_domain ON websites (account_id, domain) WHERE favorited_at IS NOT NULL;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -11,6 +11,7 @@ import { ServerSetupError } from './setup-error.js';
 import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
 import { COLUMN, COLUMNS, recordJsonSql, UPDATABLE } from './sqlite-schema.js';
+import { searchSql } from './sqlite-search.js';
 import {
   type Account,
   type AccountSummary,
@@ -140,12 +141,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const updateStatements = new Map<string, Database.Statement>();
 
   function listStatement(query: ListQuery, shape: RecordShape) {
-    const search = query.search ? (query.search.literal ? 'l' : 'w') : '-';
-    const key = `${query.sortBy}:${query.sort}:${search}:${query.favorite ?? '-'}:${shape.map(([k]) => k).join(',')}`;
+    const search = query.search && searchSql(query.search);
+    const key = `${query.sortBy}:${query.sort}:${search?.shape ?? '-'}:${query.favorite ?? '-'}:${shape.map(([k]) => k).join(',')}`;
     let cached = listStatements.get(key);
     if (!cached) {
-      let where = 'account_id = @accountId';
-      if (query.search) where += ` AND domain LIKE @pattern${query.search.literal ? " ESCAPE '\\'" : ''}`;
+      // With a search, the unary + keeps SQLite from walking the account's index instead of the few matches.
+      let where = search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId';
       if (query.favorite !== undefined) where += ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
       // Ties on domain cannot happen (unique), so id/domain alone give a stable order.
       const column = query.sortBy === 'domain' ? 'domain' : 'id';
@@ -164,9 +165,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       cached = {
         page: pageSql(order),
         pageFromEnd: pageSql(reverse),
-        total: filtered
-          ? db.prepare(`SELECT COUNT(*) FROM websites WHERE ${where}`).pluck()
-          : db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck(),
+        total: !filtered
+          ? db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck()
+          : query.favorite === false && !search
+            ? // Non-favourites are most sites: count the few favourites (partial index) instead.
+              db
+                .prepare(
+                  `SELECT website_count - (SELECT COUNT(*) FROM websites
+                    WHERE account_id = @accountId AND favorited_at IS NOT NULL) FROM accounts WHERE id = @accountId`,
+                )
+                .pluck()
+            : db.prepare(`SELECT COUNT(*) FROM websites WHERE ${where}`).pluck(),
       };
       listStatements.set(key, cached);
     }
@@ -189,11 +198,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   // One read transaction: the total and the page come from the same snapshot.
   const readList = db.transaction((query: ListQuery, shape: RecordShape): ListResult => {
     const { page, pageFromEnd, total: totalStatement } = listStatement(query, shape);
-    const params: Record<string, unknown> = { accountId: query.accountId };
-    if (query.search) {
-      const text = query.search.literal ? query.search.text.replace(/[\\%_]/g, '\\$&') : query.search.text;
-      params.pattern = `%${text}%`;
-    }
+    const params: Record<string, unknown> = {
+      accountId: query.accountId,
+      ...(query.search && searchSql(query.search).params),
+    };
     const total = (totalStatement.get(params) as number | undefined) ?? 0;
     const end = Math.min(query.offset + query.limit, total);
     if (end <= query.offset) return { json: '[]', count: 0, total };
