@@ -9,9 +9,10 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
 import type { RunningServer } from '../../server/index.js';
+import { LOG_LEVELS, type LogLevel } from '../../server/log-level.js';
 // mode.ts has no imports: naming the modes here does not load the server stack.
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
-import { EXIT, type Io } from '../io.js';
+import { EXIT, type Io, redact } from '../io.js';
 import type { CommandContext } from '../main.js';
 import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from './serve-admin.js';
 
@@ -21,6 +22,7 @@ interface ServeOptions {
   db: string;
   quirks?: QuirksName;
   throttle: string;
+  logLevel: LogLevel;
 }
 
 async function serve(options: ServeOptions, io: Io): Promise<number> {
@@ -28,6 +30,11 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
   const { parseKeyList, startServer } = await import('../../server/index.js');
   const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
+  // Behind a real stderr, lines go out asynchronously: a stalled reader must not stall requests.
+  const writer =
+    io.stderr.fd === undefined
+      ? undefined
+      : (await import('../../server/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -36,7 +43,8 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
       db: options.db,
       keys,
       throttlePerMinute,
-      log: (line) => io.stderr.write(`${line}\n`),
+      log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
+      logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
     });
   } catch (error) {
@@ -53,6 +61,7 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
   );
   await stopped(io.signal);
   await server.close();
+  writer?.flush();
   io.stderr.write('sitesync serve: stopped\n');
   return EXIT.ok;
 }
@@ -74,6 +83,11 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
     .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
+    .addOption(
+      new Option('--log-level <level>', 'least level of request-log lines: info (all), warn (4xx+), error (5xx)')
+        .choices(LOG_LEVELS)
+        .default('info' as const),
+    )
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);
