@@ -65,6 +65,26 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX websites_favorites_domain ON websites (account_id, domain) WHERE favorited_at IS NOT NULL;
       `),
   },
+  {
+    version: 4,
+    description: 'per-account insert/delete counters that tell page anchors when they are stale',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE accounts ADD COLUMN website_version INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE accounts ADD COLUMN website_deletes INTEGER NOT NULL DEFAULT 0;
+        DROP TRIGGER websites_count_insert;
+        CREATE TRIGGER websites_count_insert AFTER INSERT ON websites BEGIN
+          UPDATE accounts SET website_count = website_count + 1, website_version = website_version + 1
+          WHERE id = NEW.account_id;
+        END;
+        DROP TRIGGER websites_count_delete;
+        CREATE TRIGGER websites_count_delete AFTER DELETE ON websites BEGIN
+          UPDATE accounts SET website_count = website_count - 1, website_version = website_version + 1,
+            website_deletes = website_deletes + 1
+          WHERE id = OLD.account_id;
+        END;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -10,6 +10,7 @@ import { loadServerSecret, pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
 import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
+import { createPageAnchors, type PageAnchorOptions } from './sqlite-page-anchors.js';
 import { COLUMN, COLUMNS, recordJsonSql, UPDATABLE } from './sqlite-schema.js';
 import { searchSql } from './sqlite-search.js';
 import {
@@ -72,6 +73,8 @@ function openDatabase(path: string): Database.Database {
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
   lockWaitMs?: number;
+  /** Deep-page anchors (sqlite-page-anchors.ts); defaults suit production, tests make them dense. */
+  pageAnchors?: PageAnchorOptions;
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -136,7 +139,12 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   };
   const listStatements = new Map<
     string,
-    { page: Database.Statement; pageFromEnd: Database.Statement; total: Database.Statement }
+    {
+      page: Database.Statement;
+      pageFromEnd: Database.Statement;
+      anchored: Database.Statement | undefined;
+      total: Database.Statement;
+    }
   >();
   const updateStatements = new Map<string, Database.Statement>();
 
@@ -165,6 +173,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       cached = {
         page: pageSql(order),
         pageFromEnd: pageSql(reverse),
+        // Unfiltered deep pages start from a page anchor (sqlite-page-anchors.ts) instead.
+        anchored: filtered
+          ? undefined
+          : db.prepare(
+              `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
+               FROM websites WHERE id IN (SELECT id FROM websites WHERE account_id = @accountId
+                AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
+            ),
         total: !filtered
           ? db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck()
           : query.favorite === false && !search
@@ -195,9 +211,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     return statement;
   }
 
+  const anchors = createPageAnchors(db, options.pageAnchors);
+
   // One read transaction: the total and the page come from the same snapshot.
   const readList = db.transaction((query: ListQuery, shape: RecordShape): ListResult => {
-    const { page, pageFromEnd, total: totalStatement } = listStatement(query, shape);
+    const { page, pageFromEnd, anchored, total: totalStatement } = listStatement(query, shape);
     const params: Record<string, unknown> = {
       accountId: query.accountId,
       ...(query.search && searchSql(query.search).params),
@@ -205,6 +223,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     const total = (totalStatement.get(params) as number | undefined) ?? 0;
     const end = Math.min(query.offset + query.limit, total);
     if (end <= query.offset) return { json: '[]', count: 0, total };
+    const start =
+      anchored &&
+      anchors.locate(query.accountId, query.sortBy, query.sort === 'asc' ? query.offset : total - end, total);
+    if (anchored && start) {
+      const { json, count } = anchored.get({ ...params, ...start, limit: end - query.offset }) as ListResult;
+      return { json, count, total };
+    }
     // Rows [offset, end) in this order are rows [total - end, total - offset) in the reverse one.
     const fromEnd = total - end < query.offset;
     const statement = fromEnd ? pageFromEnd : page;
