@@ -25,7 +25,7 @@ const PAGES = Math.ceil(SITES / 100);
 async function runServer(): Promise<void> {
   const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], throttlePerMinute: 0 });
   const domains = Array.from({ length: SITES }, (_, i) => `site-${i + 1}.example.com`);
-  insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.1\r\n10.0.0.2' });
+  await insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.1\r\n10.0.0.2' });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => void server.close());
 }

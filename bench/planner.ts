@@ -62,7 +62,7 @@ async function runServer(count: number): Promise<void> {
   const { insertWebsites } = await import('../test/helpers/stored-website.js');
   const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], throttlePerMinute: 0 });
   const domains = Array.from({ length: count }, (_, i) => domain(i + 1));
-  insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.2\r\n10.0.0.1' });
+  await insertWebsites(server, KEY, domains, { excludeIps: '10.0.0.2\r\n10.0.0.1' });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => void server.close());
 }

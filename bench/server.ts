@@ -1,23 +1,31 @@
 /**
- * Reference-server benchmark (`npm run bench:server`): list (per_page=100 over
- * 10,000 sites) and create, 16 connections, ~10 s each, throttle off, loopback
- * only. The server runs in a child process so the load generator does not
- * share its event loop. Prints one line per scenario and checks the targets.
+ * Reference-server benchmark (`npm run bench:server`): at each size (10k, 100k
+ * and 1M sites by default; BENCH_SIZES=10000,100000 to choose), list page 1, a
+ * middle page, search, favourite filter, show, create and update, each with 16
+ * connections for BENCH_DURATION seconds (default 3), beside a bare fastify
+ * hello-world in the same run as the ceiling. The query scenarios are also run
+ * with one connection (the latency one request sees), and, at the largest size,
+ * a client looping searches runs beside a client reading by id (fairness). The
+ * server runs in a child process so the load generator does not share its
+ * event loop. Prints one line per scenario and checks the targets.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import Fastify from 'fastify';
 import { startServer } from '../src/server/index.js';
-import { insertWebsites } from '../test/helpers/stored-website.js';
 import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
-const SITES = 10_000;
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 16;
 const HEADERS = { authorization: `Bearer ${KEY}`, accept: 'application/json' };
+/** Every 100th seeded site is a favourite. */
+const FAVOURITE_EVERY = 100;
 
 interface Histogram {
   average: number;
@@ -50,19 +58,43 @@ type Autocannon = (options: {
 // autocannon ships no type declarations: load it through require with the shape used here.
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-/** Child side: a file database seeded with SITES websites; prints the URL. */
-async function runServer(): Promise<void> {
+/**
+ * Child side: a file database seeded with `sites` websites in one account (one
+ * INSERT … SELECT in one transaction: a million rows in seconds, the triggers
+ * keeping the count and the search index), then the server; prints the URL.
+ */
+async function runServer(sites: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-'));
-  const server = await startServer({ port: 0, db: join(dir, 'bench.db'), keys: [KEY], throttlePerMinute: 0 });
-  insertWebsites(
-    server,
-    KEY,
-    Array.from({ length: SITES }, (_, index) => `seed-${index}.example`),
-  );
+  const db = join(dir, 'bench.db');
+  const seeding = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
+  const accountId = (await seeding.store.listAccounts())[0]!.id;
+  await seeding.close();
+  const seed = new Database(db);
+  seed
+    .prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @sites - 1)
+       INSERT INTO websites (account_id, domain, privacy, email, exclude_bots, favorited_at, created_at, updated_at)
+       SELECT @accountId, 'seed-' || i || '.example', 1, 0, 1,
+         iif(i % ${FAVOURITE_EVERY} = 0, '2024-01-01T00:00:00', NULL),
+         '2024-01-01T00:00:00.000000Z', '2024-01-01T00:00:00.000000Z' FROM n`,
+    )
+    .run({ sites, accountId });
+  seed.close();
+  const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => {
     void server.close().then(() => rmSync(dir, { recursive: true, force: true }));
   });
+}
+
+/** Child side: the ceiling, a bare fastify answering a small JSON object. */
+async function runHello(): Promise<void> {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  process.stdout.write(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`);
+  process.once('SIGTERM', () => void app.close());
 }
 
 /** CPU seconds (user + system) the server process has used; undefined off Linux. */
@@ -78,18 +110,19 @@ async function scenario(
   name: string,
   server: { url: string; pid: number },
   request: AutocannonRequest,
+  connections = CONNECTIONS,
 ): Promise<AutocannonResult> {
   const cpuBefore = cpuSeconds(server.pid);
   const result = await autocannon({
     url: server.url,
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION_S,
     headers: HEADERS,
     requests: [request],
   });
   const { requests, latency } = result;
   process.stdout.write(
-    `${name.padEnd(34)} ${requests.average.toFixed(0).padStart(6)} req/s  ` +
+    `${name.padEnd(44)} ${requests.average.toFixed(0).padStart(6)} req/s  ` +
       `p50 ${latency.p50} ms  p99 ${latency.p99} ms  max ${latency.max} ms  ` +
       `(${requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`,
   );
@@ -102,47 +135,104 @@ async function scenario(
   return result;
 }
 
-async function main(): Promise<void> {
-  if (process.argv.includes('--server')) return runServer();
-  const { child, url } = await spawnServer(fileURLToPath(import.meta.url));
+/** A path per request from `next(i)`. */
+const cycling = (next: (i: number) => string): AutocannonRequest => {
+  let i = 0;
+  return { method: 'GET', path: next(0), setupRequest: (request) => ({ ...request, path: next(i++) }) };
+};
+
+/** Pseudo-random but repeatable numbers below `n`. */
+const spread = (i: number, n: number) => (i * 7919 + 13) % n;
+
+async function measureSize(sites: number, checks: [string, boolean][]): Promise<void> {
+  const started = Date.now();
+  const { child, url } = await spawnServer(fileURLToPath(import.meta.url), ['--sites', String(sites)]);
   const server = { child, url, pid: child.pid! };
   try {
-    const load = loadavg()[0]!.toFixed(1);
     process.stdout.write(
-      `sitesync serve benchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario, ${SITES} sites, ` +
-        `${cpus().length} CPUs, load average ${load} before the run\n`,
+      `\n${sites.toLocaleString('en')} sites (seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );
-    const list = await scenario('GET list per_page=100 (page 1..100)', server, {
-      method: 'GET',
-      path: '/api/v1/websites?per_page=100&page=1',
-      setupRequest: (() => {
-        let page = 0;
-        return (request) => ({ ...request, path: `/api/v1/websites?per_page=100&page=${(page++ % 100) + 1}` });
-      })(),
-    });
-    const firstPage = await scenario('GET list per_page=100 (page 1)', server, {
-      method: 'GET',
-      path: '/api/v1/websites?per_page=100&page=1',
-    });
+    const middle = Math.max(1, Math.floor(sites / 100 / 2));
+    const queries: [string, AutocannonRequest][] = [
+      ['list per_page=100, page 1', { method: 'GET', path: '/api/v1/websites?per_page=100' }],
+      [
+        `list per_page=100, middle page (${middle})`,
+        { method: 'GET', path: `/api/v1/websites?per_page=100&page=${middle}` },
+      ],
+      // seed-<4 digits> matches ~1 site in 10k, 11 in 100k, 111 in 1M.
+      ['search (substring, varied)', cycling((i) => `/api/v1/websites?search=seed-${1000 + spread(i, 9000)}`)],
+      ['favourite filter, page 1', { method: 'GET', path: '/api/v1/websites?favorite=1' }],
+      ['show (GET by id)', cycling((i) => `/api/v1/websites/${1 + spread(i, sites)}`)],
+    ];
+    const single: Record<string, number> = {};
+    for (const [name, request] of queries) {
+      await scenario(name, server, request);
+      single[name] = (await scenario(`  same, 1 connection`, server, request, 1)).latency.p50;
+    }
     let counter = 0;
-    const create = await scenario('POST create', server, {
+    await scenario('create', server, {
       method: 'POST',
       path: '/api/v1/websites',
       // Per-request headers replace the shared ones in autocannon.
       headers: { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
       setupRequest: (request) => ({ ...request, body: `domain=bench-${counter++}.example&privacy=0&email=1` }),
     });
-    const checks = [
-      ['list (pages 1..100) >= 2000 req/s', list.requests.average >= 2000],
-      ['list (page 1) >= 2000 req/s', firstPage.requests.average >= 2000],
-      ['create >= 1000 req/s', create.requests.average >= 1000],
-      ['p99 <= 25 ms', Math.max(list.latency.p99, firstPage.latency.p99, create.latency.p99) <= 25],
-      ['no errors', [list, firstPage, create].every((result) => result.non2xx + result.errors === 0)],
-    ] as const;
-    for (const [label, ok] of checks) process.stdout.write(`${ok ? 'ok  ' : 'MISS'} ${label}\n`);
+    let updates = 0;
+    await scenario('update (PATCH)', server, {
+      method: 'PATCH',
+      path: '/api/v1/websites/1',
+      headers: { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
+      setupRequest: (request) => ({
+        ...request,
+        path: `/api/v1/websites/${1 + spread(updates, sites)}`,
+        body: `email=${updates++ % 2}`,
+      }),
+    });
+    if (sites === Math.max(...SIZES)) {
+      const label = sites.toLocaleString('en');
+      for (const name of [queries[1]![0], queries[2]![0], queries[3]![0]]) {
+        checks.push([`${label}: ${name} median <= 5 ms (1 connection: ${single[name]} ms)`, single[name]! <= 5]);
+      }
+      // Fairness: 8 connections looping searches beside 2 reading by id.
+      const [, reads] = await Promise.all([
+        autocannon({ url, connections: 8, duration: DURATION_S, headers: HEADERS, requests: [queries[2]![1]] }),
+        autocannon({ url, connections: 2, duration: DURATION_S, headers: HEADERS, requests: [queries[4]![1]] }),
+      ]);
+      process.stdout.write(
+        `${'show beside 8 connections searching'.padEnd(44)} ${reads.requests.average.toFixed(0).padStart(6)} req/s  p50 ${reads.latency.p50} ms  p99 ${reads.latency.p99} ms\n`,
+      );
+      checks.push([
+        `${label}: show p99 beside a searching client <= 25 ms (${reads.latency.p99} ms)`,
+        reads.latency.p99 <= 25,
+      ]);
+    }
   } finally {
     server.child.kill('SIGTERM');
   }
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--hello')) return runHello();
+  if (process.argv.includes('--server')) return runServer(Number(process.argv[process.argv.indexOf('--sites') + 1]));
+  const load = loadavg()[0]!.toFixed(1);
+  process.stdout.write(
+    `sitesync serve benchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario, sizes ${SIZES.join(', ')}, ` +
+      `${cpus().length} CPUs, load average ${load} before the run\n`,
+  );
+  const hello = await spawnServer(fileURLToPath(import.meta.url), ['--hello']);
+  try {
+    await scenario(
+      'ceiling: bare fastify hello-world',
+      { url: hello.url, pid: hello.child.pid! },
+      { method: 'GET', path: '/' },
+    );
+  } finally {
+    hello.child.kill('SIGTERM');
+  }
+  const checks: [string, boolean][] = [];
+  for (const sites of SIZES) await measureSize(sites, checks);
+  process.stdout.write('\n');
+  for (const [label, ok] of checks) process.stdout.write(`${ok ? 'ok  ' : 'MISS'} ${label}\n`);
 }
 
 await main();

@@ -23,6 +23,7 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   fastify: 'server',
   '@fastify/formbody': 'server',
   'better-sqlite3': 'server',
+  'sonic-boom': 'server',
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',
 };

@@ -7,9 +7,13 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
+export { redact };
+
 export interface OutputStream {
   write(text: string): void;
   readonly isTTY: boolean;
+  /** The file descriptor behind a process stream (for writers that bypass `write`, e.g. an async log). */
+  readonly fd?: number;
 }
 
 export interface Io {
@@ -43,6 +47,7 @@ function redacting(stream: NodeJS.WriteStream): OutputStream {
       stream.write(redact(text));
     },
     isTTY: Boolean(stream.isTTY),
+    fd: (stream as { fd?: number }).fd,
   };
 }
 

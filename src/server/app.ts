@@ -7,8 +7,9 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { createAuthHook } from './auth.js';
 import { HttpError, notFound, serverError } from './http-error.js';
+import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
-import type { ServerStore } from './store.js';
+import { type ServerStore, StoreBusyError } from './store.js';
 import type { Throttle } from './throttle.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
@@ -16,7 +17,8 @@ export interface AppOptions {
   store: ServerStore;
   mode: ServerMode;
   throttle?: Throttle;
-  log?: (line: string) => void;
+  /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
+  log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
 }
 
@@ -48,6 +50,10 @@ function toHttpError(error: FastifyError): HttpError | undefined {
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new HttpError(400, { message: 'Bad Request.', status: 400 });
+  }
+  if (error instanceof StoreBusyError) {
+    // Locked by another process (a backup, a shell, another server): a client may simply retry.
+    return new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
   }
   if (error instanceof SyntaxError) return new HttpError(400, { message: 'Malformed JSON body.', status: 400 });
   return undefined;
@@ -81,7 +87,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       };
-      log(JSON.stringify({ time: new Date().toISOString(), ...line, account: request.account?.id ?? null }));
+      log(
+        JSON.stringify({ time: new Date().toISOString(), ...line, account: request.account?.id ?? null }),
+        levelOfStatus(reply.statusCode),
+      );
     });
   }
 
@@ -89,7 +98,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const known = error instanceof HttpError ? error : toHttpError(error);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
-    log?.(JSON.stringify({ time: new Date().toISOString(), error: error.message, method: request.method }));
+    log?.(JSON.stringify({ time: new Date().toISOString(), error: error.message, method: request.method }), 'error');
     const failure = serverError();
     return reply.code(failure.statusCode).send(failure.body);
   });

@@ -1,10 +1,10 @@
 /**
- * The gate in front of every /api route: Bearer key → account (constant-time
- * hash check), plan access (403), then the per-key throttle (429), whose
+ * The gate in front of every /api route: Bearer key → account (looked up by
+ * peppered digest on every request, so revocation needs no restart), plan access (403), then the per-key throttle (429), whose
  * X-RateLimit-* headers go on every authenticated answer.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashKey, sameKeyHash } from './credentials.js';
+import { hashKey } from './credentials.js';
 import { forbidden, HttpError, unauthenticated } from './http-error.js';
 import type { ServerMode } from './mode.js';
 import type { Account, AccountStore } from './store.js';
@@ -27,8 +27,8 @@ export function createAuthHook(store: AccountStore, mode: ServerMode, throttle: 
     if (!request.url.startsWith('/api/')) return;
     const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const keyHash = key === undefined ? undefined : hashKey(key);
-    const found = keyHash === undefined ? undefined : store.findKey(keyHash);
-    if (!found || !sameKeyHash(found.keyHash, keyHash!)) {
+    const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
+    if (!found) {
       // Laravel redirects browsers (no JSON in Accept) to its login page.
       if (mode === 'phpanalytics-v31' && !wantsJson(request)) {
         throw new HttpError(302, {}, { location: `${request.protocol}://${request.host}/login` });

@@ -1,9 +1,9 @@
 /**
  * API keys and website passwords at rest. Keys are high-entropy random strings,
- * so a sha256 digest is a safe, fast lookup hash; passwords are low-entropy and
- * get a salted scrypt hash. Neither value is ever stored or logged in clear.
+ * so a sha256 digest (peppered by the store: server-secret.ts) is a safe, fast
+ * lookup hash; passwords are low-entropy and get a salted scrypt hash. Neither value is ever stored or logged in clear.
  */
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
@@ -11,13 +11,6 @@ const PASSWORD_KEY_LENGTH = 32;
 
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
-/** Constant-time comparison of two hex digests. */
-export function sameKeyHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** A fresh API key: 32 random bytes, URL-safe, with a recognisable prefix. */

@@ -5,12 +5,14 @@
  */
 import { provisionKeys } from './accounts.js';
 import { createApp } from './app.js';
+import { atLevel, type LogLevel } from './log-level.js';
 import type { QuirksName, ServerMode } from './mode.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { ServerStore } from './store.js';
 import { createThrottle } from './throttle.js';
 
 export { createAccountWithKey, parseKeyList, provisionKeys } from './accounts.js';
+export { LOG_LEVELS, type LogLevel } from './log-level.js';
 export type { QuirksName, ServerMode } from './mode.js';
 export { openSqliteStore } from './sqlite-store.js';
 export type { Account, AccountStore, ServerStore, WebsiteRecord, WebsiteStore, WebsiteValues } from './store.js';
@@ -35,6 +37,10 @@ export interface ServerOptions {
   websiteLimit?: number;
   /** One structured JSON line per request; default none. */
   log?: (line: string) => void;
+  /** The least level logged: info (every request, default), warn (4xx, 5xx), error (5xx), silent. */
+  logLevel?: LogLevel;
+  /** How long a write waits for another process's lock on the database before 503 (default 5,000 ms). */
+  lockWaitMs?: number;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
   bodyLimit?: number;
 }
@@ -47,16 +53,19 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = openSqliteStore(options.db ?? './sitesync.db');
+  const store = openSqliteStore(options.db ?? './sitesync.db', {
+    ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
+  });
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
-    provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
+    await provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
     const perMinute = options.throttlePerMinute ?? 60;
+    const log = atLevel(options.log, options.logLevel ?? 'info');
     const app = await createApp({
       store,
       mode,
       ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
-      ...(options.log && { log: options.log }),
+      ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
     const host = options.host ?? '127.0.0.1';
@@ -69,11 +78,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       close: async () => {
         await app.close();
-        store.close();
+        await store.close();
       },
     };
   } catch (error) {
-    store.close();
+    await store.close();
     throw error;
   }
 }

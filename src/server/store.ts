@@ -13,6 +13,24 @@ export interface Account {
   apiAccess: boolean;
 }
 
+/** Where a key comes from: SITESYNC_SERVE_KEYS at start, or `accounts create`/`rotate-key`. */
+export type KeySource = 'provisioned' | 'created';
+
+/** What may be shown about a key: never the key, never its digest. */
+export interface KeyInfo {
+  id: number;
+  accountId: number;
+  /** The key's first characters, to tell keys apart ('' for keys stored before prefixes were kept). */
+  prefix: string;
+  createdAt: string;
+  source: KeySource;
+}
+
+export interface AccountSummary extends Account {
+  websiteCount: number;
+  keys: KeyInfo[];
+}
+
 /** The stored settings of a website; null where the service stores NULL. */
 export interface WebsiteValues {
   privacy: number | null;
@@ -75,31 +93,78 @@ export class DomainTakenError extends Error {
   }
 }
 
+/**
+ * Every operation is asynchronous so that a network database (PostgreSQL) can
+ * implement the same interface; the SQLite backend answers from the calling
+ * thread and only waits (off the event loop) when the file is locked.
+ */
+/** Thrown by `insertWebsite` when the account already has as many websites as its limit allows. */
+export class WebsiteLimitError extends Error {
+  constructor(accountId: number) {
+    super(`website limit reached for account ${accountId}`);
+    this.name = 'WebsiteLimitError';
+  }
+}
+
+/** The database stayed locked (by another process) for longer than the store waits: try again later. */
+export class StoreBusyError extends Error {
+  constructor() {
+    super('the database is locked by another connection');
+    this.name = 'StoreBusyError';
+  }
+}
+
 export interface WebsiteStore {
   /** One page, serialised by the backend itself: building 100 records in JS costs more than the query. */
-  listWebsites(query: ListQuery, shape: RecordShape): ListResult;
-  getWebsite(accountId: number, id: number): WebsiteRecord | undefined;
+  listWebsites(query: ListQuery, shape: RecordShape): Promise<ListResult>;
+  getWebsite(accountId: number, id: number): Promise<WebsiteRecord | undefined>;
   /** Whether any account has this domain (domains are unique across accounts). */
-  domainExists(domain: string): boolean;
-  countWebsites(accountId: number): number;
-  /** Throws DomainTakenError when the domain is used by any account. */
-  insertWebsite(accountId: number, domain: string, values: WebsiteValues, now: Date): WebsiteRecord;
+  domainExists(domain: string): Promise<boolean>;
+  countWebsites(accountId: number): Promise<number>;
+  /**
+   * Checks the account's website limit and inserts in one atomic step (also across
+   * processes sharing the database): throws WebsiteLimitError when the account is
+   * full, DomainTakenError when the domain is used by any account.
+   */
+  insertWebsite(accountId: number, domain: string, values: WebsiteValues, now: Date): Promise<WebsiteRecord>;
   /** Undefined when the website does not exist in that account. */
-  updateWebsite(accountId: number, id: number, changes: Partial<WebsiteValues>, now: Date): WebsiteRecord | undefined;
-  deleteWebsite(accountId: number, id: number): boolean;
+  updateWebsite(
+    accountId: number,
+    id: number,
+    changes: Partial<WebsiteValues>,
+    now: Date,
+  ): Promise<WebsiteRecord | undefined>;
+  deleteWebsite(accountId: number, id: number): Promise<boolean>;
 }
 
 export interface AccountStore {
-  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Account;
-  updateAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): Account | undefined;
-  findAccountByName(name: string): Account | undefined;
-  /** `keyHash` is the sha256 hex digest of the key; keys themselves are never stored. */
-  addKey(accountId: number, keyHash: string): void;
-  /** The account owning a key hash, with the stored hash for a constant-time check. */
-  findKey(keyHash: string): { account: Account; keyHash: string } | undefined;
+  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Promise<Account>;
+  updateAccount(
+    id: number,
+    settings: { websiteLimit?: number | null; apiAccess?: boolean },
+  ): Promise<Account | undefined>;
+  findAccountByName(name: string): Promise<Account | undefined>;
+  /** Every account with its website count and keys, by id. */
+  listAccounts(): Promise<AccountSummary[]>;
+  /**
+   * `keyHash` is the sha256 hex digest of the key; the backend stores it peppered
+   * (HMAC with a server secret kept outside the database), never the key.
+   */
+  addKey(accountId: number, keyHash: string, key: { source: KeySource; prefix: string }): Promise<KeyInfo>;
+  /**
+   * The account owning a key, read from the database on every call (no cache), so a
+   * revoked key fails on the next request. `keyHash` echoes the digest looked up.
+   */
+  findKey(keyHash: string): Promise<{ account: Account; keyId: number; keyHash: string } | undefined>;
+  /** False when no such key. */
+  revokeKey(keyId: number): Promise<boolean>;
+  /** Revokes every key of the account but one; returns how many. */
+  revokeOtherKeys(accountId: number, keepKeyId: number): Promise<number>;
+  /** Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. */
+  revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
 }
 
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
-  close(): void;
+  close(): Promise<void>;
 }

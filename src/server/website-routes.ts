@@ -10,7 +10,14 @@ import { type HttpError, invalid, notFound, serverError } from './http-error.js'
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
-import { type Account, DomainTakenError, type ServerStore, type WebsiteRecord, type WebsiteValues } from './store.js';
+import {
+  type Account,
+  DomainTakenError,
+  type ServerStore,
+  WebsiteLimitError,
+  type WebsiteRecord,
+  type WebsiteValues,
+} from './store.js';
 import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
@@ -60,7 +67,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
   app.get(COLLECTION, async (request, reply) => {
     const { id } = account(request);
     const list = parseListQuery(request.query as Record<string, unknown>, mode);
-    const { json, count, total } = store.listWebsites({ accountId: id, ...list.query }, shape);
+    const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
     const path = `${request.protocol}://${request.host}${COLLECTION}`;
     const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
     return reply.type(JSON_TYPE).send(presentPage(json, count, page));
@@ -72,13 +79,13 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
     if (!result.ok) throw invalid(result.errors);
     const { domain, password, ...values } = result.value;
     const problems: string[] = [];
-    if (store.domainExists(domain)) problems.push(MESSAGES.domainTaken);
-    if (owner.websiteLimit !== null && store.countWebsites(owner.id) >= owner.websiteLimit) {
+    if (await store.domainExists(domain)) problems.push(MESSAGES.domainTaken);
+    if (owner.websiteLimit !== null && (await store.countWebsites(owner.id)) >= owner.websiteLimit) {
       problems.push(MESSAGES.tooManyWebsites);
     }
     if (problems.length > 0) throw invalid({ domain: problems });
     try {
-      const website = store.insertWebsite(
+      const website = await store.insertWebsite(
         owner.id,
         domain,
         { ...values, passwordHash: await hashOrNull(password) },
@@ -86,15 +93,19 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
       );
       return sendJson(reply, 201, { data: present(website, result.echo), status: 200 });
     } catch (error) {
-      // Another request took the domain while the password was being hashed.
+      // Another request took the domain, or the last free place, while the password was being hashed.
       if (error instanceof DomainTakenError) throw invalid({ domain: [MESSAGES.domainTaken] });
+      if (error instanceof WebsiteLimitError) {
+        const taken = await store.domainExists(domain);
+        throw invalid({ domain: [...(taken ? [MESSAGES.domainTaken] : []), MESSAGES.tooManyWebsites] });
+      }
       throw error;
     }
   });
 
   app.get(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    const website = id === undefined ? undefined : store.getWebsite(account(request).id, id);
+    const website = id === undefined ? undefined : await store.getWebsite(account(request).id, id);
     if (!website) throw notFound();
     return sendJson(reply, 200, { data: present(website), status: 200 });
   });
@@ -106,10 +117,10 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
     if (!result.ok) throw invalid(result.errors);
     const id = websiteId(request);
     const missing = (): HttpError => (mode === 'phpanalytics-v31' ? serverError() : notFound());
-    const website = id === undefined ? undefined : store.getWebsite(owner.id, id);
+    const website = id === undefined ? undefined : await store.getWebsite(owner.id, id);
     if (id === undefined || !website) throw missing();
     if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
-    const updated = store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
+    const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
     if (!updated) throw missing();
     return sendJson(reply, 200, { data: present(updated, result.echo), status: 200 });
   };
@@ -118,7 +129,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
 
   app.delete(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    if (id === undefined || !store.deleteWebsite(account(request).id, id)) throw notFound();
+    if (id === undefined || !(await store.deleteWebsite(account(request).id, id))) throw notFound();
     return sendJson(reply, 200, { id, object: 'website', deleted: true, status: 200 });
   });
 }

@@ -22,7 +22,7 @@ describe.each(MODES)('errors from the %s server', (mode) => {
 
   it("forbidden: the account's plan has no API access", async () => {
     env = await setup(mode);
-    env.server.setAccount(env.server.accountId, { apiAccess: false });
+    await env.server.setAccount(env.server.accountId, { apiAccess: false });
     await expect(env.client.getWebsite(1)).rejects.toMatchObject({
       code: 'forbidden',
       message: "GET /api/v1/websites/1 → 403: this account's plan has no API access",
@@ -32,7 +32,7 @@ describe.each(MODES)('errors from the %s server', (mode) => {
 
   it('validation: a domain taken by another account says so, with the field message', async () => {
     env = await setup(mode);
-    insertWebsite(env.server, 'taken.example.com', { accountId: env.server.createAccount().id });
+    await insertWebsite(env.server, 'taken.example.com', { accountId: (await env.server.createAccount()).id });
     await expect(env.client.createWebsite(desired('taken.example.com'))).rejects.toMatchObject({
       code: 'validation',
       message:

@@ -27,7 +27,7 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
 
   it('reads a complete listing through a seeded mix of resets, stalls, 5xx pages, 429s and truncated bodies', async () => {
     await start();
-    seed(env.server, 2_500);
+    await seed(env.server, 2_500);
     proxy.setPlan(
       seeded(7, { reset: 0.06, stall: 0.03, 'html-502': 0.06, 'html-503': 0.03, throttle: 0.03, truncate: 0.04 }),
     );
@@ -51,7 +51,7 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
       const created = await client.createWebsite(desired('lost.example.com', { email: true }));
       expect(created).toMatchObject({ id: 1, domain: 'lost.example.com', settings: { email: true } });
       expect(posts()).toHaveLength(1);
-      expect(stored()).toBe(1);
+      expect(await stored()).toBe(1);
     },
   );
 
@@ -63,7 +63,7 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
       const created = await client.createWebsite(desired('retry.example.com'));
       expect(created.domain).toBe('retry.example.com');
       expect(posts().map((entry) => entry.fault)).toEqual([fault, 'pass']);
-      expect(stored()).toBe(1);
+      expect(await stored()).toBe(1);
     },
   );
 
@@ -80,12 +80,12 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
     proxy.setPlan(scripted(['reset', 'reset', 'reset', 'reset'], 'POST'));
     await expect(client.createWebsite(desired('never.example.com'))).rejects.toMatchObject({ code: 'server' });
     expect(posts()).toHaveLength(4);
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 
   it('an update is retried through resets and 5xx pages', async () => {
     await start();
-    const id = insertWebsite(env.server, 'u.example.com');
+    const id = await insertWebsite(env.server, 'u.example.com');
     proxy.setPlan(scripted(['reset', 'html-502', 'commit-then-reset'], 'PUT'));
     const updated = await client.updateWebsite(id, { settings: { privacy: 'public' } });
     expect(updated.settings.privacy).toBe('public');
@@ -94,7 +94,7 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
 
   it('an update answered 500 looks the site up, finds it, and sends the update again', async () => {
     await start();
-    const id = insertWebsite(env.server, 'u500.example.com');
+    const id = await insertWebsite(env.server, 'u500.example.com');
     proxy.setPlan(scripted(['server-500'], 'PUT'));
     expect((await client.updateWebsite(id, { settings: { email: true } })).settings.email).toBe(true);
     expect(proxy.log.map((entry) => `${entry.method} ${entry.fault}`)).toEqual([
@@ -106,9 +106,9 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
 
   it('a delete whose answer is lost is retried, and the 404 that follows means done', async () => {
     await start();
-    const id = insertWebsite(env.server, 'd.example.com');
+    const id = await insertWebsite(env.server, 'd.example.com');
     proxy.setPlan(scripted(['commit-then-reset'], 'DELETE'));
     expect(await client.deleteWebsite(id)).toBe(true);
-    expect(stored()).toBe(0);
+    expect(await stored()).toBe(0);
   });
 });

@@ -14,7 +14,7 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     [2_500, 25],
   ])('returns all %i sites in id order with %i page requests', async (count, pages) => {
     env = await setup(mode);
-    seed(env.server, count);
+    await seed(env.server, count);
     const sites = await env.client.listWebsites();
     expect(sites).toHaveLength(count);
     expect(sites.map((site) => site.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
@@ -24,7 +24,7 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
 
   it('decodes every field of a listed site in its canonical form', async () => {
     env = await setup(mode);
-    insertWebsite(env.server, 'stored.example.com', {
+    await insertWebsite(env.server, 'stored.example.com', {
       values: {
         privacy: null,
         email: null,
@@ -49,16 +49,16 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
 
   it('lists only the sites of its own account', async () => {
     env = await setup(mode);
-    const other = env.server.createAccount();
-    seed(env.server, 3);
-    insertWebsite(env.server, 'theirs.example.com', { accountId: other.id });
+    const other = await env.server.createAccount();
+    await seed(env.server, 3);
+    await insertWebsite(env.server, 'theirs.example.com', { accountId: other.id });
     const domains = (await env.client.listWebsites()).map((site) => site.domain);
     expect(domains).toEqual(['site-1.example.com', 'site-2.example.com', 'site-3.example.com']);
   });
 
   it('finds a site by exact canonical domain among substring matches', async () => {
     env = await setup(mode);
-    seed(env.server, 120); // site-1 matches site-1, site-10..19, site-100..119
+    await seed(env.server, 120); // site-1 matches site-1, site-10..19, site-100..119
     expect((await env.client.findWebsite('WWW.Site-1.Example.com'))?.id).toBe(1);
     expect((await env.client.findWebsite('site-119.example.com'))?.id).toBe(119);
     expect(await env.client.findWebsite('site-1.example')).toBeUndefined();
@@ -76,10 +76,11 @@ describe('a listing that changes while it is read', () => {
       logger: (line) => {
         // Between page 1 and the rest, site 1 is deleted out of band: page 2 now starts one site later.
         if (line.includes('page=1 → 200') && changes-- > 0)
-          env.server.server.store.deleteWebsite(env.server.accountId, 1);
+          // The SQLite store does its work before its promise settles: the row is gone when this returns.
+          void env.server.server.store.deleteWebsite(env.server.accountId, 1);
       },
     });
-    seed(env.server, 250);
+    await seed(env.server, 250);
     const sites = await client.listWebsites();
     expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 249 }, (_, i) => i + 2));
     expect(client.stats.requests).toBe(6);
@@ -90,10 +91,10 @@ describe('a listing that changes while it is read', () => {
     let next = 1000;
     const client = env.connect({
       logger: (line) => {
-        if (line.includes('page=1 → 200')) insertWebsite(env.server, `new-${next++}.example.com`);
+        if (line.includes('page=1 → 200')) void insertWebsite(env.server, `new-${next++}.example.com`);
       },
     });
-    seed(env.server, 150);
+    await seed(env.server, 150);
     await expect(client.listWebsites()).rejects.toMatchObject({
       code: 'protocol',
       details: { reason: 'unstable_listing' },

@@ -28,8 +28,8 @@ describe('reading stored values (reference server, real HTTP)', () => {
 
   it('one unreadable setting leaves that setting unknown, says so once, and the listing is complete', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'ok.example.com');
-    insertWebsite(env.server, 'odd.example.com', { values: { privacy: 5 } });
+    await insertWebsite(env.server, 'ok.example.com');
+    await insertWebsite(env.server, 'odd.example.com', { values: { privacy: 5 } });
     const lines: string[] = [];
     const client = env.connect({ notice: (line) => lines.push(line) });
     const sites = await client.listWebsites();

@@ -67,8 +67,8 @@ export function desired(domain: string, settings: Partial<WebsiteSettings> = {},
 }
 
 /** `count` sites `site-1.example.com`… inserted through the store (fast, no HTTP). */
-export function seed(server: TestServer, count: number): void {
-  for (let i = 1; i <= count; i++) insertWebsite(server, `site-${i}.example.com`);
+export async function seed(server: TestServer, count: number): Promise<void> {
+  for (let i = 1; i <= count; i++) await insertWebsite(server, `site-${i}.example.com`);
 }
 
 /** A stand-in server for answers the reference server never gives (a login page, broken JSON). */

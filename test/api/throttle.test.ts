@@ -40,7 +40,7 @@ describe('pacing against a throttled server', () => {
 
   it('sees zero 429s at a tight limit: 10 per window, 25 pages, 4 at a time', async () => {
     env = await throttled('normal', 10);
-    seed(env.server, 2_500);
+    await seed(env.server, 2_500);
     const client = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: WINDOW_MS, concurrency: 4, clock });
     expect(await client.listWebsites()).toHaveLength(2_500);
     expect(client.stats).toEqual({ requests: 25, retries: 0, throttled: 0 });
@@ -50,7 +50,7 @@ describe('pacing against a throttled server', () => {
 
   it("adapts to the server's lower X-RateLimit-Limit and still sees zero 429s", async () => {
     env = await throttled('phpanalytics-v31', 5);
-    seed(env.server, 1_200);
+    await seed(env.server, 1_200);
     const client = env.connect({ rateLimitPerMinute: 60, rateLimitWindowMs: WINDOW_MS, concurrency: 4, clock });
     expect(await client.listWebsites()).toHaveLength(1_200);
     expect(client.stats).toEqual({ requests: 12, retries: 0, throttled: 0 });
@@ -58,7 +58,7 @@ describe('pacing against a throttled server', () => {
 
   it('counts what an earlier run already spent of the window (X-RateLimit-Remaining)', async () => {
     env = await throttled('normal', 10);
-    seed(env.server, 500);
+    await seed(env.server, 500);
     const earlier = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: WINDOW_MS, clock });
     for (let id = 1; id <= 7; id++) await earlier.getWebsite(id);
     const client = env.connect({ rateLimitPerMinute: 10, rateLimitWindowMs: WINDOW_MS, concurrency: 4, clock });
@@ -68,7 +68,7 @@ describe('pacing against a throttled server', () => {
 
   it('honours Retry-After when a 429 does come, then resumes and completes', async () => {
     env = await throttled('normal', 4);
-    seed(env.server, 600);
+    await seed(env.server, 600);
     const lines: string[] = [];
     const client = env.connect({
       rateLimitPerMinute: 0,

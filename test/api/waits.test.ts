@@ -15,7 +15,7 @@ describe('waits and interrupts (reference server, real HTTP)', () => {
   afterEach(() => env.close());
   it('an abort while a request waits on the rate limiter ends as interrupted, not the raw reason', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const controller = new AbortController();
     const client = env.connect({
       rateLimitPerMinute: 1,
@@ -34,7 +34,7 @@ describe('waits and interrupts (reference server, real HTTP)', () => {
 
   it('announces a long pacing wait before it starts', async () => {
     env = await setup('normal');
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const { lines, controller, notice } = abortOnNotice();
     // Time stands still between the two requests: the wait is exactly a window plus the margin.
     const client = env.connect({
@@ -54,7 +54,7 @@ describe('waits and interrupts (reference server, real HTTP)', () => {
     // The server's throttle on a clock that stands still: its Retry-After is exactly the window.
     const clock = manualClock();
     env = await setup('normal', { throttlePerMinute: 1, throttleWindowMs: 60_000, throttleClock: clock.now });
-    insertWebsite(env.server, 'a.example.com');
+    await insertWebsite(env.server, 'a.example.com');
     const { lines, controller, notice } = abortOnNotice();
     const client = env.connect({
       rateLimitPerMinute: 0,

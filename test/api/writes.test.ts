@@ -92,7 +92,7 @@ describe.each(MODES)('writes against the %s server', (mode) => {
 
   it('deletes a site; a site already gone counts as success', async () => {
     env = await setup(mode);
-    const id = insertWebsite(env.server, 'gone.example.com');
+    const id = await insertWebsite(env.server, 'gone.example.com');
     expect(await env.client.deleteWebsite(id)).toBe(true);
     expect(await env.client.deleteWebsite(id)).toBe(false);
     expect(await env.client.getWebsite(id)).toBeUndefined();
@@ -100,8 +100,8 @@ describe.each(MODES)('writes against the %s server', (mode) => {
 
   it('reports an update of a site deleted out of band as not_found, not as a server error', async () => {
     env = await setup(mode);
-    const id = insertWebsite(env.server, 'vanished.example.com');
-    env.server.server.store.deleteWebsite(env.server.accountId, id);
+    const id = await insertWebsite(env.server, 'vanished.example.com');
+    await env.server.server.store.deleteWebsite(env.server.accountId, id);
     await expect(env.client.updateWebsite(id, { settings: { email: true } })).rejects.toMatchObject({
       code: 'not_found',
       message: `website ${id} no longer exists (deleted outside sitesync?)`,

@@ -37,7 +37,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     ]);
     expect(result.counts).toEqual({ applied: 3, failed: 0, skipped: 0, total: 3 });
     expect(result.verification).toEqual({ status: 'checked', divergences: [] });
-    expect(domainsInDb(fx.server)).toEqual(['keep.example', 'new.example']);
+    expect(await domainsInDb(fx.server)).toEqual(['keep.example', 'new.example']);
     expect(journal.entries.map((entry) => `${entry.event} ${entry.domain}`)).toEqual([
       'planned gone.example',
       'planned new.example',
@@ -53,8 +53,8 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
   });
 
   test('a failure does not stop independent changes, and says why', async () => {
-    const stranger = fx.server.createAccount();
-    seedWebsites(fx.server, ['taken.example'], stranger.id);
+    const stranger = await fx.server.createAccount();
+    await seedWebsites(fx.server, ['taken.example'], stranger.id);
     const config = [desired('taken.example'), desired('fine.example'), desired('also-fine.example')];
     const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
 
@@ -62,7 +62,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     const failed = result.changes.find((change) => change.outcome === 'failed');
     expect(failed).toMatchObject({ action: 'create', domain: 'taken.example', id: null, code: 'validation' });
     expect(failed?.reason).toContain('POST /api/v1/websites → 422: domain:');
-    expect(domainsInDb(fx.server)).toEqual(['also-fine.example', 'fine.example']);
+    expect(await domainsInDb(fx.server)).toEqual(['also-fine.example', 'fine.example']);
   });
 
   test('an update of a site deleted out of band fails with that reason', async () => {
@@ -81,7 +81,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
         reason: 'the site was deleted since the plan was made (out of band)',
       },
     ]);
-    expect(domainsInDb(fx.server)).toEqual([]);
+    expect(await domainsInDb(fx.server)).toEqual([]);
   });
 
   test('after an abort, in-flight changes finish and the rest are skipped', async () => {
@@ -101,7 +101,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
       'skipped e.example',
     ]);
     expect(result.changes[2]?.reason).toBe('not started: the run was interrupted');
-    expect(domainsInDb(fx.server)).toEqual(['a.example', 'b.example']);
+    expect(await domainsInDb(fx.server)).toEqual(['a.example', 'b.example']);
   });
 
   test('the read-back reports what the server does not hold after the apply', async () => {
@@ -109,7 +109,13 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
       // Someone changes the site in the web UI right after we created it.
       onProgress: ({ result: created }) => {
-        fx.server.server.store.updateWebsite(fx.server.accountId, created.id as number, { privacy: 0 }, new Date());
+        // The SQLite store writes before its promise settles, so the change lands before the read-back.
+        void fx.server.server.store.updateWebsite(
+          fx.server.accountId,
+          created.id as number,
+          { privacy: 0 },
+          new Date(),
+        );
       },
     });
     expect(result.counts.applied).toBe(1);

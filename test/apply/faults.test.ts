@@ -28,7 +28,7 @@ describe.each(MODES)('apply under faults (%s)', (mode) => {
     const toDelete = range(30, (i) => `d${i}.managed.example`);
     const toCreate = range(100, (i) => `c${i}.managed.example`);
     const outside = range(20, (i) => `site${i}.elsewhere.example`);
-    seedWebsites(fx.server, [...toUpdate, ...toDelete, ...outside]);
+    await seedWebsites(fx.server, [...toUpdate, ...toDelete, ...outside]);
 
     const config = [
       ...toUpdate.map((domain) => desired(domain, { email: true, excludeIps: ['10.0.0.1', '10.0.0.2'] })),
@@ -68,7 +68,7 @@ describe.each(MODES)('apply under faults (%s)', (mode) => {
 
     const injected = proxy.log.filter((entry) => entry.fault !== 'pass').map((entry) => entry.fault);
     expect(new Set(injected).size).toBe(9);
-    const domains = domainsInDb(fx.server);
+    const domains = await domainsInDb(fx.server);
     expect(domains.length).toBe(new Set(domains).size); // no duplicates
     expect([...domains].sort()).toEqual([...toUpdate, ...toCreate, ...outside].sort()); // only planned deletes
     const replanned = plan(config, await fx.api.listWebsites(), scope);

@@ -16,9 +16,9 @@ describe('a domain the service holds twice (Example.com, example.com.)', () => {
   let api: WebsitesApi;
   beforeAll(async () => {
     server = await startTestServer();
-    expect(insertWebsite(server, 'Example.com')).toBe(1);
-    expect(insertWebsite(server, 'example.com.')).toBe(2);
-    insertWebsite(server, 'other.com');
+    expect(await insertWebsite(server, 'Example.com')).toBe(1);
+    expect(await insertWebsite(server, 'example.com.')).toBe(2);
+    await insertWebsite(server, 'other.com');
     api = testClient(server.url, server.key);
   });
   afterAll(async () => {

@@ -46,8 +46,8 @@ export async function startFixture(mode: Mode): Promise<ApplyFixture> {
 }
 
 /** Every domain of the test account in the database, in id order (duplicates would show twice). */
-export function domainsInDb(server: TestServer): string[] {
-  const { json } = server.server.store.listWebsites(
+export async function domainsInDb(server: TestServer): Promise<string[]> {
+  const { json } = await server.server.store.listWebsites(
     { accountId: server.accountId, sortBy: 'id', sort: 'asc', limit: 1_000_000, offset: 0 },
     [['domain', { column: 'domain' }]],
   );
@@ -55,6 +55,10 @@ export function domainsInDb(server: TestServer): string[] {
 }
 
 /** Puts sites straight into the database of an account (the test account by default), in order. */
-export function seedWebsites(server: TestServer, domains: readonly string[], accountId = server.accountId): void {
-  for (const domain of domains) insertWebsite(server, domain, { accountId });
+export async function seedWebsites(
+  server: TestServer,
+  domains: readonly string[],
+  accountId = server.accountId,
+): Promise<void> {
+  for (const domain of domains) await insertWebsite(server, domain, { accountId });
 }

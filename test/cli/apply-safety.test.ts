@@ -28,7 +28,7 @@ describe('sitesync apply: safety', () => {
         '',
       ].join('\n'),
     );
-    expect(domainsInDb(cli.server)).toHaveLength(5);
+    expect(await domainsInDb(cli.server)).toHaveLength(5);
   });
 
   test('naming every domain (globs allowed) acknowledges the deletes', async () => {
@@ -42,16 +42,16 @@ describe('sitesync apply: safety', () => {
     ]);
     expect(run.code).toBe(1); // `[` is not a glob character: a usage error, nothing applied
     expect(run.err).toBe('error: --allow-delete "d[0-9]*": not a domain or glob (letters, digits, . - _ * ?)\n');
-    expect(domainsInDb(cli.server)).toHaveLength(5);
+    expect(await domainsInDb(cli.server)).toHaveLength(5);
     const ok = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'd?.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('--max-deletes N acknowledges up to N deletes', async () => {
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('a suspected rename needs the old domain named; a raised limit does not do', async () => {
@@ -65,7 +65,7 @@ describe('sitesync apply: safety', () => {
     );
     const ok = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
     expect(ok.code).toBe(0);
-    expect(domainsInDb(cli.server).sort()).toEqual([
+    expect((await domainsInDb(cli.server)).sort()).toEqual([
       'd1.example',
       'd2.example',
       'd3.example',

@@ -33,7 +33,7 @@ describe('sitesync apply plan.json', () => {
     const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.code).toBe(0);
     expect(run.out).toContain('applied 2 of 2 changes');
-    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('prints the plan before applying it', async () => {
@@ -55,12 +55,12 @@ describe('sitesync apply plan.json', () => {
     expect(skip.err).toContain('error: --skip cannot be used with a saved plan');
     const sync = await cli.ws.run(['apply', 'plan.json', '--sync-write-only']);
     expect(sync.err).toContain('error: --sync-write-only cannot be used with a saved plan');
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test("refuses a plan made with another account's key, naming the cause", async () => {
     await savePlan(cli.ws);
-    const bob = cli.server.createAccount();
+    const bob = await cli.server.createAccount();
     const bobs = workspace(cli.server, { SITESYNC_API_KEY: bob.key });
     bobs.write('websites.yaml', readFileSync(join(cli.ws.dir, 'websites.yaml'), 'utf8'));
     bobs.write('plan.json', readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8'));
@@ -71,13 +71,13 @@ describe('sitesync apply plan.json', () => {
     expect(run.err).toBe(
       `error: plan.json was made with another API key (key id ${keyId}), so possibly for another account: apply it with the key it was made with, or run plan again with this key and review it\n`,
     );
-    expect(cli.server.server.store.countWebsites(bob.id)).toBe(0);
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await cli.server.server.store.countWebsites(bob.id)).toBe(0);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('refuses when a touched site moved, naming it and how; applies nothing', async () => {
     await savePlan(cli.ws);
-    cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
+    await cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
     const run = await cli.ws.run(['apply', 'plan.json']);
     expect(run.code).toBe(1);
     expect(run.err).toBe(
@@ -88,12 +88,12 @@ describe('sitesync apply plan.json', () => {
         '',
       ].join('\n'),
     );
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('--format json: a stale plan still prints one document, with the plan and the refusal', async () => {
     await savePlan(cli.ws);
-    cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
+    await cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date());
     const run = await cli.ws.run(['apply', 'plan.json', '--format', 'json']);
     expect(run.code).toBe(1);
     const json = JSON.parse(run.out);
@@ -116,7 +116,7 @@ describe('sitesync apply plan.json', () => {
     const changed = await cli.ws.run(['apply', 'plan.json']);
     expect(changed.code).toBe(1);
     expect(changed.err).toContain('the configuration changed since plan.json was made');
-    expect(domainsInDb(cli.server)).toEqual(['keep.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('a second apply of the same plan has nothing to do', async () => {
@@ -126,7 +126,7 @@ describe('sitesync apply plan.json', () => {
     expect(again.code).toBe(0);
     expect(again.out).toContain('applied 0 of 2 changes; 2 skipped');
     expect(again.out).toContain('  new.example (create): already applied: the live state matches the plan');
-    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('two applies of the same plan at once: one applies, the other is refused', async () => {
@@ -135,7 +135,7 @@ describe('sitesync apply plan.json', () => {
     expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
     const refused = runs.find((run) => run.code === 1);
     expect(refused?.err).toMatch(/plan\.json is being applied by another sitesync process \(pid \d+\)/);
-    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
   test('a lock left by a killed apply is taken over, and released at the end', async () => {
@@ -154,12 +154,12 @@ describe('sitesync apply plan.json', () => {
     onLog = (line) => line.includes('"POST"') && controller.abort();
     const first = await cli.ws.run(['apply', 'plan.json', '--parallelism', '1'], { signal: controller.signal });
     expect(first.code).toBe(130);
-    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example']);
 
     const rerun = await cli.ws.run(['apply', 'plan.json']);
     expect(rerun.code).toBe(0);
     expect(rerun.out).toContain('applied 2 of 3 changes; 1 skipped');
     expect(rerun.out).toContain('  n1.example (create): already applied: the live state matches the plan');
-    expect(domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
   });
 });

@@ -33,7 +33,7 @@ describe('secrets stay out of apply output and files', () => {
     };
     // biome-ignore-end lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML, not templates
     ws.write('websites.yaml', config(sites));
-    const stranger = server.createAccount();
+    const stranger = await server.createAccount();
     await fetch(`${server.url}/api/v1/websites`, {
       method: 'POST',
       headers: {
@@ -57,7 +57,7 @@ describe('secrets stay out of apply output and files', () => {
     await ws.run(['apply', '--api-key-file', 'missing-key-file']);
 
     // The passwords were really used: the server stored them.
-    const shop = server.server.store.getWebsite(server.accountId, 1);
+    const shop = await server.server.store.getWebsite(server.accountId, 1);
     expect(shop?.passwordHash).not.toBeNull();
 
     const everything = [...ws.outputs, ...files.map((file) => readFileSync(file, 'utf8')), ...serverLog].join('\n');

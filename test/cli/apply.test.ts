@@ -14,7 +14,7 @@ describe('sitesync apply', () => {
     const run = await cli.ws.run(['apply']);
     expect(run.code).toBe(1);
     expect(run.err).toContain('not a terminal, so there is no one to confirm: pass --auto-approve');
-    expect(domainsInDb(cli.server)).toEqual([]);
+    expect(await domainsInDb(cli.server)).toEqual([]);
   });
 
   test('on a terminal it asks, and only "yes" applies', async () => {
@@ -26,20 +26,20 @@ describe('sitesync apply', () => {
     const no = await cli.ws.run(['apply'], { prompt });
     expect(no.code).toBe(1);
     expect(no.err).toContain('apply cancelled: nothing was changed\n');
-    expect(domainsInDb(cli.server)).toEqual([]);
+    expect(await domainsInDb(cli.server)).toEqual([]);
 
     const yes = await cli.ws.run(['apply'], { prompt: async () => 'yes' });
     expect(questions).toEqual(['Apply these changes? Only "yes" is accepted: ']);
     expect(yes.code).toBe(0);
     expect(yes.out).toContain('applied 2 of 2 changes');
     expect(yes.out).toContain('read back: every applied change is in place');
-    expect(domainsInDb(cli.server)).toEqual(['a.example', 'b.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['a.example', 'b.example']);
   });
 
   test('a site changed while the prompt waited: refused, naming it', async () => {
     const prompt = async () => {
       await cli.ws.run(['apply', '--auto-approve']); // someone else applies first...
-      cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date()); // ...and edits a.example
+      await cli.server.server.store.updateWebsite(cli.server.accountId, 1, { email: 1 }, new Date()); // ...and edits a.example
       return 'yes';
     };
     cli.ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '' }));
@@ -65,11 +65,11 @@ describe('sitesync apply', () => {
     expect(again.code).toBe(0);
     expect(again.out).not.toContain('applied');
     expect(again.err).toBe('');
-    expect(domainsInDb(cli.server)).toEqual(['a.example', 'b.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['a.example', 'b.example']);
   });
 
   test('a failure is reported in the summary, the rest applied, exit 1', async () => {
-    const stranger = cli.server.createAccount();
+    const stranger = await cli.server.createAccount();
     const other = await fetch(`${cli.server.url}/api/v1/websites`, {
       method: 'POST',
       headers: {
@@ -84,7 +84,7 @@ describe('sitesync apply', () => {
     expect(run.code).toBe(1);
     expect(run.out).toContain('applied 1 of 2 changes; 1 failed');
     expect(run.out).toMatch(/failed:\n {2}a\.example \(create\): POST \/api\/v1\/websites → 422: domain: /);
-    expect(domainsInDb(cli.server)).toEqual(['b.example']);
+    expect(await domainsInDb(cli.server)).toEqual(['b.example']);
   });
 
   test('Ctrl-C at the prompt: "apply cancelled", nothing changed, exit 130; Ctrl-D: exit 1', async () => {
@@ -98,14 +98,14 @@ describe('sitesync apply', () => {
     const ctrlD = await cli.ws.run(['apply'], { prompt: async () => undefined });
     expect(ctrlD.code).toBe(1);
     expect(ctrlD.err).toBe('apply cancelled (end of input): nothing was changed\n');
-    expect(domainsInDb(cli.server)).toEqual([]);
+    expect(await domainsInDb(cli.server)).toEqual([]);
   });
 
   test('the summary counts every request of the run, the listing included', async () => {
     // 1 listing + 2 creates + 1 listing to read back (one page is fewer requests than two reads).
     const run = await cli.ws.run(['apply', '--auto-approve']);
     expect(run.out).toContain('applied 2 of 2 changes (4 requests, 0s)\n');
-    insertWebsite(cli.server, 'c.example');
+    await insertWebsite(cli.server, 'c.example');
     cli.ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '', 'c.example': '' }));
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
     // 1 staleness read + 1 update + 1 read back.
@@ -138,7 +138,7 @@ describe('sitesync apply', () => {
 
   test('--format json: a refused apply prints the plan and the refusal', async () => {
     cli.ws.write('websites.yaml', config({ 'a.example': '' }, 'prune: true\n'));
-    insertWebsite(cli.server, 'old.example');
+    await insertWebsite(cli.server, 'old.example');
     const run = await cli.ws.run(['apply', '--auto-approve', '--format', 'json']);
     expect(run.code).toBe(3);
     const json = JSON.parse(run.out);
@@ -151,7 +151,7 @@ describe('sitesync apply', () => {
     const run = await cli.ws.run(['apply', '--auto-approve', '--journal', 'no-such-dir/journal.jsonl']);
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/^error: cannot open the journal \S+no-such-dir\/journal\.jsonl: ENOENT[^\n]*\n$/);
-    expect(domainsInDb(cli.server)).toEqual([]);
+    expect(await domainsInDb(cli.server)).toEqual([]);
   });
 
   test('--journal writes one JSON line per operation', async () => {
@@ -186,7 +186,7 @@ describe('sitesync apply', () => {
       expect(run.code).toBe(130);
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
       expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
-      expect(domainsInDb(slow)).toEqual(['a.example']);
+      expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();
     }
@@ -200,7 +200,7 @@ describe('sitesync apply', () => {
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
       expect(run.out).toContain('interrupted: changes not started were skipped; re-run to converge');
       expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
-      expect(domainsInDb(slow)).toEqual(['a.example']);
+      expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();
     }

@@ -12,7 +12,7 @@ describe('a long client wait, then Ctrl-C', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer();
-    for (let i = 1; i <= 101; i++) insertWebsite(server, `site-${i}.example.com`);
+    for (let i = 1; i <= 101; i++) await insertWebsite(server, `site-${i}.example.com`);
     // main() loads a command's module on first use: load it here, so the 300 ms below is the command's own time.
     await import('../../src/cli/commands/export.js');
   });

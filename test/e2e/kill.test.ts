@@ -93,7 +93,7 @@ describe('killed applies converge', () => {
     });
     const proxy = await startLatencyProxy(server.url, LATENCY_MS);
     try {
-      seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
+      await seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
       const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
       const stopped = await runCli(cli, ARGS, { cwd: dir, env, control });
       expect(stopped.code, stopped.err).toBe(130);
@@ -104,7 +104,7 @@ describe('killed applies converge', () => {
       expect(stopped.out).toContain(': not started: the run was interrupted');
       const rerun = await runCli(cli, ARGS, { cwd: dir, env });
       expect(rerun.code).toBe(0);
-      expect(domainsInDb(server).sort()).toEqual(EXPECTED);
+      expect((await domainsInDb(server)).sort()).toEqual(EXPECTED);
     } finally {
       await proxy.close();
       await server.close();
@@ -130,22 +130,22 @@ describe('killed applies converge', () => {
       return trial.held;
     });
     try {
-      seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
+      await seedWebsites(server, [...UPDATED, ...DELETED, OUTSIDE]);
       const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
-      const before = snapshot(server);
+      const before = await snapshot(server);
       killed = runCli(cli, ARGS, { cwd: dir, env, control });
       const outcome = await killed;
       await proxy.idle(); // requests in flight at the kill have been committed (or dropped)
-      const afterKill = snapshot(server);
+      const afterKill = await snapshot(server);
       expect(outcome.signal, `${label}: ${outcome.out}${outcome.err}`).toBe('SIGKILL');
 
       const rerun = await runCli(cli, ARGS, { cwd: dir, env });
       expect(rerun.code, `${label}: ${rerun.out}${rerun.err}`).toBe(0);
-      const domains = domainsInDb(server);
+      const domains = await domainsInDb(server);
       expect(domains.length, `${label}: duplicates`).toBe(new Set(domains).size);
       expect([...domains].sort(), label).toEqual(EXPECTED);
       expect(await replan(server), `${label}: re-plan`).toEqual([]);
-      return afterKill !== before && afterKill !== snapshot(server);
+      return afterKill !== before && afterKill !== (await snapshot(server));
     } finally {
       await proxy.close();
       await server.close();
@@ -153,14 +153,14 @@ describe('killed applies converge', () => {
   }
 
   /** The account's sites and the settings the plan changes, as stored. */
-  function snapshot(server: TestServer): string {
+  async function snapshot(server: TestServer): Promise<string> {
     const shape = [
       ['domain', { column: 'domain' }],
       ['email', { column: 'email' }],
       ['privacy', { column: 'privacy' }],
     ] as const;
     const query = { accountId: server.accountId, sortBy: 'domain', sort: 'asc', limit: 1000, offset: 0 } as const;
-    return server.server.store.listWebsites(query, shape).json;
+    return (await server.server.store.listWebsites(query, shape)).json;
   }
 
   async function replan(server: TestServer) {

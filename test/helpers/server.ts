@@ -29,40 +29,46 @@ export interface TestServer {
   accountId: number;
   server: RunningServer;
   /** Another account with its own key (and websites). */
-  createAccount(settings?: { websiteLimit?: number | null; apiAccess?: boolean }): TestAccount;
+  createAccount(settings?: { websiteLimit?: number | null; apiAccess?: boolean }): Promise<TestAccount>;
   /** Changes an account's plan: website limit, API access. */
-  setAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): void;
+  setAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const key = `test-${randomUUID()}`;
   const server = await startServer({ port: 0, db: ':memory:', throttlePerMinute: 0, ...options, keys: [key] });
-  const first = server.store.findKey(hashKey(key))?.account;
+  const first = (await server.store.findKey(hashKey(key)))?.account;
   return {
     url: server.url,
     key,
     accountId: first!.id,
     server,
-    createAccount(settings = {}) {
-      const created = createAccountWithKey(server.store, `test-${randomUUID()}`, settings);
+    async createAccount(settings = {}) {
+      const created = await createAccountWithKey(server.store, `test-${randomUUID()}`, settings);
       return { id: created.account.id, key: created.key };
     },
-    setAccount(id, settings) {
-      server.store.updateAccount(id, settings);
+    async setAccount(id, settings) {
+      await server.store.updateAccount(id, settings);
     },
     close: () => server.close(),
   };
 }
 
 /** Inserts a website through the store (out of band: no HTTP, no throttle); returns its id. */
-export function insertWebsite(
+export async function insertWebsite(
   server: TestServer,
   domain: string,
   options: { accountId?: number; values?: Partial<WebsiteValues> } = {},
-): number {
+): Promise<number> {
   const values = { ...STORED_DEFAULTS, ...options.values };
-  return server.server.store.insertWebsite(options.accountId ?? server.accountId, domain, values, new Date()).id;
+  const website = await server.server.store.insertWebsite(
+    options.accountId ?? server.accountId,
+    domain,
+    values,
+    new Date(),
+  );
+  return website.id;
 }
 
 export interface RawRequest {

@@ -18,13 +18,13 @@ export const STORED_DEFAULTS: Readonly<WebsiteValues> = {
 };
 
 /** Inserts one website per domain for the account that `key` belongs to. */
-export function insertWebsites(
+export async function insertWebsites(
   server: RunningServer,
   key: string,
   domains: Iterable<string>,
   values: Partial<WebsiteValues> = {},
-): void {
-  const account = server.store.findKey(hashKey(key))!.account;
+): Promise<void> {
+  const account = (await server.store.findKey(hashKey(key)))!.account;
   const stored = { ...STORED_DEFAULTS, ...values };
-  for (const domain of domains) server.store.insertWebsite(account.id, domain, stored, new Date());
+  for (const domain of domains) await server.store.insertWebsite(account.id, domain, stored, new Date());
 }

@@ -43,16 +43,16 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
   });
 
   it('answers 403 for an account without API access', async () => {
-    const account = server.createAccount({ apiAccess: false });
+    const account = await server.createAccount({ apiAccess: false });
     const response = await request(server.url, 'GET', '/api/v1/websites', { key: account.key });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ message: "You don't have access to this feature.", status: 403 });
-    server.setAccount(account.id, { apiAccess: true });
+    await server.setAccount(account.id, { apiAccess: true });
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: account.key })).status).toBe(200);
   });
 
   it("never shows, changes or deletes another account's website", async () => {
-    const owner = server.createAccount();
+    const owner = await server.createAccount();
     const created = await request(server.url, 'POST', '/api/v1/websites', {
       key: owner.key,
       form: { domain: `owned-${mode}.example` },
@@ -150,7 +150,7 @@ describe('throttle', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
 
-    const other = server.createAccount();
+    const other = await server.createAccount();
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(200);
 
     clock.advance(300); // the window has passed
@@ -162,7 +162,7 @@ describe('unexpected failures', () => {
   it('answer 500 {"message":"Server Error"} without internals', async () => {
     const server = await startTestServer();
     // A real fault: the database goes away under the running server.
-    server.server.store.close();
+    await server.server.store.close();
     const response = await client(server)('GET', '/api/v1/websites');
     expect(response.status).toBe(500);
     expect(response.text).toBe('{"message":"Server Error"}');

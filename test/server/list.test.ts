@@ -24,7 +24,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('list websites (%s)', (mo
         await api('PATCH', `/api/v1/websites/${created.body.data.id}`, { form: { favorite: '1' } });
     }
     // Another account's websites are never listed.
-    const other = server.createAccount();
+    const other = await server.createAccount();
     await api('POST', '/api/v1/websites', { key: other.key, form: { domain: 'other-account.example' } });
   });
   afterAll(() => server.close());
@@ -176,7 +176,7 @@ describe('list page links over many pages', () => {
     server = await startTestServer();
     // 200 sites = 20 pages: enough for Laravel's "..." windows. Inserted through the store for speed.
     for (let index = 0; index < 200; index += 1) {
-      insertWebsite(server, `many-${index}.example`);
+      await insertWebsite(server, `many-${index}.example`);
     }
   });
   afterAll(() => server.close());

@@ -43,13 +43,15 @@ describe('sitesync serve', () => {
   });
 
   it('provisions SITESYNC_SERVE_KEYS, logs each request to stderr and stops with exit 0 on a signal', async () => {
-    const running = await serve(['--db', db, '--throttle', '0'], { SITESYNC_SERVE_KEYS: 'cli-key-one, cli-key-two' });
+    const running = await serve(['--db', db, '--throttle', '0'], {
+      SITESYNC_SERVE_KEYS: 'cli-key-one-0123456789, cli-key-two-0123456789',
+    });
     const created = await request(running.url, 'POST', '/api/v1/websites', {
-      key: 'cli-key-two',
+      key: 'cli-key-two-0123456789',
       form: { domain: 'cli.example' },
     });
     expect(created.status).toBe(201);
-    const refused = await request(running.url, 'GET', '/api/v1/websites', { key: 'cli-key-three' });
+    const refused = await request(running.url, 'GET', '/api/v1/websites', { key: 'cli-key-three-0123456789' });
     expect(refused.status).toBe(401);
     expect(await running.stop()).toBe(0);
 
@@ -61,7 +63,9 @@ describe('sitesync serve', () => {
   });
 
   it('answers like phpAnalytics v31 with --quirks', async () => {
-    const running = await serve(['--db', ':memory:', '--quirks', 'phpanalytics-v31'], { SITESYNC_SERVE_KEYS: 'q-key' });
+    const running = await serve(['--db', ':memory:', '--quirks', 'phpanalytics-v31'], {
+      SITESYNC_SERVE_KEYS: 'quirks-key-0123456789',
+    });
     const response = await request(running.url, 'GET', '/api/v1/websites', { accept: null });
     expect(response.status).toBe(302);
     expect(running.io.err()).toContain('(quirks: phpanalytics-v31)');
@@ -102,7 +106,7 @@ describe('sitesync serve', () => {
     [['', '--db', 'DB'], 'error: the account name must not be empty\n'],
     [
       ['carol', '--db', ':memory:'],
-      'error: accounts create needs a database file (--db <path>): in ":memory:" the account and its key would be lost at once\n',
+      'error: accounts commands need a database file (--db <path>): in ":memory:" the change would be lost at once\n',
     ],
   ])('accounts create refuses %j', async (args, message) => {
     const io = captureIo();
@@ -116,6 +120,14 @@ describe('sitesync serve', () => {
     expect(await main(['serve', 'accounts', 'create', '--help'], io)).toBe(0);
     expect(io.out()).toContain(
       '  --db <path>          SQLite database file to add the account to (default: "./sitesync.db"; not ":memory:")\n',
+    );
+  });
+
+  it('accounts list --help lists --db too', async () => {
+    const io = captureIo();
+    expect(await main(['serve', 'accounts', 'list', '--help'], io)).toBe(0);
+    expect(io.out()).toContain(
+      '  --db <path>          SQLite database file (default: "./sitesync.db"; not ":memory:")\n',
     );
   });
 

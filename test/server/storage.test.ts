@@ -98,7 +98,7 @@ describe('request log', () => {
     });
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
-    server.store.updateAccount(1, { apiAccess: false });
+    await server.store.updateAccount(1, { apiAccess: false });
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
     await server.close();
     expect(lines.map((line) => JSON.parse(line)).map(({ status, account }) => ({ status, account }))).toEqual([

@@ -62,7 +62,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('validation (%s)', (mode)
 
   it('keeps domains unique across accounts, after normalisation', async () => {
     expect((await create({ domain: 'taken.example' })).status).toBe(201);
-    const other = server.createAccount();
+    const other = await server.createAccount();
     for (const domain of ['taken.example', 'https://www.TAKEN.example']) {
       const response = await api('POST', '/api/v1/websites', { key: other.key, form: { domain } });
       expect(response.status).toBe(422);
@@ -71,7 +71,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('validation (%s)', (mode)
   });
 
   it('applies the account website limit on the domain field', async () => {
-    const limited = server.createAccount({ websiteLimit: 1 });
+    const limited = await server.createAccount({ websiteLimit: 1 });
     const limitedApi = client({ url: server.url, key: limited.key });
     expect((await limitedApi('POST', '/api/v1/websites', { form: { domain: 'limit-one.example' } })).status).toBe(201);
     const response = await limitedApi('POST', '/api/v1/websites', { form: { domain: 'limit-two.example' } });

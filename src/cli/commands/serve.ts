@@ -1,7 +1,7 @@
 /**
  * `sitesync serve`: runs the reference websites service until SIGINT/SIGTERM,
- * logging one JSON line per request to stderr. `sitesync serve accounts create`
- * adds an account to a database and prints its new API key, once.
+ * logging one JSON line per request to stderr. `sitesync serve accounts …`
+ * and `sitesync serve backup` (serve-admin.ts) manage accounts, keys and backups.
  * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
  * The server stack (fastify, SQLite) is imported only when one of these runs, so
  * plan and apply do not pay for it in start-up time and memory.
@@ -9,17 +9,13 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
 import type { RunningServer } from '../../server/index.js';
+import { LOG_LEVELS, type LogLevel } from '../../server/log-level.js';
 // mode.ts has no imports: naming the modes here does not load the server stack.
 import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import type { Io } from '../io.js';
-import { wholeNumberOption } from '../option-values.js';
-
-const DEFAULT_DB = './sitesync.db';
-
-const integerOption = (name: string, text: string, min: number, max: number): number =>
-  wholeNumberOption(`--${name}`, text, { min, max });
+import { type Io, redact } from '../io.js';
+import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from './serve-admin.js';
 
 interface ServeOptions {
   host: string;
@@ -27,6 +23,7 @@ interface ServeOptions {
   db: string;
   quirks?: QuirksName;
   throttle: string;
+  logLevel: LogLevel;
 }
 
 async function serve(options: ServeOptions, io: Io): Promise<number> {
@@ -34,6 +31,11 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
   const { parseKeyList, startServer } = await import('../../server/index.js');
   const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
+  // Behind a real stderr, lines go out asynchronously: a stalled reader must not stall requests.
+  const writer =
+    io.stderr.fd === undefined
+      ? undefined
+      : (await import('../../server/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
   let server: RunningServer;
   try {
     server = await startServer({
@@ -42,10 +44,12 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
       db: options.db,
       keys,
       throttlePerMinute,
-      log: (line) => io.stderr.write(`${line}\n`),
+      log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
+      logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
     });
   } catch (error) {
+    throwIfSetupError(error);
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new SitesyncError(
       'network',
@@ -58,6 +62,7 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
   );
   await stopped(io.signal);
   await server.close();
+  writer?.flush();
   io.stderr.write('sitesync serve: stopped\n');
   return exitCodeFor({ kind: 'done' });
 }
@@ -70,40 +75,6 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-interface CreateAccountOptions {
-  db: string;
-  websiteLimit?: string;
-  apiAccess: boolean;
-}
-
-async function createAccount(name: string, options: CreateAccountOptions, io: Io): Promise<number> {
-  if (name.trim() === '') throw new SitesyncError('usage', 'the account name must not be empty');
-  if (options.db === ':memory:') {
-    throw new SitesyncError(
-      'usage',
-      'accounts create needs a database file (--db <path>): in ":memory:" the account and its key would be lost at once',
-    );
-  }
-  const websiteLimit =
-    options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
-  const { createAccountWithKey, openSqliteStore } = await import('../../server/index.js');
-  const store = openSqliteStore(options.db);
-  try {
-    if (store.findAccountByName(name)) {
-      throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
-    }
-    const { account, key } = createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
-    const limit = websiteLimit === null ? 'unlimited websites' : `at most ${websiteLimit} websites`;
-    const access = options.apiAccess ? '' : ', no API access';
-    io.stderr.write(`created account "${name}" (id ${account.id}, ${limit}${access}) in ${options.db}\n`);
-    io.stderr.write('its API key, shown only this once:\n');
-    io.stdout.write(`${key}\n`);
-    return exitCodeFor({ kind: 'done' });
-  } finally {
-    store.close();
-  }
-}
-
 export function registerServe(program: Command, context: CommandContext): void {
   const serveCommand = program
     .command('serve')
@@ -113,23 +84,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
     .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
+    .addOption(
+      new Option('--log-level <level>', 'least level of request-log lines: info (all), warn (4xx+), error (5xx)')
+        .choices(LOG_LEVELS)
+        .default('info' as const),
+    )
     .action((options) => context.run(() => serve(options, context.io)));
 
-  serveCommand
-    .command('accounts')
-    .description('Manage the accounts of a reference-server database.')
-    .command('create')
-    .description('Create an account and print its new API key (shown once).')
-    .argument('<name>', 'account name (unique, not empty)')
-    .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
-    .option('--no-api-access', 'the account may not use the API (403)')
-    // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
-    // so declaring it here would never receive a value. The help says it applies.
-    .addHelpText(
-      'after',
-      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
-    )
-    .action((name, options) =>
-      context.run(async () => createAccount(name, { ...options, db: serveCommand.opts().db }, context.io)),
-    );
+  registerAdminCommands(serveCommand, context);
 }

@@ -1,0 +1,234 @@
+/**
+ * `sitesync serve accounts list|create|rotate-key|revoke-key|set-limit|disable-api|enable-api`
+ * and `sitesync serve backup`: accounts, keys and copies of a reference-server
+ * database, safe while the server runs
+ * (it reads keys from the database on every request, so a change applies to the
+ * next one). Keys are printed once, when made; listings show a prefix, never a key.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { SitesyncError } from '../../model/errors.js';
+import type { Account, ServerStore } from '../../server/index.js';
+import { ServerSetupError } from '../../server/setup-error.js';
+import type { CommandContext } from '../command-context.js';
+import { exitCodeFor } from '../exit-code.js';
+import type { Io } from '../io.js';
+import { wholeNumberOption } from '../option-values.js';
+
+export const DEFAULT_DB = './sitesync.db';
+
+export const integerOption = (name: string, text: string, min: number, max: number): number =>
+  wholeNumberOption(`--${name}`, text, { min, max });
+
+/** A server error that is the user's (short key, missing directory) → one readable line; others pass. */
+export function throwIfSetupError(error: unknown): void {
+  if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
+}
+
+/** Opens the database of an accounts command; only `create` may make a new file. */
+async function withStore<T>(db: string, create: boolean, work: (store: ServerStore) => Promise<T>): Promise<T> {
+  if (db === ':memory:') {
+    throw new SitesyncError(
+      'usage',
+      'accounts commands need a database file (--db <path>): in ":memory:" the change would be lost at once',
+    );
+  }
+  const { existsSync } = await import('node:fs');
+  if (!create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
+  const { openSqliteStore } = await import('../../server/index.js');
+  let store: ServerStore;
+  try {
+    store = openSqliteStore(db);
+  } catch (error) {
+    throwIfSetupError(error);
+    throw error;
+  }
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function findAccount(store: ServerStore, name: string, db: string): Promise<Account> {
+  const account = await store.findAccountByName(name);
+  if (!account) throw new SitesyncError('usage', `no account "${name}" in ${db}`);
+  return account;
+}
+
+const describeLimit = (limit: number | null) => (limit === null ? 'unlimited websites' : `at most ${limit} websites`);
+
+async function createAccount(
+  name: string,
+  options: { db: string; websiteLimit?: string; apiAccess: boolean },
+  io: Io,
+): Promise<number> {
+  const { accountNameProblem, createAccountWithKey } = await import('../../server/accounts.js');
+  const problem = accountNameProblem(name);
+  if (problem) throw new SitesyncError('usage', problem);
+  const websiteLimit =
+    options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
+  return withStore(options.db, true, async (store) => {
+    if (await store.findAccountByName(name)) {
+      throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
+    }
+    const { account, key } = await createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
+    const access = options.apiAccess ? '' : ', no API access';
+    io.stderr.write(
+      `created account "${name}" (id ${account.id}, ${describeLimit(websiteLimit)}${access}) in ${options.db}\n`,
+    );
+    io.stderr.write('its API key, shown only this once:\n');
+    io.stdout.write(`${key}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) => `${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ')}`.trimEnd())
+    .join('\n');
+}
+
+async function listAccounts(db: string, io: Io): Promise<number> {
+  return withStore(db, false, async (store) => {
+    const rows = [['ACCOUNT', 'NAME', 'WEBSITES', 'LIMIT', 'API', 'KEY', 'PREFIX', 'CREATED', 'SOURCE']];
+    for (const account of await store.listAccounts()) {
+      const head = [
+        String(account.id),
+        account.name,
+        String(account.websiteCount),
+        account.websiteLimit === null ? '-' : String(account.websiteLimit),
+        account.apiAccess ? 'on' : 'off',
+      ];
+      if (account.keys.length === 0) rows.push([...head, '-', '-', '-', 'no keys']);
+      for (const key of account.keys) {
+        rows.push([...head, String(key.id), key.prefix === '' ? '?' : `${key.prefix}…`, key.createdAt, key.source]);
+      }
+    }
+    io.stdout.write(`${table(rows)}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function rotate(name: string, db: string, io: Io): Promise<number> {
+  const { rotateKey } = await import('../../server/accounts.js');
+  return withStore(db, false, async (store) => {
+    const account = await findAccount(store, name, db);
+    const { key, revoked } = await rotateKey(store, account);
+    io.stderr.write(`new key for account "${name}"; ${revoked} old key(s) revoked. Shown only this once:\n`);
+    io.stdout.write(`${key}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function revoke(keyIdText: string, db: string, io: Io): Promise<number> {
+  const keyId = integerOption('key id', keyIdText, 1, Number.MAX_SAFE_INTEGER);
+  return withStore(db, false, async (store) => {
+    if (!(await store.revokeKey(keyId))) throw new SitesyncError('usage', `no key ${keyId} in ${db}`);
+    io.stderr.write(`key ${keyId} revoked: it is refused from the next request on\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function setLimit(name: string, limitText: string, db: string, io: Io): Promise<number> {
+  const websiteLimit = limitText === 'unlimited' ? null : integerOption('website limit', limitText, 0, 1_000_000_000);
+  return withStore(db, false, async (store) => {
+    const account = await findAccount(store, name, db);
+    await store.updateAccount(account.id, { websiteLimit });
+    io.stderr.write(`account "${name}": ${describeLimit(websiteLimit)}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function setApiAccess(name: string, apiAccess: boolean, db: string, io: Io): Promise<number> {
+  return withStore(db, false, async (store) => {
+    const account = await findAccount(store, name, db);
+    await store.updateAccount(account.id, { apiAccess });
+    io.stderr.write(`account "${name}": API access ${apiAccess ? 'on' : 'off (every request answers 403)'}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function backup(db: string, out: string, io: Io): Promise<number> {
+  if (db === ':memory:') throw new SitesyncError('usage', 'backup needs a database file (--db <path>)');
+  const { backupDatabase } = await import('../../server/backup.js');
+  try {
+    const result = await backupDatabase(db, out);
+    const secret = result.secret ? ` and its key secret to ${result.secret}` : '';
+    io.stderr.write(`backed up ${db} (${result.pages} pages) to ${out}${secret}\n`);
+    return exitCodeFor({ kind: 'done' });
+  } catch (error) {
+    throwIfSetupError(error);
+    throw error;
+  }
+}
+
+export function registerAdminCommands(serveCommand: Command, context: CommandContext): void {
+  serveCommand
+    .command('backup')
+    .description('Write a consistent copy of the database (and its key secret) while servers use it.')
+    .requiredOption('--out <file>', 'the copy to write (must not exist); its secret goes to <file>.secret')
+    .addHelpText(
+      'after',
+      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: "${DEFAULT_DB}")\n`,
+    )
+    .action((options) =>
+      context.run(() => backup((serveCommand.opts() as { db: string }).db, options.out, context.io)),
+    );
+
+  const db = () => (serveCommand.opts() as { db: string }).db;
+  const run = (work: () => Promise<number>) => context.run(work);
+  const accounts = serveCommand.command('accounts').description('Manage the accounts and keys of a database.');
+  // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
+  // so declaring it here would never receive a value. The help says it applies.
+  const dbHelp = (verb: string) =>
+    `\nOption of serve that applies here (before or after "accounts ${verb}"):\n  --db <path>          SQLite database file (default: "${DEFAULT_DB}"; not ":memory:")\n`;
+
+  accounts
+    .command('list')
+    .description('List accounts and their keys (id, prefix, creation, source; never the key).')
+    .addHelpText('after', dbHelp('list'))
+    .action(() => run(() => listAccounts(db(), context.io)));
+  accounts
+    .command('create')
+    .description('Create an account and print its new API key (shown once).')
+    .argument('<name>', 'account name (unique, not empty, no control characters)')
+    .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
+    .option('--no-api-access', 'the account may not use the API (403)')
+    .addHelpText(
+      'after',
+      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
+    )
+    .action((name, options) => run(() => createAccount(name, { ...options, db: db() }, context.io)));
+  accounts
+    .command('rotate-key')
+    .description("Print a new key for the account (shown once) and revoke all of the account's other keys.")
+    .argument('<account>', 'account name')
+    .addHelpText('after', dbHelp('rotate-key'))
+    .action((name) => run(() => rotate(name, db(), context.io)));
+  accounts
+    .command('revoke-key')
+    .description('Revoke one key (its id from "accounts list"); refused from the next request on.')
+    .argument('<key-id>', 'key id')
+    .addHelpText('after', dbHelp('revoke-key'))
+    .action((keyId) => run(() => revoke(keyId, db(), context.io)));
+  accounts
+    .command('set-limit')
+    .description('Set the maximum number of websites of an account.')
+    .argument('<account>', 'account name')
+    .argument('<limit>', 'a whole number, or "unlimited"')
+    .addHelpText('after', dbHelp('set-limit'))
+    .action((name, limit) => run(() => setLimit(name, limit, db(), context.io)));
+  accounts
+    .command('disable-api')
+    .description('Refuse every API request of the account (403), keeping its keys and websites.')
+    .argument('<account>', 'account name')
+    .addHelpText('after', dbHelp('disable-api'))
+    .action((name) => run(() => setApiAccess(name, false, db(), context.io)));
+  accounts
+    .command('enable-api')
+    .description('Allow API requests of the account again.')
+    .argument('<account>', 'account name')
+    .addHelpText('after', dbHelp('enable-api'))
+    .action((name) => run(() => setApiAccess(name, true, db(), context.io)));
+}

@@ -1,0 +1,151 @@
+// Keys and accounts: listed, revoked and rotated while the server runs; the
+// provisioned set is exactly SITESYNC_SERVE_KEYS; digests peppered with a 0600
+// secret; the database file 0600; untrusted names and paths refused in one line.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { captureIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
+import { startServer } from '../../src/server/index.js';
+import { request } from '../helpers/server.js';
+import { useTempDir } from '../helpers/temp.js';
+
+const KEY_A = 'provisioned-key-a-0123456789';
+const KEY_B = 'provisioned-key-b-0123456789';
+
+async function cli(...args: string[]) {
+  const io = captureIo();
+  const code = await main(['serve', ...args], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+describe('keys and accounts', () => {
+  const tempDir = useTempDir('keys');
+  let dir: string;
+  let db: string;
+  beforeEach(() => {
+    dir = tempDir();
+    db = join(dir, 'keys.db');
+  });
+  const status = async (url: string, key: string) => (await request(url, 'GET', '/api/v1/websites', { key })).status;
+
+  it('revokes, rotates, limits and disables through the CLI while the server runs, effective at the next request', async () => {
+    const created = await cli('accounts', 'create', 'alice', '--db', db);
+    const key = created.out.trim();
+    const server = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+    try {
+      expect(await status(server.url, key)).toBe(200);
+
+      const rotated = await cli('accounts', 'rotate-key', 'alice', '--db', db);
+      expect(rotated.code).toBe(0);
+      const newKey = rotated.out.trim();
+      expect(newKey).toMatch(/^ss_/);
+      expect(rotated.err).toContain('1 old key(s) revoked');
+      expect(await status(server.url, key)).toBe(401);
+      expect(await status(server.url, newKey)).toBe(200);
+
+      const listed = await cli('accounts', 'list', '--db', db);
+      expect(listed.code).toBe(0);
+      const lines = listed.out.trim().split('\n');
+      expect(lines[0]).toMatch(/^ACCOUNT +NAME +WEBSITES +LIMIT +API +KEY +PREFIX +CREATED +SOURCE$/);
+      expect(lines.find((line) => line.includes('alice'))).toMatch(
+        new RegExp(`^1 +alice +0 +- +on +3 +${newKey.slice(0, 7)}… +\\d{4}-\\d\\d-\\d\\dT\\S+Z +created$`),
+      );
+      expect(lines.find((line) => line.includes('provisioned'))).toMatch(
+        /^2 +key-[0-9a-f]{12} .* 2 +prov… .*provisioned$/,
+      );
+      for (const secret of [key, newKey, KEY_A]) expect(listed.out).not.toContain(secret);
+
+      expect((await cli('accounts', 'set-limit', 'alice', '0', '--db', db)).code).toBe(0);
+      const full = await request(server.url, 'POST', '/api/v1/websites', {
+        key: newKey,
+        form: { domain: 'a.example' },
+      });
+      expect(full.body.message).toEqual({ domain: ['You created too many websites.'] });
+
+      expect((await cli('accounts', 'disable-api', 'alice', '--db', db)).code).toBe(0);
+      expect(await status(server.url, newKey)).toBe(403);
+      expect((await cli('accounts', 'enable-api', 'alice', '--db', db)).code).toBe(0);
+      expect(await status(server.url, newKey)).toBe(200);
+
+      expect((await cli('accounts', 'revoke-key', '3', '--db', db)).code).toBe(0);
+      expect(await status(server.url, newKey)).toBe(401);
+      expect(await cli('accounts', 'revoke-key', '3', '--db', db)).toMatchObject({
+        code: 1,
+        err: `error: no key 3 in ${db}\n`,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('provisions exactly SITESYNC_SERVE_KEYS: a removed key stops working at the next start; created keys stay', async () => {
+    const created = (await cli('accounts', 'create', 'bob', '--db', db)).out.trim();
+    const first = await startServer({ port: 0, db, keys: [KEY_A, KEY_B], throttlePerMinute: 0 });
+    expect(await status(first.url, KEY_B)).toBe(200);
+    await first.close();
+
+    const second = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+    try {
+      expect(await status(second.url, KEY_A)).toBe(200);
+      expect(await status(second.url, KEY_B)).toBe(401);
+      expect(await status(second.url, created)).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('refuses provisioned keys shorter than 16 characters, in one line naming neither key', async () => {
+    await expect(startServer({ port: 0, db, keys: [KEY_A, 'short-key'] })).rejects.toThrow(
+      'SITESYNC_SERVE_KEYS: key 2 of 2 is 9 characters long; provisioned keys need at least 16',
+    );
+    const io = captureIo({ env: { SITESYNC_SERVE_KEYS: `${KEY_A},short-key` } });
+    expect(await main(['serve', '--port', '0', '--db', db], io)).toBe(1);
+    expect(io.err()).toBe(
+      'error: SITESYNC_SERVE_KEYS: key 2 of 2 is 9 characters long; provisioned keys need at least 16\n',
+    );
+  });
+
+  it('stores key digests peppered with a 0600 secret beside a 0600 database file', async () => {
+    const server = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+    expect(await status(server.url, KEY_A)).toBe(200);
+    await server.close();
+    expect(statSync(db).mode & 0o777).toBe(0o600);
+    expect(statSync(`${db}.secret`).mode & 0o777).toBe(0o600);
+    const bytes = readdirSync(dir)
+      .filter((name) => name !== 'keys.db.secret')
+      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+      .join('');
+    expect(bytes).not.toContain(KEY_A);
+    // A bare sha256 digest would let anyone holding the file test guessed keys offline.
+    expect(bytes).not.toContain(createHash('sha256').update(KEY_A).digest('hex'));
+  });
+
+  it.each([
+    [
+      ['accounts', 'create', 'evil\u001b[2Jname', '--db', 'DB'],
+      'error: the account name must not contain control characters\n',
+    ],
+    [
+      ['accounts', 'create', 'rtl\u202ename', '--db', 'DB'],
+      'error: the account name must not contain control characters\n',
+    ],
+    [['accounts', 'create', 'carol', '--db', 'MISSING'], 'error: the database directory DIR/missing does not exist\n'],
+    [['accounts', 'list', '--db', 'MISSING'], 'error: no database at DIR/missing/keys.db\n'],
+    [['accounts', 'set-limit', 'nobody', '3', '--db', 'DB'], 'error: no account "nobody" in DB\n'],
+    [
+      ['accounts', 'set-limit', 'nobody', 'lots', '--db', 'DB'],
+      'error: --website limit must be a whole number from 0 to 1000000000, not "lots"\n',
+    ],
+    [['--port', '0', '--db', 'MISSING'], 'error: the database directory DIR/missing does not exist\n'],
+  ])('refuses %j in one line', async (args, message) => {
+    await cli('accounts', 'create', 'existing', '--db', db);
+    const missing = join(dir, 'missing', 'keys.db');
+    const resolved = args.map((arg) => (arg === 'DB' ? db : arg === 'MISSING' ? missing : arg));
+    const io = captureIo({ env: { SITESYNC_SERVE_KEYS: KEY_A } });
+    expect(await main(['serve', ...resolved], io)).toBe(1);
+    expect(io.err()).toBe(message.replace('DIR', dir).replace(/\bDB\b/, db));
+    expect(io.out()).toBe('');
+  });
+});
