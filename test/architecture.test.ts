@@ -21,7 +21,7 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   diff: 'render',
   picocolors: 'render',
   fastify: 'server',
-  '@fastify/formbody': 'server',
+  'rate-limiter-flexible': 'server',
   'better-sqlite3': 'server',
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',

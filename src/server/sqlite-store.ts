@@ -181,6 +181,9 @@ export function openSqliteStore(path: string): ServerStore {
       const row = statements.findKey.get(keyHash) as (AccountRow & { keyHash: string }) | undefined;
       return row && { account: toAccount(row)!, keyHash: row.keyHash };
     },
+    ping: () => {
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    },
     close: () => db.close(),
   };
 }

@@ -101,5 +101,7 @@ export interface AccountStore {
 
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
+  /** Throws when the database cannot answer a trivial query (for `GET /ready`). */
+  ping(): void | Promise<void>;
   close(): void;
 }

@@ -5,12 +5,13 @@
  * update of a missing website, as phpAnalytics v31 does.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticatedAccount } from './auth.js';
 import { hashPassword } from './credentials.js';
 import { type HttpError, invalid, notFound, serverError } from './http-error.js';
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
-import { type Account, DomainTakenError, type ServerStore, type WebsiteRecord, type WebsiteValues } from './store.js';
+import { DomainTakenError, type ServerStore, type WebsiteRecord, type WebsiteValues } from './store.js';
 import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
@@ -19,14 +20,11 @@ export const ITEM = '/api/v1/websites/:id';
 interface Context {
   store: ServerStore;
   mode: ServerMode;
+  /** Where page links point: the configured public URL, else the listening address; never the Host header. */
+  baseUrl: () => string;
 }
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
-
-function account(request: FastifyRequest): Account {
-  // Set by the auth hook, which runs before every /api route.
-  return request.account!;
-}
 
 function websiteId(request: ItemRequest): number | undefined {
   const text = request.params.id;
@@ -52,33 +50,33 @@ async function storedChanges(values: Partial<ValidatedValues>): Promise<Partial<
   return password === undefined ? rest : { ...rest, passwordHash: await hashOrNull(password) };
 }
 
-export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Context): void {
+export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseUrl }: Context): void {
   const shape = recordShape(mode);
   const present = (website: WebsiteRecord, echo: Record<string, unknown> = {}) =>
     mode === 'phpanalytics-v31' ? { ...presentWebsite(website, mode), ...echo } : presentWebsite(website, mode);
 
   app.get(COLLECTION, async (request, reply) => {
-    const { id } = account(request);
+    const { id } = authenticatedAccount(request);
     const list = parseListQuery(request.query as Record<string, unknown>, mode);
-    const { json, count, total } = store.listWebsites({ accountId: id, ...list.query }, shape);
-    const path = `${request.protocol}://${request.host}${COLLECTION}`;
+    const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
+    const path = `${baseUrl()}${COLLECTION}`;
     const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
     return reply.type(JSON_TYPE).send(presentPage(json, count, page));
   });
 
   app.post(COLLECTION, async (request, reply) => {
-    const owner = account(request);
+    const owner = authenticatedAccount(request);
     const result = validateStore(body(request), mode);
     if (!result.ok) throw invalid(result.errors);
     const { domain, password, ...values } = result.value;
     const problems: string[] = [];
-    if (store.domainExists(domain)) problems.push(MESSAGES.domainTaken);
-    if (owner.websiteLimit !== null && store.countWebsites(owner.id) >= owner.websiteLimit) {
+    if (await store.domainExists(domain)) problems.push(MESSAGES.domainTaken);
+    if (owner.websiteLimit !== null && (await store.countWebsites(owner.id)) >= owner.websiteLimit) {
       problems.push(MESSAGES.tooManyWebsites);
     }
     if (problems.length > 0) throw invalid({ domain: problems });
     try {
-      const website = store.insertWebsite(
+      const website = await store.insertWebsite(
         owner.id,
         domain,
         { ...values, passwordHash: await hashOrNull(password) },
@@ -94,22 +92,22 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
 
   app.get(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    const website = id === undefined ? undefined : store.getWebsite(account(request).id, id);
+    const website = id === undefined ? undefined : await store.getWebsite(authenticatedAccount(request).id, id);
     if (!website) throw notFound();
     return sendJson(reply, 200, { data: present(website), status: 200 });
   });
 
   const update = async (request: ItemRequest, reply: FastifyReply) => {
-    const owner = account(request);
+    const owner = authenticatedAccount(request);
     const now = new Date();
     const result = validateUpdate(body(request), mode, now);
     if (!result.ok) throw invalid(result.errors);
     const id = websiteId(request);
     const missing = (): HttpError => (mode === 'phpanalytics-v31' ? serverError() : notFound());
-    const website = id === undefined ? undefined : store.getWebsite(owner.id, id);
+    const website = id === undefined ? undefined : await store.getWebsite(owner.id, id);
     if (id === undefined || !website) throw missing();
     if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
-    const updated = store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
+    const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
     if (!updated) throw missing();
     return sendJson(reply, 200, { data: present(updated, result.echo), status: 200 });
   };
@@ -118,7 +116,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
 
   app.delete(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    if (id === undefined || !store.deleteWebsite(account(request).id, id)) throw notFound();
+    if (id === undefined || !(await store.deleteWebsite(authenticatedAccount(request).id, id))) throw notFound();
     return sendJson(reply, 200, { id, object: 'website', deleted: true, status: 200 });
   });
 }
