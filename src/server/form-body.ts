@@ -18,12 +18,25 @@ function charsetOf(request: FastifyRequest): string {
   return match ? match[1]!.toLowerCase() : 'utf-8';
 }
 
-function decoderFor(charset: string): TextDecoder {
+/**
+ * Bytes 0x80-0x9F in windows-1252, which the WHATWG labels latin1, iso-8859-1 and windows-1252 all
+ * mean; node's TextDecoder reads them as C1 controls instead (`%80` would become U+0080, not €).
+ */
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
+  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+];
+
+function decoderFor(charset: string): (bytes: Buffer) => string {
+  let decoder: TextDecoder;
   try {
-    return new TextDecoder(charset, { fatal: true });
+    decoder = new TextDecoder(charset, { fatal: true });
   } catch {
     throw unsupportedMedia();
   }
+  if (decoder.encoding !== 'windows-1252') return (bytes) => decoder.decode(bytes);
+  return (bytes) =>
+    decoder.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80]!));
 }
 
 /** `+` is a space; `%XX` is a byte; everything else is the charset's own bytes (ASCII in practice). */
@@ -46,7 +59,7 @@ export function parseForm(raw: Buffer, charset: string): Record<string, unknown>
   const decoder = decoderFor(charset);
   const decode = (part: string) => {
     try {
-      return decoder.decode(unescapeToBytes(part));
+      return decoder(unescapeToBytes(part));
     } catch {
       throw malformed('form');
     }
