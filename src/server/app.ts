@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { createAuthHook } from './auth.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
@@ -103,6 +103,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // node checks for expired requests every connectionsCheckingInterval (30 s by default).
     http: { requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(10, requestTimeout / 4)) },
     clientErrorHandler: answerClientError,
+    // A URL that cannot be decoded (`%zz`): fastify's own answer would echo the path.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply).code(400).send({ message: 'Bad Request.', status: 400 });
+    },
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
