@@ -44,6 +44,11 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('path spellings (%s)', (m
       });
       expect(answer.headers['www-authenticate']).toBe('Bearer');
     }
+    const head = await fetch(`${server.url}/%61pi/v1/websites`, {
+      method: 'HEAD',
+      headers: { accept: 'application/json' },
+    });
+    expect(head.status).toBe(401);
   });
 
   it('answers every spelling with a key exactly as the plain spelling', async () => {
