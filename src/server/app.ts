@@ -97,12 +97,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const budget = options.requestTimeoutMs ?? 30_000;
   const checkEvery = Math.max(10, Math.floor(budget / 10));
   const requestTimeout = Math.max(1, budget - checkEvery);
+  const trustedHops = options.trustProxyHops ?? 0;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
-    trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
+    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,

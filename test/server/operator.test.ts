@@ -38,13 +38,16 @@ describe('failed authentications', () => {
     expect(other.headers['x-ratelimit-remaining']).toBe('94');
   });
 
-  it('ignore X-Forwarded-For without --trust-proxy: a spoofed header does not reset the count', async () => {
-    server = await startTestServer({ failedAuthPerMinute: 2 });
+  it('ignore X-Forwarded-* without --trust-proxy: a spoofed header does not reset the count', async () => {
+    const lines: string[] = [];
+    server = await startTestServer({ failedAuthPerMinute: 2, log: (line) => lines.push(line) });
     const statuses: number[] = [];
     for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
-      statuses.push((await rawGet(server.url, '/api/v1/websites', wrong({ 'x-forwarded-for': ip }))).status);
+      const spoofed = wrong({ 'x-forwarded-for': ip, 'x-forwarded-proto': 'https' });
+      statuses.push((await rawGet(server.url, '/api/v1/websites', spoofed)).status);
     }
     expect(statuses).toEqual([401, 401, 429]);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ ip: '127.0.0.1', scheme: 'http' });
   });
 
   it('count per forwarded client IP with --trust-proxy, and the log shows the forwarded IP and scheme', async () => {
