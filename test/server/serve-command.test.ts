@@ -148,6 +148,7 @@ describe('sitesync serve: operator options (issue 9)', () => {
     );
     const list = await request(running.url, 'GET', '/api/v1/websites', { key: 'operator-key-0123456789' });
     expect(list.body.links.first).toMatch(/^https:\/\/sites\.example\.com\/api\/v1\/websites\?/);
+    expect(running.io.err()).toContain(', links to https://sites.example.com/,');
     const from = { 'x-forwarded-for': '203.0.113.5' };
     expect((await request(running.url, 'GET', '/api/v1/websites', { headers: from })).status).toBe(401);
     expect((await request(running.url, 'GET', '/api/v1/websites', { headers: from })).status).toBe(429);

@@ -75,8 +75,9 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
     );
   }
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
+  const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
   );
   await stopped(io.signal);
   await server.close();
