@@ -21,7 +21,6 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   diff: 'render',
   picocolors: 'render',
   fastify: 'server',
-  '@fastify/formbody': 'server',
   'better-sqlite3': 'server',
   'sonic-boom': 'server',
   commander: 'cli',

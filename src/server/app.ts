@@ -1,14 +1,19 @@
 /**
  * The fastify application: body parsers, the auth gate, the website routes,
- * and the service's answers for everything else (404, 405, 413, 500). Fastify's
+ * the probes, and the service's answers for everything else (400, 404, 405,
+ * 408, 413, 415, 431, 500, 503), all in the `{message, status}` shape. Fastify's
  * own schema validation is not used: messages must match the real service.
  */
-import formbody from '@fastify/formbody';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { createAuthHook } from './auth.js';
+import { registerBodyParsers } from './form-body.js';
+import { registerHealthRoutes } from './health.js';
 import { HttpError, notFound, serverError } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
+import { canonicalUrl, isApiPath } from './request-path.js';
 import { type ServerStore, StoreBusyError } from './store.js';
 import type { Throttle } from './throttle.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
@@ -16,13 +21,20 @@ import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 export interface AppOptions {
   store: ServerStore;
   mode: ServerMode;
+  /** Where links point: the public URL, else the listening address (known once listening). */
+  baseUrl: () => string;
   throttle?: Throttle;
+  failedAuthThrottle?: Throttle;
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
+  /** Client IP and scheme from X-Forwarded-* sent by this many proxies in front (default none). */
+  trustProxyHops?: number;
+  /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** Laravel's 405 for the methods a path does not support. */
 function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[]): void {
@@ -41,41 +53,90 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
   });
 }
 
+const problem = (status: number, message: string) => new HttpError(status, { message, status });
+
 function toHttpError(error: FastifyError): HttpError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(413, { message: 'Payload Too Large.', status: 413 });
+      return problem(413, 'Payload Too Large.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(415, { message: 'Unsupported Media Type.', status: 415 });
+      return problem(415, 'Unsupported Media Type.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpError(400, { message: 'Bad Request.', status: 400 });
+    case 'FST_ERR_BAD_URL':
+      return problem(400, 'Bad Request.');
   }
   if (error instanceof StoreBusyError) {
     // Locked by another process (a backup, a shell, another server): a client may simply retry.
     return new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
   }
-  if (error instanceof SyntaxError) return new HttpError(400, { message: 'Malformed JSON body.', status: 400 });
+  if (error instanceof SyntaxError) return problem(400, 'Malformed JSON body.');
   return undefined;
 }
 
+/**
+ * Errors node's HTTP parser meets before fastify sees a request (malformed
+ * request, header too large, request timeout), written straight to the socket.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large.']
+        : [400, 'Bad Request.'];
+  const body = JSON.stringify({ message, status });
+  // A response already under way cannot be replaced by another one.
+  const response = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !response?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? 64 * 1024 });
-  // Only forms and JSON are bodies here; fastify's built-in text/plain parser would hand the
-  // routes a string, answered 422 "required", where every other content type gets 415.
-  app.removeContentTypeParser('text/plain');
-  await app.register(formbody);
-  // An empty JSON body (e.g. on DELETE) is an empty form, not an error.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    if (text === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text as string));
-    } catch (error) {
-      done(error as Error, undefined);
-    }
+  // Node finds expired requests on a periodic check: one tenth of the budget is the check's
+  // period, the rest node's own timeout, so a stalled request is cut off within the budget.
+  const budget = options.requestTimeoutMs ?? 30_000;
+  const checkEvery = Math.max(10, Math.floor(budget / 10));
+  const requestTimeout = Math.max(1, budget - checkEvery);
+  const trustedHops = options.trustProxyHops ?? 0;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
+    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
+    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
+    requestTimeout,
+    http: { requestTimeout, connectionsCheckingInterval: checkEvery },
+    clientErrorHandler: answerClientError,
+    // A URL that cannot be decoded (`%zz`): fastify's own answer would echo the path.
+    frameworkErrors: (_error, _request, reply) => {
+      (reply as FastifyReply).code(400).send({ message: 'Bad Request.', status: 400 });
+    },
+    // The 503 while closing is ours (below), in the service's error shape.
+    return503OnClosing: false,
   });
+  registerBodyParsers(app);
   app.decorateRequest('account', null);
-  app.addHook('onRequest', createAuthHook(options.store, options.mode, options.throttle));
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new HttpError(503, { message: 'Shutting down.', status: 503 }, { 'retry-after': '5' });
+  });
+  // Deny by default: every route under /api is authenticated, whatever registers it.
+  app.addHook('onRoute', (route) => {
+    if (isApiPath(route.url)) route.config = { ...route.config, api: true };
+  });
+  app.addHook('onRequest', createAuthHook({ ...options }));
 
   const log = options.log;
   if (log) {
@@ -88,7 +149,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         ms: Math.round(reply.elapsedTime * 10) / 10,
       };
       log(
-        JSON.stringify({ time: new Date().toISOString(), ...line, account: request.account?.id ?? null }),
+        JSON.stringify({
+          time: new Date().toISOString(),
+          ...line,
+          account: request.account?.id ?? null,
+          ip: request.ip,
+          scheme: request.protocol,
+        }),
         levelOfStatus(reply.statusCode),
       );
     });
@@ -106,6 +173,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     throw notFound();
   });
 
+  registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
   registerWebsiteRoutes(app, options);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
   registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);

@@ -14,7 +14,10 @@ export class HttpError extends Error {
   }
 }
 
-export const unauthenticated = () => new HttpError(401, { message: 'Unauthenticated.' });
+export const unauthenticated = () =>
+  new HttpError(401, { message: 'Unauthenticated.' }, { 'www-authenticate': 'Bearer' });
+export const tooManyAttempts = (retryAfter: number) =>
+  new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(retryAfter) });
 export const forbidden = () => new HttpError(403, { message: "You don't have access to this feature.", status: 403 });
 export const notFound = () => new HttpError(404, { message: 'Resource not found.', status: 404 });
 export const serverError = () => new HttpError(500, { message: 'Server Error' });

@@ -43,6 +43,16 @@ export interface ServerOptions {
   lockWaitMs?: number;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
   bodyLimit?: number;
+  /** Failed authentications per minute per client IP before 429; default 30; 0 = off. */
+  failedAuthPerMinute?: number;
+  /** Client IP and scheme from X-Forwarded-* set by one proxy in front (default off). */
+  trustProxy?: boolean;
+  /** The URL clients reach the server at (e.g. https://sites.example.com), for page links and redirects. */
+  publicUrl?: string;
+  /** A request not received in full by then is cut off with 408; default 30,000 ms. */
+  requestTimeoutMs?: number;
+  /** On close, in-flight requests get this long to finish before their connections close; default 10,000 ms. */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningServer {
@@ -50,6 +60,20 @@ export interface RunningServer {
   /** The storage behind the server, for tests that check the database or add accounts. */
   store: ServerStore;
   close(): Promise<void>;
+}
+
+/** `https://host/prefix/` → `https://host/prefix`: links append `/api/v1/websites` to it. */
+export function publicBase(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`the public URL must be an absolute http(s) URL, not "${text}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new Error(`the public URL must be an http(s) URL without query, fragment or credentials, not "${text}"`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -61,10 +85,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     await provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
     const perMinute = options.throttlePerMinute ?? 60;
     const log = atLevel(options.log, options.logLevel ?? 'info');
+    const failuresPerMinute = options.failedAuthPerMinute ?? 30;
+    let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
     const app = await createApp({
       store,
       mode,
+      baseUrl: () => baseUrl,
       ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
+      ...(failuresPerMinute > 0 && {
+        failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs, options.throttleClock),
+      }),
+      ...(options.trustProxy && { trustProxyHops: 1 }),
+      ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
@@ -73,12 +105,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    const url = `http://${urlHost}:${port}`;
+    baseUrl ||= url;
     return {
-      url: `http://${urlHost}:${port}`,
+      url,
       store,
       close: async () => {
-        await app.close();
-        await store.close();
+        // In-flight requests may finish within the grace period; then their connections are closed.
+        const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(grace);
+          await store.close();
+        }
       },
     };
   } catch (error) {

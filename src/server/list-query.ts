@@ -8,6 +8,8 @@ import type { ServerMode } from './mode.js';
 import type { ListQuery } from './store.js';
 
 const PAGE_SIZES = [10, 25, 50, 100];
+/** Pages past this are read as this one: its offset still fits a safe integer at 100 per page, and no account has that many websites. */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
 export interface ParsedList {
   query: Omit<ListQuery, 'accountId'>;
@@ -28,7 +30,8 @@ export function parseListQuery(raw: Record<string, unknown>, mode: ServerMode): 
   const param = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).trim() : undefined);
   const perPage = PAGE_SIZES.find((size) => String(size) === param('per_page')) ?? 10;
   const pageText = param('page') ?? '';
-  const page = /^\d{1,9}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  // Any page number past the last is an empty page, however large: only unreadable text means page 1.
+  const page = /^\d+$/.test(pageText) && Number(pageText) >= 1 ? Math.min(Number(pageText), MAX_PAGE) : 1;
   const sortBy = param('sort_by') === 'domain' ? 'domain' : 'id';
   const sort = param('sort') === 'asc' ? 'asc' : 'desc';
   const search = param('search');

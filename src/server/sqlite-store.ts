@@ -241,6 +241,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const getWebsite = (accountId: number, id: number) => statements.get.get(accountId, id) as WebsiteRecord | undefined;
 
   const operations: Operations = {
+    ping: () => {
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    },
     listWebsites: (query: ListQuery, shape: RecordShape): ListResult => readList(query, shape),
     getWebsite,
     domainExists: (domain) => statements.domainExists.get(domain) !== undefined,

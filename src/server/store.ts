@@ -166,5 +166,7 @@ export interface AccountStore {
 
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
+  /** Throws when the database cannot answer a trivial query (for `GET /ready`). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
 /**
- * Per-key request throttle: a fixed window per key (like Laravel's limiter,
- * the window starts at the key's first request). Counts live in memory;
- * a restart forgets them, as a cache-backed limiter would.
+ * Request throttles: a fixed window per key that starts at the key's first hit
+ * (like Laravel's limiter). Used per API key (the API throttle) and per client
+ * IP (failed authentications). Counts live in memory, so a restart forgets
+ * them, as a cache-backed limiter would. The interface is asynchronous so that
+ * a store shared by several servers can implement it.
  */
 
 export interface ThrottleResult {
@@ -13,17 +15,35 @@ export interface ThrottleResult {
 }
 
 export interface Throttle {
-  hit(key: string): ThrottleResult;
+  /** Counts one hit; `allowed` is false past the limit. */
+  hit(key: string): Promise<ThrottleResult>;
+  /** The key's state without counting: `allowed` is false once the limit is reached. */
+  peek(key: string): Promise<ThrottleResult>;
+}
+
+interface Window {
+  start: number;
+  count: number;
 }
 
 /** `clock` (milliseconds) is injectable: a test can share one manual clock with the client. */
 export function createThrottle(limit: number, windowMs = 60_000, clock: () => number = Date.now): Throttle {
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows = new Map<string, Window>();
+  const current = (key: string, now: number): Window | undefined => {
+    const window = windows.get(key);
+    return window && now - window.start < windowMs ? window : undefined;
+  };
+  const result = (window: Window | undefined, now: number, allowed: boolean): ThrottleResult => ({
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - (window?.count ?? 0)),
+    retryAfter: Math.max(1, Math.ceil(((window?.start ?? now) + windowMs - now) / 1000)),
+  });
   return {
-    hit(key) {
+    async hit(key) {
       const now = clock();
-      let window = windows.get(key);
-      if (!window || now - window.start >= windowMs) {
+      let window = current(key, now);
+      if (!window) {
         window = { start: now, count: 0 };
         windows.set(key, window);
         // Forget expired windows now and then so the map stays small.
@@ -32,8 +52,12 @@ export function createThrottle(limit: number, windowMs = 60_000, clock: () => nu
         }
       }
       window.count += 1;
-      const retryAfter = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
-      return { allowed: window.count <= limit, limit, remaining: Math.max(0, limit - window.count), retryAfter };
+      return result(window, now, window.count <= limit);
+    },
+    async peek(key) {
+      const now = clock();
+      const window = current(key, now);
+      return result(window, now, (window?.count ?? 0) < limit);
     },
   };
 }

@@ -49,7 +49,9 @@ function isDateTime(text: string): boolean {
   const match = FAVORITED_AT.exec(text);
   if (!match) return false;
   const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, ...number[]];
-  const date = new Date(Date.UTC(year, month! - 1, day, hour, minute, second));
+  const date = new Date(Date.UTC(2000, month! - 1, day, hour, minute, second));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999, and the pattern allows 0000-0099.
+  date.setUTCFullYear(year, month! - 1, day);
   return date.toISOString().slice(0, 19) === text;
 }
 
@@ -79,7 +81,8 @@ class Checker {
 
   password(value: unknown): string | null | undefined {
     const text = this.text('password', value);
-    if (typeof text === 'string' && text.length > 128) {
+    // Characters are code points: an emoji is one character, not two UTF-16 units.
+    if (typeof text === 'string' && [...text].length > 128) {
       return this.fail('password', 'The password field must not be greater than 128 characters.');
     }
     return text;

@@ -5,13 +5,13 @@
  * update of a missing website, as phpAnalytics v31 does.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticatedAccount } from './auth.js';
 import { hashPassword } from './credentials.js';
 import { type HttpError, invalid, notFound, serverError } from './http-error.js';
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
 import {
-  type Account,
   DomainTakenError,
   type ServerStore,
   WebsiteLimitError,
@@ -26,14 +26,11 @@ export const ITEM = '/api/v1/websites/:id';
 interface Context {
   store: ServerStore;
   mode: ServerMode;
+  /** Where page links point: the configured public URL, else the listening address; never the Host header. */
+  baseUrl: () => string;
 }
 
 type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
-
-function account(request: FastifyRequest): Account {
-  // Set by the auth hook, which runs before every /api route.
-  return request.account!;
-}
 
 function websiteId(request: ItemRequest): number | undefined {
   const text = request.params.id;
@@ -59,22 +56,22 @@ async function storedChanges(values: Partial<ValidatedValues>): Promise<Partial<
   return password === undefined ? rest : { ...rest, passwordHash: await hashOrNull(password) };
 }
 
-export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Context): void {
+export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseUrl }: Context): void {
   const shape = recordShape(mode);
   const present = (website: WebsiteRecord, echo: Record<string, unknown> = {}) =>
     mode === 'phpanalytics-v31' ? { ...presentWebsite(website, mode), ...echo } : presentWebsite(website, mode);
 
   app.get(COLLECTION, async (request, reply) => {
-    const { id } = account(request);
+    const { id } = authenticatedAccount(request);
     const list = parseListQuery(request.query as Record<string, unknown>, mode);
     const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
-    const path = `${request.protocol}://${request.host}${COLLECTION}`;
+    const path = `${baseUrl()}${COLLECTION}`;
     const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
     return reply.type(JSON_TYPE).send(presentPage(json, count, page));
   });
 
   app.post(COLLECTION, async (request, reply) => {
-    const owner = account(request);
+    const owner = authenticatedAccount(request);
     const result = validateStore(body(request), mode);
     if (!result.ok) throw invalid(result.errors);
     const { domain, password, ...values } = result.value;
@@ -105,13 +102,13 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
 
   app.get(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    const website = id === undefined ? undefined : await store.getWebsite(account(request).id, id);
+    const website = id === undefined ? undefined : await store.getWebsite(authenticatedAccount(request).id, id);
     if (!website) throw notFound();
     return sendJson(reply, 200, { data: present(website), status: 200 });
   });
 
   const update = async (request: ItemRequest, reply: FastifyReply) => {
-    const owner = account(request);
+    const owner = authenticatedAccount(request);
     const now = new Date();
     const result = validateUpdate(body(request), mode, now);
     if (!result.ok) throw invalid(result.errors);
@@ -129,7 +126,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode }: Con
 
   app.delete(ITEM, async (request: ItemRequest, reply) => {
     const id = websiteId(request);
-    if (id === undefined || !(await store.deleteWebsite(account(request).id, id))) throw notFound();
+    if (id === undefined || !(await store.deleteWebsite(authenticatedAccount(request).id, id))) throw notFound();
     return sendJson(reply, 200, { id, object: 'website', deleted: true, status: 200 });
   });
 }

@@ -149,3 +149,44 @@ describe('sitesync serve', () => {
     expect(await running.stop()).toBe(0);
   });
 });
+
+describe('sitesync serve: operator options (issue 9)', () => {
+  it('takes --public-url, --trust-proxy, --auth-failures, --request-timeout and --shutdown-grace', async () => {
+    const running = await serve(
+      [
+        '--db',
+        ':memory:',
+        '--public-url',
+        'https://sites.example.com/',
+        '--trust-proxy',
+        '--auth-failures',
+        '1',
+        '--request-timeout',
+        '5',
+        '--shutdown-grace',
+        '1',
+      ],
+      { SITESYNC_SERVE_KEYS: 'operator-key-0123456789' },
+    );
+    const list = await request(running.url, 'GET', '/api/v1/websites', { key: 'operator-key-0123456789' });
+    expect(list.body.links.first).toMatch(/^https:\/\/sites\.example\.com\/api\/v1\/websites\?/);
+    expect(running.io.err()).toContain(', links to https://sites.example.com/,');
+    const from = { 'x-forwarded-for': '203.0.113.5' };
+    expect((await request(running.url, 'GET', '/api/v1/websites', { headers: from })).status).toBe(401);
+    expect((await request(running.url, 'GET', '/api/v1/websites', { headers: from })).status).toBe(429);
+    expect((await request(running.url, 'GET', '/health')).status).toBe(200);
+    expect(await running.stop()).toBe(0);
+    expect(running.io.err()).toContain('"ip":"203.0.113.5"');
+  });
+
+  it.each([
+    [['--public-url', 'sites.example.com'], /^error: --public-url: the public URL must be an absolute http\(s\) URL/],
+    [['--request-timeout', '0'], /^error: --request-timeout must be a whole number from 1 to 3600, not "0"/],
+    [['--shutdown-grace', 'soon'], /^error: --shutdown-grace must be a whole number/],
+  ])('refuses %j with a one-line error', async (args, message) => {
+    const io = captureIo();
+    expect(await main(['serve', '--port', '0', '--db', ':memory:', ...args], io)).not.toBe(0);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+});

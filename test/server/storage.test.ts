@@ -81,6 +81,8 @@ describe('request log', () => {
       status: 201,
       ms: expect.any(Number),
       account: 1,
+      ip: '127.0.0.1',
+      scheme: 'http',
     });
     expect(refused).toMatchObject({ method: 'GET', path: '/api/v1/websites', status: 401, account: null });
     const text = lines.join('\n');

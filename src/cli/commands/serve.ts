@@ -24,12 +24,27 @@ interface ServeOptions {
   quirks?: QuirksName;
   throttle: string;
   logLevel: LogLevel;
+  authFailures: string;
+  trustProxy?: true;
+  publicUrl?: string;
+  requestTimeout: string;
+  shutdownGrace: string;
 }
 
 async function serve(options: ServeOptions, io: Io): Promise<number> {
   const port = integerOption('port', options.port, 0, 65535);
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
-  const { parseKeyList, startServer } = await import('../../server/index.js');
+  const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
+  const requestTimeoutMs = integerOption('request-timeout', options.requestTimeout, 1, 3600) * 1000;
+  const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
+  const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
+  if (options.publicUrl !== undefined) {
+    try {
+      publicBase(options.publicUrl);
+    } catch (error) {
+      throw new SitesyncError('usage', `--public-url: ${(error as Error).message}`);
+    }
+  }
   const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
   // Behind a real stderr, lines go out asynchronously: a stalled reader must not stall requests.
   const writer =
@@ -44,6 +59,11 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
       db: options.db,
       keys,
       throttlePerMinute,
+      failedAuthPerMinute,
+      requestTimeoutMs,
+      shutdownGraceMs,
+      ...(options.trustProxy && { trustProxy: true }),
+      ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
@@ -57,8 +77,9 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
     );
   }
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
+  const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
   );
   await stopped(io.signal);
   await server.close();
@@ -89,6 +110,11 @@ export function registerServe(program: Command, context: CommandContext): void {
         .choices(LOG_LEVELS)
         .default('info' as const),
     )
+    .option('--auth-failures <n>', 'failed authentications per minute per client IP before 429 (0 = off)', '30')
+    .option('--trust-proxy', 'take client IP and scheme from X-Forwarded-* (one proxy in front)')
+    .option('--public-url <url>', 'URL clients reach the server at, for page links (default: the listening address)')
+    .option('--request-timeout <seconds>', 'cut off a request not received in full by then (408)', '30')
+    .option('--shutdown-grace <seconds>', 'on SIGTERM, wait this long for in-flight requests', '10')
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);

@@ -1,0 +1,113 @@
+// Authentication does not depend on how the path is spelled (issue 9): every spelling of an API
+// path is 401 without a key and, with one, gets exactly the answer of the plain spelling.
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticatedAccount } from '../../src/server/auth.js';
+import { HttpError } from '../../src/server/http-error.js';
+import { rawGet } from '../helpers/raw-http.js';
+import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+
+describe.each(['normal', 'phpanalytics-v31'] as const)('path spellings (%s)', (mode) => {
+  let server: TestServer;
+  let id: number;
+
+  beforeAll(async () => {
+    server = await startTestServer(mode === 'normal' ? {} : { quirks: mode });
+    id = await insertWebsite(server, `spelled-${mode}.example`);
+  });
+  afterAll(() => server.close());
+
+  const spellings = (): [string, string][] => [
+    ['/%61pi/v1/websites', '/api/v1/websites'],
+    ['/api/v1/%77ebsites', '/api/v1/websites'],
+    ['/%61%70%69/v1/websites?per_page=25', '/api/v1/websites?per_page=25'],
+    ['//api/v1/websites', '/api/v1/websites'],
+    ['/api//v1///websites', '/api/v1/websites'],
+    ['/x/../api/v1/websites', '/api/v1/websites'],
+    ['/api/./v1/websites', '/api/v1/websites'],
+    ['/api/v1/%2E%2E/v1/websites', '/api/v1/websites'],
+    ['/api/v1/websites/', '/api/v1/websites'],
+    [`http://${new URL(server.url).host}/api/v1/websites`, '/api/v1/websites'],
+    ['http://elsewhere.example/api/v1/websites', '/api/v1/websites'],
+    [`/%61pi/v1/websites/${id}`, `/api/v1/websites/${id}`],
+    [`/api/v1/websites/${id}/`, `/api/v1/websites/${id}`],
+    ['/api/v1%2Fwebsites', '/api/v1%2Fwebsites'],
+  ];
+
+  it('answers 401 with WWW-Authenticate: Bearer to every spelling without a key', async () => {
+    for (const [target] of spellings()) {
+      const answer = await rawGet(server.url, target);
+      expect({ target, status: answer.status, body: answer.body }).toEqual({
+        target,
+        status: 401,
+        body: { message: 'Unauthenticated.' },
+      });
+      expect(answer.headers['www-authenticate']).toBe('Bearer');
+    }
+    const head = await fetch(`${server.url}/%61pi/v1/websites`, {
+      method: 'HEAD',
+      headers: { accept: 'application/json' },
+    });
+    expect(head.status).toBe(401);
+  });
+
+  it('answers every spelling with a key exactly as the plain spelling', async () => {
+    const auth = { authorization: `Bearer ${server.key}` };
+    for (const [target, plain] of spellings()) {
+      const expected = await rawGet(server.url, plain, auth);
+      const answer = await rawGet(server.url, target, auth);
+      expect({ target, status: answer.status, body: answer.body }).toEqual({
+        target,
+        status: expected.status,
+        body: expected.body,
+      });
+    }
+    expect((await rawGet(server.url, '/%61pi/v1/websites', auth)).status).toBe(200);
+  });
+
+  it('answers 404 to a path that is no API route, with or without a key (%2F is not a separator)', async () => {
+    for (const target of ['/api%2Fv1%2Fwebsites', '/API/v1/websites', '/apiv1/websites']) {
+      for (const headers of [{}, { authorization: `Bearer ${server.key}` }] as Record<string, string>[]) {
+        const answer = await rawGet(server.url, target, headers);
+        expect({ target, status: answer.status, body: answer.body }).toEqual({
+          target,
+          status: 404,
+          body: { message: 'Resource not found.', status: 404 },
+        });
+      }
+    }
+  });
+
+  it('answers OPTIONS on an API path with 405 and Allow, after authentication', async () => {
+    const options = async (path: string, key?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: { accept: 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
+      });
+    expect((await options('/api/v1/websites')).status).toBe(401);
+    for (const [path, allow] of [
+      ['/api/v1/websites', 'GET, HEAD, POST'],
+      [`/api/v1/websites/${id}`, 'GET, HEAD, PUT, PATCH, DELETE'],
+    ] as const) {
+      const response = await options(path, server.key);
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe(allow);
+    }
+  });
+});
+
+describe('a handler reached without an account', () => {
+  it('answers 401, not 500', () => {
+    const request = { account: null } as unknown as FastifyRequest;
+    const error = (() => {
+      try {
+        authenticatedAccount(request);
+      } catch (thrown) {
+        return thrown;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).statusCode).toBe(401);
+  });
+});
