@@ -93,7 +93,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       baseUrl: () => baseUrl,
       ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
       ...(failuresPerMinute > 0 && {
-        failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs, options.throttleClock),
+        failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs),
       }),
       ...(options.trustProxy && { trustProxyHops: 1 }),
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),

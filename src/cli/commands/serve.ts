@@ -15,7 +15,7 @@ import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from './serve-admin.js';
+import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from '../serve-admin.js';
 
 interface ServeOptions {
   host: string;

@@ -6,13 +6,13 @@
  * next one). Keys are printed once, when made; listings show a prefix, never a key.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { SitesyncError } from '../../model/errors.js';
-import type { Account, ServerStore } from '../../server/index.js';
-import { ServerSetupError } from '../../server/setup-error.js';
-import type { CommandContext } from '../command-context.js';
-import { exitCodeFor } from '../exit-code.js';
-import type { Io } from '../io.js';
-import { wholeNumberOption } from '../option-values.js';
+import { SitesyncError } from '../model/errors.js';
+import type { Account, ServerStore } from '../server/index.js';
+import { ServerSetupError } from '../server/setup-error.js';
+import type { CommandContext } from './command-context.js';
+import { exitCodeFor } from './exit-code.js';
+import type { Io } from './io.js';
+import { wholeNumberOption } from './option-values.js';
 
 export const DEFAULT_DB = './sitesync.db';
 
@@ -34,7 +34,7 @@ async function withStore<T>(db: string, create: boolean, work: (store: ServerSto
   }
   const { existsSync } = await import('node:fs');
   if (!create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
-  const { openSqliteStore } = await import('../../server/index.js');
+  const { openSqliteStore } = await import('../server/index.js');
   let store: ServerStore;
   try {
     store = openSqliteStore(db);
@@ -62,7 +62,7 @@ async function createAccount(
   options: { db: string; websiteLimit?: string; apiAccess: boolean },
   io: Io,
 ): Promise<number> {
-  const { accountNameProblem, createAccountWithKey } = await import('../../server/accounts.js');
+  const { accountNameProblem, createAccountWithKey } = await import('../server/accounts.js');
   const problem = accountNameProblem(name);
   if (problem) throw new SitesyncError('usage', problem);
   const websiteLimit =
@@ -111,7 +111,7 @@ async function listAccounts(db: string, io: Io): Promise<number> {
 }
 
 async function rotate(name: string, db: string, io: Io): Promise<number> {
-  const { rotateKey } = await import('../../server/accounts.js');
+  const { rotateKey } = await import('../server/accounts.js');
   return withStore(db, false, async (store) => {
     const account = await findAccount(store, name, db);
     const { key, revoked } = await rotateKey(store, account);
@@ -151,7 +151,7 @@ async function setApiAccess(name: string, apiAccess: boolean, db: string, io: Io
 
 async function backup(db: string, out: string, io: Io): Promise<number> {
   if (db === ':memory:') throw new SitesyncError('usage', 'backup needs a database file (--db <path>)');
-  const { backupDatabase } = await import('../../server/backup.js');
+  const { backupDatabase } = await import('../server/backup.js');
   try {
     const result = await backupDatabase(db, out);
     const secret = result.secret ? ` and its key secret to ${result.secret}` : '';
