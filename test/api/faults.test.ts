@@ -40,7 +40,11 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
     expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1));
     const faults = proxy.log.filter((entry) => entry.fault !== 'pass').length;
     expect(faults).toBeGreaterThan(3);
-    expect(patient.stats).toMatchObject({ requests: proxy.log.length, retries: faults });
+    // Every request the proxy saw was the client's, and every fault was retried. Not `retries === faults`:
+    // on a loaded machine a healthy answer can also miss the 250 ms header deadline and be retried.
+    expect(patient.stats.requests).toBe(proxy.log.length);
+    expect(patient.stats.retries).toBeGreaterThanOrEqual(faults);
+    expect(patient.stats.requests - patient.stats.retries).toBe(25); // one successful attempt per page
   });
 
   it.each<Fault>(['commit-then-reset', 'commit-then-502', 'commit-then-stall', 'truncate'])(
