@@ -40,11 +40,11 @@ describe.each(MODES)('through a fault-injecting proxy to the %s server', (mode) 
     expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 2_500 }, (_, i) => i + 1));
     const faults = proxy.log.filter((entry) => entry.fault !== 'pass').length;
     expect(faults).toBeGreaterThan(3);
-    // Every fault costs one retry; on a loaded machine a slow clean answer may
-    // also pass the short headers timeout and cost one more, so: at least.
+    // Every request the proxy saw was the client's, and every fault was retried. Not `retries === faults`:
+    // on a loaded machine a healthy answer can also miss the 250 ms header deadline and be retried.
     expect(patient.stats.requests).toBe(proxy.log.length);
     expect(patient.stats.retries).toBeGreaterThanOrEqual(faults);
-    expect(patient.stats.requests - patient.stats.retries).toBe(25); // each page read once, in the end
+    expect(patient.stats.requests - patient.stats.retries).toBe(25); // one successful attempt per page
   });
 
   it.each<Fault>(['commit-then-reset', 'commit-then-502', 'commit-then-stall', 'truncate'])(
