@@ -108,4 +108,33 @@ describe('sitesync plan: passwords and the prune scope', () => {
     expect(sites.body.data[0]).toMatchObject({ privacy: 2, password: true });
     expect(ws.outputs.join('')).not.toContain('vault-pw-16-chars-long');
   });
+  it('sends a password only for privacy: password, also from defaults; the ignored one is not stored', async () => {
+    const ws = workspace(server, { SHARED_PW: 'shared-pw-16-chars-long', OWN_PW: 'own-pw-16-chars-long' });
+    const sites = {
+      'open-default.example': '    privacy: public\n',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+      'open-own.example': '    privacy: private\n    password: ${OWN_PW}\n',
+      'closed.example': '    privacy: password\n',
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+    ws.write('websites.yaml', config(sites, 'defaults:\n  password: ${SHARED_PW}\n'));
+    const validated = await ws.run(['validate']);
+    expect(validated.out).toContain(
+      'websites[1].password is ignored: a password is only used when privacy is password',
+    );
+    const planned = await ws.run(['plan', '--format', 'json']);
+    const fields = Object.fromEntries(
+      JSON.parse(planned.out).changes.map((change: { domain: string; fields: { field: string }[] }) => [
+        change.domain,
+        change.fields.map((field) => field.field).includes('password'),
+      ]),
+    );
+    expect(fields).toEqual({ 'closed.example': true, 'open-default.example': false, 'open-own.example': false });
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    const api = client(server);
+    for (const [domain, hasPassword] of Object.entries(fields)) {
+      const found = await api('GET', `/api/v1/websites?search=${domain}`);
+      expect(found.body.data[0], domain).toMatchObject({ domain, password: hasPassword });
+    }
+  });
 });
