@@ -67,7 +67,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     // The same through examples/cron/drift-check.sh, as cron runs it.
     const script = await runDriftCheck(ws);
     expect(script.code).toBe(2);
-    expect(script.stdout).toMatch(/^sitesync: drift found in websites\.yaml: see .*drift-\d{8}T\d{6}Z\.md\n$/);
+    expect(script.stdout).toMatch(
+      /^sitesync: drift found in websites\.yaml: the live websites differ from the configuration: see .*drift-\d{8}T\d{6}Z\.md\n$/,
+    );
     const reports = readdirSync(ws.dir).filter((name) => /^drift-.*\.md$/.test(name));
     expect(reports).toHaveLength(1);
     expect(readFileSync(join(ws.dir, reports[0]!), 'utf8')).toContain('blog.example');
@@ -126,6 +128,49 @@ describe('examples/cron/drift-check.sh', () => {
     });
     expect(result).toEqual({ code: 0, stdout: '' });
   });
+  test('a missing report directory is an error (exit 1), not drift', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '' }));
+    const result = await runDriftCheck(ws, ws.env, { SITESYNC_REPORT_DIR: join(ws.dir, 'no such dir') });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('the drift check did not run: report directory');
+    expect(result.stdout).not.toContain('drift found');
+  });
+
+  test('exit 3 (a safety rule) and exit 1 (an error) are told apart from drift', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'three-a.example': '' }));
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    ws.write('websites.yaml', config({ 'three-b.example': '' }, 'prune: true\nmanage:\n  include: ["three-*"]\n'));
+    const unsafe = await runDriftCheck(ws);
+    expect(unsafe.code).toBe(3);
+    expect(unsafe.stdout).toContain('would break a safety rule (exit 3)');
+    expect(unsafe.stdout).not.toContain('drift found');
+
+    ws.write('websites.yaml', 'version: 1\nwebsites: nonsense\n');
+    const broken = await runDriftCheck(ws);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('the drift check failed (exit 1): no drift was checked');
+  });
+
+  test('in sync with a warning: no output at all (cron mails nothing)', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'quiet.example': '' }));
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    ws.write('websites.yaml', config({ 'Quiet.Example': '' })); // valid, with a warning (written in capitals)
+    expect((await ws.run(['plan'])).err).toContain('warning');
+    expect(await runDriftCheck(ws)).toEqual({ code: 0, stdout: '' });
+  });
+
+  test("under cron's PATH, a sitesync it cannot run is named with the fix", async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '' }));
+    const result = await runDriftCheck(ws, ws.env, { PATH: '/usr/bin:/bin', SITESYNC: 'sitesync-not-installed' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "cannot run 'sitesync-not-installed' (exit 127); set PATH or SITESYNC in the crontab",
+    );
+  });
 });
 
 describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the GitLab API)', () => {
@@ -180,6 +225,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
 async function runDriftCheck(
   ws: Workspace,
   baseEnv: Record<string, string> = ws.env,
+  overrides: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string }> {
   const env = {
     ...baseEnv,
@@ -187,10 +233,12 @@ async function runDriftCheck(
     // tsx by path: the script runs in the workspace, where `tsx` would not resolve.
     SITESYNC: `${process.execPath} --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/e2e/sitesync-dev.ts')}`,
     SITESYNC_REPORT_DIR: ws.dir,
+    ...overrides,
   };
   try {
-    const { stdout } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
-    return { code: 0, stdout };
+    // Both streams: cron mails whatever the job writes to either.
+    const { stdout, stderr } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
+    return { code: 0, stdout: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout + failed.stderr };
