@@ -101,9 +101,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     expect(all).not.toContain('.sitesync-allow-delete');
     expect(all).toContain('npm ci');
     expect(all).toContain('npx --no-install sitesync apply');
-    expect(all).toContain('sitesync plan --out plan.json --format markdown > plan.md');
-    expect(all).toContain('sitesync plan --detailed-exitcode --format markdown > drift.md');
-    expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json --journal apply-journal\.jsonl/);
+    expect(all).toContain('sitesync plan -f websites.yaml --out plan.json --format markdown > plan.md');
+    expect(all).toContain('sitesync plan -f websites.yaml --detailed-exitcode --format markdown > drift.md');
+    expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json -f websites\.yaml --journal apply-journal\.jsonl/);
   });
 });
 
@@ -212,6 +212,17 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });
     expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the reviewed plan');
     expect(readFileSync(join(dir, 'acks.txt'), 'utf8')).toBe('--allow-delete\nold.example\n');
+
+    // A merged-results pipeline ran on a merge commit: its plan job's plan-head.txt names the head it planned.
+    routes['/projects/7/merge_requests/5/pipelines'] = [
+      { id: 40, sha: 'c'.repeat(40) },
+      { id: 30, sha: 'b'.repeat(40) },
+    ];
+    routes['/projects/7/pipelines/40/jobs'] = [{ id: 401, name: 'sitesync:plan' }];
+    routes['/projects/7/jobs/401/artifacts/plan-head.txt'] = `${HEAD}\n`;
+    routes['/projects/7/jobs/401/artifacts/plan.json'] = 'the merged-results plan';
+    await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });
+    expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the merged-results plan');
 
     routes['/projects/7/merge_requests/5/pipelines'] = [{ id: 30, sha: 'b'.repeat(40) }];
     const refused = await run(process.execPath, [script, 'p2.json', 'a2.txt'], { cwd: dir, env }).catch((e) => e);
