@@ -1,13 +1,19 @@
 #!/bin/sh
 # Drift check for cron: plans against the live service (changes nothing) and,
 # when the websites differ from the configuration, keeps a dated Markdown
-# report and optionally mails it. Exit codes: 0 no drift, 2 drift, 3 the plan
-# breaks a safety rule, 1 error (cron mails non-empty output to MAILTO).
+# report and optionally mails it. Exit codes: 0 no drift (no output at all, so
+# cron mails nothing), 2 drift, 3 the plan breaks a safety rule, 1 error (cron
+# mails non-empty output to MAILTO). sitesync's warnings are shown only when
+# something is wrong, never on the quiet path.
 #
+#   PATH=/usr/local/bin:/usr/bin:/bin
 #   17 3 * * *  SITESYNC_API_KEY_FILE=/etc/sitesync/key /opt/sitesync/drift-check.sh
 #
+# cron runs with PATH=/usr/bin:/bin: set PATH in the crontab to where node and
+# sitesync are, or set SITESYNC to the command, e.g.
+# SITESYNC="/usr/local/bin/node /opt/sitesync/node_modules/.bin/sitesync".
 # Settings (environment): SITESYNC_CONFIG (default websites.yaml),
-# SITESYNC_REPORT_DIR (default .), SITESYNC_MAIL_TO (needs mail(1)),
+# SITESYNC_REPORT_DIR (default .; must exist), SITESYNC_MAIL_TO (needs mail(1)),
 # SITESYNC_URL / SITESYNC_API_KEY or SITESYNC_API_KEY_FILE, SITESYNC (the
 # command, default sitesync; split on spaces, so it may carry arguments, e.g.
 # "npx --no-install sitesync"). Paths (config, report dir, key file) may hold
@@ -17,29 +23,48 @@ set -u
 config=${SITESYNC_CONFIG:-websites.yaml}
 report_dir=${SITESYNC_REPORT_DIR:-.}
 sitesync=${SITESYNC:-sitesync}
+if [ ! -d "$report_dir" ] || [ ! -w "$report_dir" ]; then
+  echo "sitesync: the drift check did not run: report directory $report_dir does not exist or is not writable (SITESYNC_REPORT_DIR)" >&2
+  exit 1
+fi
 report="$report_dir/drift-$(date -u +%Y%m%dT%H%M%SZ).md"
 # The arguments as a list ("$@"), so a path with spaces stays one argument.
 set -- plan -f "$config" --detailed-exitcode --format markdown
 if [ -n "${SITESYNC_API_KEY_FILE:-}" ]; then set -- "$@" --api-key-file "$SITESYNC_API_KEY_FILE"; fi
 
 # shellcheck disable=SC2086 # $sitesync may be a command with arguments
-$sitesync "$@" > "$report.tmp"
+$sitesync "$@" > "$report.tmp" 2> "$report.err"
 code=$?
 
 case "$code" in
   0)
-    rm -f "$report.tmp"
+    rm -f "$report.tmp" "$report.err"
     ;;
   2 | 3)
     mv "$report.tmp" "$report"
-    echo "sitesync: drift found in $config: see $report"
+    cat "$report.err" >&2
+    rm -f "$report.err"
+    if [ "$code" -eq 2 ]; then
+      subject="sitesync drift: $config"
+      echo "sitesync: drift found in $config: the live websites differ from the configuration: see $report"
+    else
+      subject="sitesync: unsafe plan for $config"
+      echo "sitesync: $config differs from the live websites, and applying it would break a safety rule (exit 3): see $report"
+    fi
     if [ -n "${SITESYNC_MAIL_TO:-}" ]; then
-      mail -s "sitesync drift: $config" "$SITESYNC_MAIL_TO" < "$report"
+      mail -s "$subject" "$SITESYNC_MAIL_TO" < "$report"
     fi
     ;;
+  126 | 127)
+    cat "$report.err" >&2
+    rm -f "$report.tmp" "$report.err"
+    echo "sitesync: the drift check did not run: cannot run '$sitesync' (exit $code); set PATH or SITESYNC in the crontab" >&2
+    code=1
+    ;;
   *)
-    rm -f "$report.tmp"
-    echo "sitesync: the drift check failed (exit $code)" >&2
+    cat "$report.err" >&2
+    rm -f "$report.tmp" "$report.err"
+    echo "sitesync: the drift check failed (exit $code): no drift was checked, see the messages above" >&2
     ;;
 esac
 exit "$code"

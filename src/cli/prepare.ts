@@ -5,6 +5,7 @@
  * plan. Commands import these steps, never each other.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
+import type { SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
@@ -15,8 +16,12 @@ import type { Io } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
-export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): DesiredState {
-  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env });
+export function loadDesiredState(
+  shared: Pick<SharedOptions, 'files'>,
+  io: Io,
+  secrets: SecretMode = 'resolve',
+): DesiredState {
+  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets });
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
@@ -33,9 +38,17 @@ export interface Session {
   api: WebsitesApi;
 }
 
-/** The configuration, then a client for it (`concurrency`: sockets, one per change in flight). */
-export function openSession(shared: SharedOptions, io: Io, concurrency?: number): Session {
-  const state = loadDesiredState(shared, io);
+/**
+ * The configuration, then a client for it (`concurrency`: sockets, one per
+ * change in flight). `secrets`: `check` where no password is sent (plan).
+ */
+export function openSession(
+  shared: SharedOptions,
+  io: Io,
+  concurrency?: number,
+  secrets: SecretMode = 'resolve',
+): Session {
+  const state = loadDesiredState(shared, io, secrets);
   const connection = connectionOf(shared, io, state.apiUrl);
   return { state, connection, api: openClient(shared, io, connection, concurrency) };
 }

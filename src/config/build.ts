@@ -15,7 +15,7 @@ import {
   type SourceLocation,
 } from '../model/website.js';
 import { configDigest } from './digest.js';
-import type { Env } from './env.js';
+import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock } from './settings-block.js';
 import {
@@ -51,14 +51,19 @@ export interface BuildResult {
   problems: ConfigProblem[];
 }
 
-export function buildState(files: readonly LoadedFile[], env: Env, options: { advice?: boolean } = {}): BuildResult {
+export function buildState(
+  files: readonly LoadedFile[],
+  env: Env,
+  options: { advice?: boolean; secrets?: SecretMode } = {},
+): BuildResult {
+  const secrets = options.secrets ?? 'resolve';
   const problems: ConfigProblem[] = [];
   const top = mergeTopLevel(files, problems);
   const policy = resolvePolicy(top, problems);
   if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, env, problems);
-  const defaults = resolveDefaults(top, env, problems);
-  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems));
+  const defaults = resolveDefaults(top, env, problems, secrets);
+  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets));
   problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
@@ -74,10 +79,10 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: { ad
   return { state, problems };
 }
 
-function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[]): Defaults {
+function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
   if (!located) return { settings: {}, ignoreChanges: [], passwordWritten: false, written: {} };
-  const block = resolveBlock(located.source, ['defaults'], located.value, env, problems);
+  const block = resolveBlock(located.source, ['defaults'], located.value, env, problems, secrets);
   const defaults: Defaults = {
     ...block,
     passwordWritten: located.value.password !== undefined,
@@ -87,12 +92,18 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[]): De
   return defaults;
 }
 
-function resolveWebsites(file: LoadedFile, defaults: Defaults, env: Env, problems: ConfigProblem[]): Entry[] {
+function resolveWebsites(
+  file: LoadedFile,
+  defaults: Defaults,
+  env: Env,
+  problems: ConfigProblem[],
+  secrets: SecretMode,
+): Entry[] {
   const list: unknown = file.config.websites;
   if (!Array.isArray(list)) return [];
   return list.flatMap((item: unknown, index) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
-    const entry = resolveWebsite(file.source, index, item as Record<string, unknown>, defaults, env, problems);
+    const entry = resolveWebsite(file.source, index, item as Record<string, unknown>, defaults, env, problems, secrets);
     return entry ? [entry] : [];
   });
 }
@@ -104,9 +115,10 @@ function resolveWebsite(
   defaults: Defaults,
   env: Env,
   problems: ConfigProblem[],
+  secrets: SecretMode,
 ): Entry | undefined {
   const path = ['websites', index];
-  const own = resolveBlock(source, path, item, env, problems);
+  const own = resolveBlock(source, path, item, env, problems, secrets);
   if (typeof item.domain !== 'string') return undefined;
   const domain = checkDomain(source, [...path, 'domain'], item.domain, problems);
   if (domain === undefined) return undefined;
@@ -120,8 +132,9 @@ function resolveWebsite(
     source: locate(source, path),
     raw: writtenValues(defaults.written, item),
   };
+  // Only a password-protected site has one: a password written for (or defaulted to) any other is never sent.
   const password = own.password ?? defaults.password;
-  if (password) site.password = password;
+  if (password && settings.privacy === 'password') site.password = password;
   problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
   return { site, path: formatPath(path), domainAt: () => locate(source, [...path, 'domain']) };
 }

@@ -10,6 +10,13 @@ const WHOLE_REFERENCE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 /** The environment the configuration is resolved against (`process.env` in the CLI, a literal in tests). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * `resolve`: every website password variable must be set (apply, plan --sync-write-only).
+ * `check`: only the reference's form is checked and an unset one is a warning, since
+ * validate and plan never send a password (docs/config.md, "Passwords").
+ */
+export type SecretMode = 'resolve' | 'check';
+
 export type Interpolated = { value: string } | { missing: string[] };
 
 /** Replaces every `${NAME}`; names that are unset (or empty) are reported, all of them. */

@@ -6,7 +6,7 @@
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
-import type { Env } from './env.js';
+import type { Env, SecretMode } from './env.js';
 import { listConfigFiles, readConfigFile } from './files.js';
 import { quickParse } from './quick-parse.js';
 import { checkSchema, schemaAccepts } from './schema.js';
@@ -28,6 +28,8 @@ export interface LoadOptions {
    * with no `manage` scope is a plan note): `validate` asks for it.
    */
   advice?: boolean;
+  /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
+  secrets?: SecretMode;
 }
 
 export interface LoadResult {
@@ -70,7 +72,12 @@ export interface ConfigText {
  * Loads a configuration from text, exactly as `loadConfig` loads a file of
  * that name: the same parsing, checks, messages and result.
  */
-export function loadConfigText(text: string, file: string, env: Env, options: { advice?: boolean } = {}): LoadResult {
+export function loadConfigText(
+  text: string,
+  file: string,
+  env: Env,
+  options: { advice?: boolean; secrets?: SecretMode } = {},
+): LoadResult {
   const sources = [{ text, file }];
   return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], [file], { env, ...options });
 }
@@ -79,14 +86,20 @@ export function loadConfigText(text: string, file: string, env: Env, options: { 
  * A configuration without a single problem, read the fast way (quick-parse.ts);
  * undefined at the first sign of anything else, and loadSources says what.
  */
-function loadQuickly(sources: readonly ConfigText[], options: { env: Env; advice?: boolean }): LoadResult | undefined {
+function loadQuickly(
+  sources: readonly ConfigText[],
+  options: { env: Env; advice?: boolean; secrets?: SecretMode },
+): LoadResult | undefined {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
     const quick = quickParse(source.text, source.file);
     if (!quick || !schemaAccepts(quick.data)) return undefined;
     loaded.push({ source: quick.source, config: quick.data });
   }
-  const built = buildState(loaded, options.env, { advice: options.advice === true });
+  const built = buildState(loaded, options.env, {
+    advice: options.advice === true,
+    secrets: options.secrets ?? 'resolve',
+  });
   if (!built.state || built.problems.length > 0) return undefined;
   return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
 }
@@ -95,7 +108,7 @@ function loadSources(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
-  options: { env: Env; advice?: boolean },
+  options: { env: Env; advice?: boolean; secrets?: SecretMode },
 ): LoadResult {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
@@ -108,7 +121,10 @@ function loadSources(
     // Possibly invalid data: the checks that follow guard every value they read.
     loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
   }
-  const built = buildState(loaded, options.env, { advice: options.advice === true });
+  const built = buildState(loaded, options.env, {
+    advice: options.advice === true,
+    secrets: options.secrets ?? 'resolve',
+  });
   problems.push(...built.problems);
 
   const ordered = sortProblems(problems, order);
@@ -139,7 +155,7 @@ function sortProblems(problems: readonly ConfigProblem[], files: readonly string
 export function invalidConfigMessage(errors: readonly ConfigProblem[]): string {
   const summary = `the configuration is invalid (${countOf(errors.length, 'problem')})`;
   if (!errors.some((problem) => problem.code === 'missing_variable')) return summary;
-  return `${summary}; a plan needs every password variable, since it must know what it would send: in a drift-check job, set them from the CI secret store (docs/config.md)`;
+  return `${summary}; apply needs every password variable (validate and plan do not): set them from the CI secret store on the apply step (docs/config.md)`;
 }
 
 /** `websites.yaml:14:14: websites[3].privacy must be one of public, private, password` */

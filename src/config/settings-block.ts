@@ -5,7 +5,7 @@
  * cannot: IP syntax, unset environment variables, password length.
  */
 import type { ConfigProblem } from '../model/desired-state.js';
-import { Secret } from '../model/secret.js';
+import { Secret, UnresolvedSecret } from '../model/secret.js';
 import {
   FIELDS,
   type FieldName,
@@ -14,7 +14,7 @@ import {
   type SettingName,
   type WebsiteSettings,
 } from '../model/website.js';
-import { type Env, missingMessage, referenceName } from './env.js';
+import { type Env, missingMessage, referenceName, type SecretMode } from './env.js';
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
 
@@ -33,6 +33,7 @@ export function resolveBlock(
   block: Readonly<Record<string, unknown>>,
   env: Env,
   problems: ConfigProblem[],
+  secrets: SecretMode = 'resolve',
 ): ResolvedBlock {
   const settings: Partial<WebsiteSettings> = {};
   for (const name of SETTING_NAMES) {
@@ -43,7 +44,7 @@ export function resolveBlock(
   }
   problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], block[FIELDS.excludeIps.configName]));
   const resolved: ResolvedBlock = { settings, ignoreChanges: ignoreList(block.ignore_changes) };
-  const password = resolvePassword(source, [...path, 'password'], block.password, env, problems);
+  const password = resolvePassword(source, [...path, 'password'], block.password, env, problems, secrets);
   if (password) resolved.password = password;
   return resolved;
 }
@@ -83,11 +84,17 @@ function resolvePassword(
   raw: unknown,
   env: Env,
   problems: ConfigProblem[],
+  secrets: SecretMode,
 ): Secret | undefined {
   if (typeof raw !== 'string') return undefined;
   const name = referenceName(raw);
   if (name === undefined) return undefined; // a literal: the schema has already refused it
   const value = env[name];
+  if ((value === undefined || value === '') && secrets === 'check') {
+    const message = `${missingMessage([name], env)}; validate and plan do not need it, apply does`;
+    problems.push(problemAt(source, path, message, { severity: 'warning', code: 'unset_variable' }));
+    return new UnresolvedSecret(name);
+  }
   if (value === undefined || value === '') {
     problems.push(problemAt(source, path, missingMessage([name], env), { code: 'missing_variable' }));
     return undefined;

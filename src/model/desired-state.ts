@@ -23,7 +23,8 @@ export type ConfigProblemCode =
   | 'unreadable_file' // missing, too large, not UTF-8 text, or cannot be read
   | 'yaml' // YAML syntax error, or a YAML warning (an unknown tag)
   | 'invalid_value' // the schema or a value check refuses it
-  | 'missing_variable' // a `${NAME}` reference whose variable is unset or empty
+  | 'missing_variable' // a `${NAME}` reference whose variable is unset or empty, where its value is needed
+  | 'unset_variable' // a warning: a password's variable is unset where only its presence matters (validate, plan)
   | 'duplicate' // a domain listed twice, or a once-only setting given in two files
   | 'advice'; // a warning: valid, but probably not what was meant
 

@@ -40,6 +40,28 @@ export class Secret {
   }
 }
 
+/**
+ * A password whose variable is unset, where only its presence matters (validate,
+ * plan: a plan never holds a password). Revealing it is a bug: apply resolves
+ * every password before it sends one.
+ */
+export class UnresolvedSecret extends Secret {
+  readonly variable: string;
+
+  constructor(variable: string) {
+    super('');
+    this.variable = variable;
+  }
+
+  override reveal(): string {
+    throw new Error(`the password from ${this.variable} was not resolved`);
+  }
+
+  override equals(): boolean {
+    return false;
+  }
+}
+
 /** Replaces every registered secret value in `text` with a placeholder. */
 export function redact(text: string): string {
   let out = text;

@@ -2,7 +2,7 @@
  * `sitesync plan` and passwords and scope, end to end against the reference
  * server over real HTTP: an ignored password is still sent when the site would be
  * refused without one, prune with no `manage` scope is a plan note, and a
- * plan that lacks a password variable says how a drift check goes on.
+ * plan that lacks a password variable warns (apply needs it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
@@ -71,17 +71,70 @@ describe('sitesync plan: passwords and the prune scope', () => {
     }
   });
 
-  it('fails without a password variable and says how a drift check goes on', async () => {
+  it('plans without a password variable (a warning); apply, and plan --sync-write-only, need it', async () => {
     const ws = workspace(server);
-    ws.write('websites.yaml', LOCKED);
-    const run = await ws.run(['plan', '--detailed-exitcode']);
-    expect(run.code).toBe(1);
-    expect(run.out).toBe('');
-    expect(run.err).toBe(
-      'websites.yaml:5:15: websites[0].password uses environment variable LOCKED_PW, which is not set\n' +
-        'error: the configuration is invalid (1 problem); a plan needs every password variable, since it must know what it would send: in a drift-check job, set them from the CI secret store (docs/config.md)\n',
+    ws.write(
+      'websites.yaml',
+      config({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+        'vault.example': '    privacy: password\n    password: ${VAULT_PW}\n',
+      }),
     );
-    const empty = await workspace(server, { LOCKED_PW: '' }).run(['plan', '-f', `${ws.dir}/websites.yaml`]);
-    expect(empty.err).toContain('websites[0].password uses environment variable LOCKED_PW, which is empty\n');
+    const unset =
+      'websites.yaml:5:15: warning: websites[0].password uses environment variable VAULT_PW, which is not set; validate and plan do not need it, apply does\n';
+    const planned = await ws.run(['plan', '--detailed-exitcode', '--out', 'plan.json']);
+    expect(planned.err).toContain(unset);
+    expect(planned.code).toBe(2);
+    expect(planned.out).toContain('vault.example');
+    const validated = await ws.run(['validate']);
+    expect(validated.code).toBe(0);
+    expect(validated.out).toContain(unset);
+
+    const apply = await ws.run(['apply', 'plan.json']);
+    expect(apply.code).toBe(1);
+    expect(apply.err).toContain(
+      'websites.yaml:5:15: websites[0].password uses environment variable VAULT_PW, which is not set\n',
+    );
+    expect(apply.err).toContain('apply needs every password variable (validate and plan do not)');
+    const resend = await ws.run(['plan', '--sync-write-only']);
+    expect(resend.code).toBe(1);
+    expect(resend.err).toContain('which is not set\n');
+
+    // The plan made without the secret applies once the apply step has it.
+    ws.env.VAULT_PW = 'vault-pw-16-chars-long';
+    const applied = await ws.run(['apply', 'plan.json']);
+    expect(applied.code).toBe(0);
+    const sites = await client(server)('GET', '/api/v1/websites?search=vault.example');
+    expect(sites.body.data[0]).toMatchObject({ privacy: 2, password: true });
+    expect(ws.outputs.join('')).not.toContain('vault-pw-16-chars-long');
+  });
+  it('sends a password only for privacy: password, also from defaults; the ignored one is not stored', async () => {
+    const ws = workspace(server, { SHARED_PW: 'shared-pw-16-chars-long', OWN_PW: 'own-pw-16-chars-long' });
+    const sites = {
+      'open-default.example': '    privacy: public\n',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+      'open-own.example': '    privacy: private\n    password: ${OWN_PW}\n',
+      'closed.example': '    privacy: password\n',
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+    ws.write('websites.yaml', config(sites, 'defaults:\n  password: ${SHARED_PW}\n'));
+    const validated = await ws.run(['validate']);
+    expect(validated.out).toContain(
+      'websites[1].password is ignored: a password is only used when privacy is password',
+    );
+    const planned = await ws.run(['plan', '--format', 'json']);
+    const fields = Object.fromEntries(
+      JSON.parse(planned.out).changes.map((change: { domain: string; fields: { field: string }[] }) => [
+        change.domain,
+        change.fields.map((field) => field.field).includes('password'),
+      ]),
+    );
+    expect(fields).toEqual({ 'closed.example': true, 'open-default.example': false, 'open-own.example': false });
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    const api = client(server);
+    for (const [domain, hasPassword] of Object.entries(fields)) {
+      const found = await api('GET', `/api/v1/websites?search=${domain}`);
+      expect(found.body.data[0], domain).toMatchObject({ domain, password: hasPassword });
+    }
   });
 });

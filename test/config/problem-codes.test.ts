@@ -27,7 +27,7 @@ describe('ConfigProblem.code', () => {
 
   it('the missing-variable hint follows the code, not the message text', () => {
     const [missing] = loadText(PASSWORD_SITE).errors;
-    expect(invalidConfigMessage([missing!])).toContain('a plan needs every password variable');
+    expect(invalidConfigMessage([missing!])).toContain('apply needs every password variable');
     const lookalike: ConfigProblem = { ...missing!, code: 'invalid_value' };
     expect(invalidConfigMessage([lookalike])).toBe('the configuration is invalid (1 problem)');
   });

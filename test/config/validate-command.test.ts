@@ -115,11 +115,15 @@ describe('sitesync validate', () => {
     const text = 'version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: ${PW}\n';
     const empty = await run(['validate'], { 'websites.yaml': text }, { PW: '' });
     expect(empty.out).toBe(
-      'websites.yaml:5:15: websites[0].password uses environment variable PW, which is empty\n' +
-        'invalid: 1 error, 0 warnings\n',
+      'websites.yaml:5:15: warning: websites[0].password uses environment variable PW, which is empty; validate and plan do not need it, apply does\n' +
+        'websites.yaml: valid (1 website, 1 warning)\n',
     );
+    expect(empty.code).toBe(0);
     const unset = await run(['validate'], { 'websites.yaml': text });
-    expect(unset.out).toContain('websites[0].password uses environment variable PW, which is not set\n');
+    expect(unset.out).toContain(
+      'websites[0].password uses environment variable PW, which is not set; validate and plan',
+    );
+    expect(unset.code).toBe(0);
   });
 
   it('shows the -f default once in --help', async () => {

@@ -67,7 +67,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     // The same through examples/cron/drift-check.sh, as cron runs it.
     const script = await runDriftCheck(ws);
     expect(script.code).toBe(2);
-    expect(script.stdout).toMatch(/^sitesync: drift found in websites\.yaml: see .*drift-\d{8}T\d{6}Z\.md\n$/);
+    expect(script.stdout).toMatch(
+      /^sitesync: drift found in websites\.yaml: the live websites differ from the configuration: see .*drift-\d{8}T\d{6}Z\.md\n$/,
+    );
     const reports = readdirSync(ws.dir).filter((name) => /^drift-.*\.md$/.test(name));
     expect(reports).toHaveLength(1);
     expect(readFileSync(join(ws.dir, reports[0]!), 'utf8')).toContain('blog.example');
@@ -99,9 +101,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     expect(all).not.toContain('.sitesync-allow-delete');
     expect(all).toContain('npm ci');
     expect(all).toContain('npx --no-install sitesync apply');
-    expect(all).toContain('sitesync plan --out plan.json --format markdown > plan.md');
-    expect(all).toContain('sitesync plan --detailed-exitcode --format markdown > drift.md');
-    expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json --journal apply-journal\.jsonl/);
+    expect(all).toContain('sitesync plan -f websites.yaml --out plan.json --format markdown > plan.md');
+    expect(all).toContain('sitesync plan -f websites.yaml --detailed-exitcode --format markdown > drift.md');
+    expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json -f websites\.yaml --journal apply-journal\.jsonl/);
   });
 });
 
@@ -125,6 +127,49 @@ describe('examples/cron/drift-check.sh', () => {
       SITESYNC_CONFIG: 'my sites.yaml',
     });
     expect(result).toEqual({ code: 0, stdout: '' });
+  });
+  test('a missing report directory is an error (exit 1), not drift', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '' }));
+    const result = await runDriftCheck(ws, ws.env, { SITESYNC_REPORT_DIR: join(ws.dir, 'no such dir') });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('the drift check did not run: report directory');
+    expect(result.stdout).not.toContain('drift found');
+  });
+
+  test('exit 3 (a safety rule) and exit 1 (an error) are told apart from drift', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'three-a.example': '' }));
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    ws.write('websites.yaml', config({ 'three-b.example': '' }, 'prune: true\nmanage:\n  include: ["three-*"]\n'));
+    const unsafe = await runDriftCheck(ws);
+    expect(unsafe.code).toBe(3);
+    expect(unsafe.stdout).toContain('would break a safety rule (exit 3)');
+    expect(unsafe.stdout).not.toContain('drift found');
+
+    ws.write('websites.yaml', 'version: 1\nwebsites: nonsense\n');
+    const broken = await runDriftCheck(ws);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('the drift check failed (exit 1): no drift was checked');
+  });
+
+  test('in sync with a warning: no output at all (cron mails nothing)', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'quiet.example': '' }));
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    ws.write('websites.yaml', config({ 'Quiet.Example': '' })); // valid, with a warning (written in capitals)
+    expect((await ws.run(['plan'])).err).toContain('warning');
+    expect(await runDriftCheck(ws)).toEqual({ code: 0, stdout: '' });
+  });
+
+  test("under cron's PATH, a sitesync it cannot run is named with the fix", async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'a.example': '' }));
+    const result = await runDriftCheck(ws, ws.env, { PATH: '/usr/bin:/bin', SITESYNC: 'sitesync-not-installed' });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      "cannot run 'sitesync-not-installed' (exit 127); set PATH or SITESYNC in the crontab",
+    );
   });
 });
 
@@ -168,6 +213,17 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the reviewed plan');
     expect(readFileSync(join(dir, 'acks.txt'), 'utf8')).toBe('--allow-delete\nold.example\n');
 
+    // A merged-results pipeline ran on a merge commit: its plan job's plan-head.txt names the head it planned.
+    routes['/projects/7/merge_requests/5/pipelines'] = [
+      { id: 40, sha: 'c'.repeat(40) },
+      { id: 30, sha: 'b'.repeat(40) },
+    ];
+    routes['/projects/7/pipelines/40/jobs'] = [{ id: 401, name: 'sitesync:plan' }];
+    routes['/projects/7/jobs/401/artifacts/plan-head.txt'] = `${HEAD}\n`;
+    routes['/projects/7/jobs/401/artifacts/plan.json'] = 'the merged-results plan';
+    await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });
+    expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the merged-results plan');
+
     routes['/projects/7/merge_requests/5/pipelines'] = [{ id: 30, sha: 'b'.repeat(40) }];
     const refused = await run(process.execPath, [script, 'p2.json', 'a2.txt'], { cwd: dir, env }).catch((e) => e);
     expect(refused.code).toBe(1);
@@ -180,6 +236,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
 async function runDriftCheck(
   ws: Workspace,
   baseEnv: Record<string, string> = ws.env,
+  overrides: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string }> {
   const env = {
     ...baseEnv,
@@ -187,10 +244,12 @@ async function runDriftCheck(
     // tsx by path: the script runs in the workspace, where `tsx` would not resolve.
     SITESYNC: `${process.execPath} --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/e2e/sitesync-dev.ts')}`,
     SITESYNC_REPORT_DIR: ws.dir,
+    ...overrides,
   };
   try {
-    const { stdout } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
-    return { code: 0, stdout };
+    // Both streams: cron mails whatever the job writes to either.
+    const { stdout, stderr } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
+    return { code: 0, stdout: stdout + stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout + failed.stderr };

@@ -32,16 +32,24 @@ function acknowledgements(description) {
     .flatMap((match) => [match[1], match[2]]);
 }
 
+/** Whether the plan job's plan-head.txt names the merge request's head commit. */
+async function plannedHead(job, head) {
+  const recorded = await get(`/jobs/${job}/artifacts/plan-head.txt`, 'text').catch(() => '');
+  return recorded.trim() === head;
+}
+
 const candidates = await get(`/repository/commits/${sha}/merge_requests`);
 const merged = candidates.find((candidate) => candidate.state === 'merged') ?? candidates[0];
 if (!merged) throw new Error(`${sha} came from no merge request: no reviewed plan to apply`);
 const mr = await get(`/merge_requests/${merged.iid}`);
 const head = mr.sha; // the merge request's head commit: what was reviewed and merged
 const pipelines = await get(`/merge_requests/${mr.iid}/pipelines`);
-for (const pipeline of pipelines.filter((candidate) => candidate.sha === head)) {
+for (const pipeline of pipelines) {
   const jobs = await get(`/pipelines/${pipeline.id}/jobs?scope[]=success`);
   const plan = jobs.find((job) => job.name === 'sitesync:plan');
   if (!plan) continue;
+  // A merged-results pipeline runs on a merge commit, not the head: its plan job records the head it planned.
+  if (pipeline.sha !== head && !(await plannedHead(plan.id, head))) continue;
   writeFileSync(out, await get(`/jobs/${plan.id}/artifacts/plan.json`, 'text'));
   const flags = acknowledgements(mr.description);
   writeFileSync(acknowledgementsOut, flags.map((arg) => `${arg}\n`).join(''));

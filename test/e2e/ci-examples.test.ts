@@ -1,0 +1,140 @@
+// The CI examples' structure (issue 16): secrets only on the steps that call
+// sitesync, protected environments for apply, a re-plan-on-main path with an
+// approval, one marked comment per pull request that also reports failures,
+// trigger paths that match what the commands read, and a GitLab plan job that
+// runs where its protected key is given.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+
+const DIR = resolve(import.meta.dirname, '../../examples/ci');
+const MARKER = '<!-- sitesync-plan -->';
+
+interface Step {
+  run?: string;
+  env?: Record<string, string>;
+  if?: string;
+}
+interface GithubJob {
+  env?: Record<string, string>;
+  environment?: string;
+  if?: string;
+  steps: Step[];
+}
+interface Workflow {
+  on: Record<string, { paths?: string[] } | null>;
+  env?: Record<string, string>;
+  jobs: Record<string, GithubJob>;
+}
+
+const github = (name: string) => parse(readFileSync(join(DIR, 'github', name), 'utf8')) as Workflow;
+const WORKFLOWS = ['sitesync-plan.yml', 'sitesync-apply.yml', 'sitesync-drift.yml'];
+
+describe('examples/ci/github', () => {
+  test('secrets only in the env of steps that call sitesync, never at job or workflow level', () => {
+    for (const name of WORKFLOWS) {
+      const workflow = github(name);
+      expect(JSON.stringify(workflow.env ?? {}), name).not.toContain('secrets.');
+      for (const [id, job] of Object.entries(workflow.jobs)) {
+        expect(JSON.stringify(job.env ?? {}), `${name} ${id}`).not.toContain('secrets.');
+        for (const step of job.steps) {
+          const secrets = Object.values(step.env ?? {}).filter((value) => value.includes('secrets.'));
+          if (secrets.length > 0) expect(step.run ?? '', `${name} ${id}`).toContain('npx --no-install sitesync');
+        }
+      }
+    }
+  });
+
+  test('plans get the key but no website password; apply jobs run in the protected environment', () => {
+    const plan = github('sitesync-plan.yml');
+    expect(JSON.stringify(plan.jobs)).not.toContain('PASSWORD');
+    expect(JSON.stringify(github('sitesync-drift.yml').jobs)).not.toContain('PASSWORD');
+    const apply = github('sitesync-apply.yml');
+    expect(apply.jobs.apply?.environment).toBe('sitesync-production');
+    expect(apply.jobs['apply-replanned']?.environment).toBe('sitesync-production');
+  });
+
+  test('a re-plan-on-main path: workflow_dispatch, plan, then the approved apply of that plan', () => {
+    const apply = github('sitesync-apply.yml');
+    expect(Object.keys(apply.on)).toContain('workflow_dispatch');
+    expect(apply.jobs.replan?.if).toContain("github.event_name == 'workflow_dispatch'");
+    expect((apply.jobs['apply-replanned'] as GithubJob & { needs?: string }).needs).toBe('replan');
+    const runs = apply.jobs['apply-replanned']?.steps.map((step) => step.run ?? '').join('\n');
+    expect(runs).toContain('sitesync apply replanned/plan.json');
+  });
+
+  test('trigger paths name only what the commands read (-f websites.yaml)', () => {
+    for (const name of WORKFLOWS) {
+      const workflow = github(name);
+      for (const trigger of Object.values(workflow.on)) {
+        if (trigger?.paths) expect(trigger.paths, name).toEqual(['websites.yaml', 'package-lock.json']);
+      }
+      const runs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((step) => step.run ?? ''));
+      for (const command of runs.join('\n').match(/sitesync (plan|apply|validate)[^\n]*/g) ?? []) {
+        expect(command, name).toContain('-f websites.yaml');
+      }
+    }
+  });
+
+  test("the plan comment is this workflow's own (a hidden marker), updated, and reports failures", () => {
+    const job = github('sitesync-plan.yml').jobs.plan!;
+    const all = JSON.stringify(job);
+    expect(all).not.toContain('--edit-last');
+    const plan = job.steps.find((step) => step.run?.includes('sitesync plan'))!;
+    expect(plan.run).toContain('sitesync validate');
+    expect(plan.run).toContain(`echo '${MARKER}'`);
+    expect(plan.run).toContain('sitesync failed (exit $code)');
+    const comment = job.steps.find((step) => step.run?.includes('issues/comments'))!;
+    expect(comment.if).toContain('always()');
+    expect(comment.run).toContain(`startswith("${MARKER}")`);
+    expect(comment.run).toContain('--method PATCH');
+    const last = job.steps.at(-1)!;
+    expect(last.run).toContain('exit "$code"');
+  });
+});
+
+describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
+  const ci = parse(readFileSync(join(DIR, 'gitlab/.gitlab-ci.yml'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const script = (job: string) => ((ci[job]?.script ?? []) as string[]).join('\n');
+  const rules = (job: string) => JSON.stringify(ci[job]?.rules);
+
+  test('every script line is a string (a ": " inside an unquoted line makes it a YAML mapping)', () => {
+    for (const [name, job] of Object.entries(ci)) {
+      for (const line of (job?.script as unknown[] | undefined) ?? []) expect(typeof line, name).toBe('string');
+    }
+  });
+
+  test('install scripts never see the job-wide variables; the plan job runs where the protected key is given', () => {
+    expect(ci.default?.before_script).toEqual(['npm ci --ignore-scripts']);
+    expect(rules('sitesync:plan')).toContain('$CI_MERGE_REQUEST_SOURCE_BRANCH_PROTECTED == \\"true\\"');
+    expect(script('sitesync:plan')).toContain('SITESYNC_API_KEY is not set: it is a protected variable');
+    expect(script('sitesync:validate')).toContain('sitesync validate -f websites.yaml');
+    expect(ci['sitesync:apply']?.environment).toBe('production');
+  });
+
+  test('one marked note per merge request, written after the exit code is known, failures included', () => {
+    const plan = script('sitesync:plan');
+    const built = plan.indexOf('> comment.md');
+    expect(built).toBeGreaterThan(plan.indexOf('code=$?'));
+    expect(plan.indexOf('--data-urlencode "body@comment.md"')).toBeGreaterThan(built);
+    expect(plan).not.toContain('body@plan.md');
+    expect(plan).toContain('sitesync plan failed (exit $code)');
+    expect(plan).toContain(MARKER);
+    expect(plan).toContain('method=PUT');
+  });
+
+  test('merged-results pipelines: the plan job records the head it planned', () => {
+    expect(script('sitesync:plan')).toContain('${CI_MERGE_REQUEST_SOURCE_BRANCH_SHA:-$CI_COMMIT_SHA}" > plan-head.txt');
+    expect(JSON.stringify(ci['sitesync:plan']?.artifacts)).toContain('plan-head.txt');
+  });
+
+  test('changes name only websites.yaml; a manual re-plan-on-main path', () => {
+    for (const job of ['sitesync:validate', 'sitesync:plan', 'sitesync:apply']) {
+      expect(rules(job)).not.toContain('websites/');
+    }
+    expect(rules('sitesync:apply-replanned')).toContain('"when":"manual"');
+    expect(ci['sitesync:apply-replanned']?.needs).toEqual(['sitesync:replan']);
+    expect(script('sitesync:apply-replanned')).toContain('sitesync apply plan.json -f websites.yaml');
+  });
+});
