@@ -12,11 +12,15 @@ import {
   fieldFromConfigName,
   SETTING_NAMES,
   type SettingName,
+  trimListEntries,
   type WebsiteSettings,
 } from '../model/website.js';
 import { type Env, missingMessage, referenceName } from './env.js';
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
+
+/** List settings: what a person writes there is trimmed per entry (live lines are not). */
+const LIST_SETTINGS = new Set<SettingName>(['excludeParams', 'excludeIps']);
 
 /** The service's limit on a website password. */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -38,7 +42,7 @@ export function resolveBlock(
   for (const name of SETTING_NAMES) {
     const raw = block[FIELDS[name].configName];
     if (raw === undefined) continue;
-    const value = FIELDS[name].canonical(raw);
+    const value = FIELDS[name].canonical(LIST_SETTINGS.has(name) ? trimListEntries(raw) : raw);
     if (value !== undefined) setSetting(settings, name, value);
   }
   problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], block[FIELDS.excludeIps.configName]));

@@ -11,11 +11,15 @@ const MAX_DOMAIN_LENGTH = 255;
 const HOSTNAME = /^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+(?!\d+$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?$/;
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
-/** Exactly what the service does before validation: lowercase, drop http(s)://, drop one leading `www.`. */
+/**
+ * Exactly what the service does before validation: lowercase, drop http(s)://,
+ * and when the domain then starts with `www.`, remove EVERY `www.` in it (PHP
+ * `str_replace`): `www.www.x.example` is stored as `x.example`.
+ */
 export function serviceNormalizeDomain(input: string): string {
   let domain = input.trim().toLowerCase();
   domain = domain.replace(/^https?:\/\//, '');
-  if (domain.startsWith('www.')) domain = domain.slice(4);
+  if (domain.startsWith('www.')) domain = domain.replaceAll('www.', '');
   return domain;
 }
 

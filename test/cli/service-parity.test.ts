@@ -1,0 +1,49 @@
+/**
+ * What the deployed service does that sitesync must match (issue 11): every
+ * `www.` removed, untrimmed list lines, odd-but-stored domains, duplicate
+ * rows, field sizes. Each runs the CLI against the reference server in both modes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+import { config, type Workspace, workspace } from './apply-support.js';
+
+const MODES = ['normal', 'phpanalytics-v31'] as const;
+
+describe.each(MODES)('the service, exactly (%s)', (mode) => {
+  let server: TestServer;
+  let ws: Workspace;
+  async function start(): Promise<void> {
+    server = await startTestServer(mode === 'normal' ? {} : { quirks: mode });
+    ws = workspace(server);
+  }
+  afterEach(() => server.close());
+
+  it('www.www.solo.example converges: applied once, then nothing to do', async () => {
+    await start();
+    ws.write('websites.yaml', config({ 'www.www.solo.example': '    privacy: public\n' }));
+    const validate = await ws.run(['validate']);
+    expect(validate.err + validate.out).toContain('is read as solo.example');
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    const again = await ws.run(['plan', '--format', 'json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out).changes).toEqual([]);
+  });
+
+  it('a live exclude_ips line with spaces is a difference, and apply repairs it', async () => {
+    await start();
+    await insertWebsite(server, 'ips.example', {
+      values: { privacy: 0, excludeIps: '192.0.2.1\n 10.0.0.0/8 ', excludeParams: 'ref\r\nutm' },
+    });
+    const ips = '    privacy: public\n    exclude_ips: [192.0.2.1, 10.0.0.0/8]\n    exclude_params: [utm, ref]\n';
+    ws.write('websites.yaml', config({ 'ips.example': ips }));
+    const before = await ws.run(['plan', '--format', 'json']);
+    const changes = JSON.parse(before.out).changes;
+    expect(changes).toHaveLength(1);
+    expect(JSON.stringify(changes[0])).toContain(' 10.0.0.0/8 ');
+    expect(JSON.stringify(changes[0])).not.toContain('exclude_params');
+    const text = await ws.run(['plan']);
+    expect(text.out).toContain('exclude_ips');
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    expect(JSON.parse((await ws.run(['plan', '--format', 'json'])).out).changes).toEqual([]);
+  });
+});
