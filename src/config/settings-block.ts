@@ -10,6 +10,8 @@ import {
   FIELDS,
   type FieldName,
   fieldFromConfigName,
+  largeFields,
+  MAX_FIELD_BYTES,
   SETTING_NAMES,
   type SettingName,
   trimListEntries,
@@ -46,6 +48,10 @@ export function resolveBlock(
     if (value !== undefined) setSetting(settings, name, value);
   }
   problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], block[FIELDS.excludeIps.configName]));
+  for (const { name, bytes } of largeFields(settings, MAX_FIELD_BYTES + 1)) {
+    const message = `is ${bytes.toLocaleString('en-US')} bytes as sent, more than the ${MAX_FIELD_BYTES.toLocaleString('en-US')} bytes the service stores`;
+    problems.push(problemAt(source, [...path, FIELDS[name].configName], message));
+  }
   const resolved: ResolvedBlock = { settings, ignoreChanges: ignoreList(block.ignore_changes) };
   const password = resolvePassword(source, [...path, 'password'], block.password, env, problems);
   if (password) resolved.password = password;

@@ -132,6 +132,22 @@ function toIpSet(raw: unknown): string[] | undefined {
   return set && [...new Set(set.map(canonicalIpEntry))].sort();
 }
 
+/** The service's text columns (`exclude_params`, `exclude_ips`) hold at most this many bytes; longer answers 500. */
+export const MAX_FIELD_BYTES = 65_535;
+
+/** The size in bytes of a list setting as sent (one entry per line, UTF-8); 0 for other settings. */
+export function sentBytes(value: unknown): number {
+  return Array.isArray(value) ? Buffer.byteLength(value.join('\n'), 'utf8') : 0;
+}
+
+/** The list settings among `settings` at least `minBytes` long when sent, largest first. */
+export function largeFields(settings: Partial<WebsiteSettings>, minBytes: number): { name: SettingName; bytes: number }[] {
+  return (['excludeParams', 'excludeIps'] as const)
+    .map((name) => ({ name, bytes: sentBytes(settings[name]) }))
+    .filter((field) => field.bytes >= minBytes)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
 const formatFlag = (value: boolean): string => (value ? 'true' : 'false');
 const formatList = (value: string[]): string => (value.length === 0 ? '[]' : `[${value.join(', ')}]`);
 const isFlag = (raw: unknown): raw is boolean => typeof raw === 'boolean';

@@ -47,3 +47,24 @@ describe.each(MODES)('the service, exactly (%s)', (mode) => {
     expect(JSON.parse((await ws.run(['plan', '--format', 'json'])).out).changes).toEqual([]);
   });
 });
+
+describe('field sizes', () => {
+  it("validate refuses a list over the service's 65,535 bytes, naming file:line", async () => {
+    const server = await startTestServer();
+    try {
+      const ws = workspace(server);
+      const ips = Array.from({ length: 5_000 }, (_, i) => `      - 10.${(i >> 8) & 255}.${i & 255}.1/32\n`).join('');
+      ws.write(
+        'websites.yaml',
+        config({ 'small.example': '    email: true\n', 'big.example': `    exclude_ips:\n${ips}` }),
+      );
+      const run = await ws.run(['validate']);
+      expect(run.code).not.toBe(0);
+      expect(run.err + run.out).toMatch(
+        /websites\.yaml:7:\d+.*exclude_ips.*bytes as sent, more than the 65,535 bytes/s,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
