@@ -141,7 +141,10 @@ export function sentBytes(value: unknown): number {
 }
 
 /** The list settings among `settings` at least `minBytes` long when sent, largest first. */
-export function largeFields(settings: Partial<WebsiteSettings>, minBytes: number): { name: SettingName; bytes: number }[] {
+export function largeFields(
+  settings: Partial<WebsiteSettings>,
+  minBytes: number,
+): { name: SettingName; bytes: number }[] {
   return (['excludeParams', 'excludeIps'] as const)
     .map((name) => ({ name, bytes: sentBytes(settings[name]) }))
     .filter((field) => field.bytes >= minBytes)
