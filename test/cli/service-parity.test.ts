@@ -3,6 +3,8 @@
  * `www.` removed, untrimmed list lines, odd-but-stored domains, duplicate
  * rows, field sizes. Each runs the CLI against the reference server in both modes.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { config, type Workspace, workspace } from './apply-support.js';
@@ -27,6 +29,28 @@ describe.each(MODES)('the service, exactly (%s)', (mode) => {
     const again = await ws.run(['plan', '--format', 'json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out).changes).toEqual([]);
+  });
+
+  it('two live rows of one canonical domain: noted in every format, oldest matched, the other never pruned', async () => {
+    await start();
+    await insertWebsite(server, 'x.example', { values: { privacy: 0 } });
+    await insertWebsite(server, 'x.example.', { values: { privacy: 0 } });
+    ws.write('websites.yaml', config({ 'x.example': '    privacy: public\n' }, 'prune: true\n'));
+    const json = JSON.parse((await ws.run(['plan', '--format', 'json'])).out);
+    expect(json.changes).toEqual([]);
+    expect(json.notes).toContainEqual(expect.objectContaining({ kind: 'duplicate_domain', ids: [1, 2] }));
+    for (const format of ['human', 'markdown']) {
+      const run = await ws.run(['plan', '--format', format]);
+      expect(run.out).toContain('x.example is held 2 times by the service (ids 1, 2)');
+    }
+    const exported = await ws.run(['export', '--out', 'exported.yaml']);
+    expect(exported.code).toBe(0);
+    const text = readFileSync(join(ws.dir, 'exported.yaml'), 'utf8');
+    expect(text.match(/domain: x\.example/g)).toHaveLength(1);
+    expect(text).toContain('also holds this domain as id 2');
+    const validated = await ws.run(['validate', '--file', 'exported.yaml']);
+    expect(validated.err + validated.out).toContain('valid (1 website, 0 warnings)');
+    expect(validated.code).toBe(0);
   });
 
   it('a live exclude_ips line with spaces is a difference, and apply repairs it', async () => {
