@@ -29,6 +29,21 @@ export function isValidServiceDomain(domain: string): boolean {
   return IPV4.test(domain) || HOSTNAME.test(domain);
 }
 
+// What the deployed service actually stores (looser than its documented rule):
+// underscores in labels other than the last, and (after canonicalDomain) punycode labels.
+const STORABLE_HOSTNAME = /^(?:[a-z\d_](?:[a-z\d_-]{0,61}[a-z\d_])?\.)+(?!\d+$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?$/;
+
+/**
+ * Whether the deployed service would store this canonical domain. sitesync
+ * refuses only what the service refuses: whatever it holds can be listed,
+ * exported, planned and protected; an odd shape that passes here but not
+ * `isValidServiceDomain` is only warned about.
+ */
+export function isStorableDomain(domain: string): boolean {
+  if (isValidServiceDomain(domain)) return true;
+  return domain.length > 0 && domain.length <= MAX_DOMAIN_LENGTH && STORABLE_HOSTNAME.test(domain);
+}
+
 /**
  * The canonical form sitesync uses as identity: the service's normalisation,
  * plus what a person writes that the service would store differently or

@@ -53,6 +53,21 @@ describe.each(MODES)('the service, exactly (%s)', (mode) => {
     expect(validated.code).toBe(0);
   });
 
+  it('a_b.example, stored by the service: export, validate (warning only) and a pruning plan change nothing', async () => {
+    await start();
+    await insertWebsite(server, 'a_b.example', { values: { privacy: 0 } });
+    await insertWebsite(server, 'plain.example', { values: { privacy: 0 } });
+    expect((await ws.run(['export', '--out', 'exported.yaml'])).code).toBe(0);
+    const exported = readFileSync(join(ws.dir, 'exported.yaml'), 'utf8');
+    ws.write('websites.yaml', exported.replace('version: 1\n', 'version: 1\nprune: true\n'));
+    const validated = await ws.run(['validate']);
+    expect(validated.code).toBe(0);
+    expect(validated.err + validated.out).toContain('not a standard hostname');
+    const planned = await ws.run(['plan', '--format', 'json']);
+    expect(planned.code).toBe(0);
+    expect(JSON.parse(planned.out).changes).toEqual([]);
+  });
+
   it('a live exclude_ips line with spaces is a difference, and apply repairs it', async () => {
     await start();
     await insertWebsite(server, 'ips.example', {
