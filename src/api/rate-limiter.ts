@@ -8,7 +8,8 @@
  * expect (another client on the same IP or key, or an earlier run) is counted
  * as requests we did not send. Until the first answer has been seen, one
  * request at a time: a burst must not spend a budget an earlier run already
- * used. A 429 pauses everyone for `Retry-After`. A wait of `noticeAfterMs`
+ * used. A 429 pauses everyone for `Retry-After`, and its end is the end of
+ * the server's window (nothing counted before it still counts after). A wait of `noticeAfterMs`
  * or longer is announced (`notice`) before it starts: a silent minute looks
  * like a hang.
  */
@@ -147,8 +148,15 @@ export class RateLimiter {
     for (let i = 0; i < unseen; i++) this.#log.push(now);
   }
 
-  /** A 429's `Retry-After`: nobody starts a request before it has passed. */
+  /**
+   * A 429's `Retry-After`: nobody starts a request before it has passed. The
+   * server's window ends then, so every request counted so far (ours and the
+   * unseen ones of other clients) leaves the log by then too: without this the
+   * log, filled at the 429, would hold the next request back a whole window more.
+   */
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+    const leavesBy = this.#pausedUntil - this.#windowMs;
+    this.#log = this.#log.map((started) => Math.min(started, leavesBy));
   }
 }

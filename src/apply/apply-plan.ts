@@ -161,8 +161,15 @@ async function attempt(
         return { ...base, outcome: 'applied' };
     }
   } catch (error) {
-    return { ...base, outcome: 'failed', ...describeFailure(change.action, error) };
+    return { ...base, outcome: 'failed', ...describeFailure(change.action, error, sentSettings(change, desired)) };
   }
+}
+
+/** What a change sends (for a failure's message); nothing for a delete. */
+function sentSettings(change: Change, desired: ReadonlyMap<string, DesiredWebsite>): Partial<WebsiteSettings> {
+  if (change.action === 'delete') return {};
+  if (change.action === 'create') return desiredForCreate(change, desired).settings;
+  return change.after;
 }
 
 /** The configured website (it holds the password); the plan's settings when the configuration lacks it. */

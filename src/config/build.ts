@@ -5,7 +5,7 @@
  * files, and privacy: password only with a password.
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
-import { byDomain, canonicalDomain, isValidServiceDomain } from '../model/domain.js';
+import { byDomain, canonicalDomain, isStorableDomain, isValidServiceDomain } from '../model/domain.js';
 import {
   CONFIG_FIELD_NAMES,
   type DesiredWebsite,
@@ -173,7 +173,7 @@ function checkDomain(
   problems: ConfigProblem[],
 ): string | undefined {
   const domain = canonicalDomain(written);
-  if (!isValidServiceDomain(domain)) {
+  if (!isStorableDomain(domain)) {
     const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
     const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;
     problems.push(problemAt(source, path, message));
@@ -181,6 +181,10 @@ function checkDomain(
   }
   if (domain !== written) {
     const message = `${JSON.stringify(written)} is read as ${domain}, as the service stores it; write ${domain}`;
+    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+  } else if (!isValidServiceDomain(domain)) {
+    // The service stores it (so sitesync manages it), but it is not a hostname browsers and DNS accept.
+    const message = `${JSON.stringify(written)} is not a standard hostname (underscore); the service stores it, so it is managed as written`;
     problems.push(problemAt(source, path, message, { severity: 'warning' }));
   }
   return domain;

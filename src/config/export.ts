@@ -43,6 +43,12 @@ export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOpt
   const used = new Set<string>();
   const warnings: string[] = [];
   const index = indexLiveByDomain(live);
+  const duplicateComments = new Map(
+    index.duplicates.map((duplicate) => [
+      duplicate.domain,
+      `the service also holds this domain as id ${duplicate.others.join(', ')}: exported id ${duplicate.kept} (the oldest)`,
+    ]),
+  );
   for (const duplicate of index.duplicates) {
     const ids = duplicate.others.join(', ');
     warnings.push(
@@ -54,6 +60,8 @@ export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOpt
     .sort(byDomain)
     .map(({ site, domain }): SerializableWebsite => {
       const out: SerializableWebsite = { domain, settings: site.settings };
+      const duplicateComment = duplicateComments.get(domain);
+      if (duplicateComment !== undefined) out.domainComment = duplicateComment;
       if (site.settings.privacy === 'password') {
         out.passwordVariable = uniqueName(passwordVariable(domain), used);
         out.passwordComment = PASSWORD_COMMENT;

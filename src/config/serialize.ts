@@ -27,6 +27,8 @@ export interface SerializableWebsite {
   passwordVariable?: string;
   /** A comment placed after the password line. */
   passwordComment?: string;
+  /** A comment placed after the domain line. */
+  domainComment?: string;
   /** Comments placed after a setting's line (in `defaults` when the value was factored out there). */
   settingComments?: Partial<Record<SettingName, string>>;
   ignoreChanges?: readonly FieldName[];
@@ -58,6 +60,8 @@ export function serializeConfig(input: SerializeInput): string {
   const header = input.header ? `\n${input.header.replace(/^/gm, ' ').replace(/ +$/gm, '')}` : '';
   doc.commentBefore = ` yaml-language-server: $schema=${input.schema}${header}`;
   websites.forEach((site, i) => {
+    const domain = doc.getIn(['websites', i, 'domain'], true);
+    if (site.domainComment && isNode(domain)) (domain as Node).comment = ` ${site.domainComment}`;
     const password = doc.getIn(['websites', i, 'password'], true);
     if (site.passwordComment && isNode(password)) (password as Node).comment = ` ${site.passwordComment}`;
     for (const name of SETTING_NAMES) {

@@ -10,13 +10,19 @@ import {
   FIELDS,
   type FieldName,
   fieldFromConfigName,
+  largeFields,
+  MAX_FIELD_BYTES,
   SETTING_NAMES,
   type SettingName,
+  trimListEntries,
   type WebsiteSettings,
 } from '../model/website.js';
 import { type Env, missingMessage, referenceName, type SecretMode } from './env.js';
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
+
+/** List settings: what a person writes there is trimmed per entry (live lines are not). */
+const LIST_SETTINGS = new Set<SettingName>(['excludeParams', 'excludeIps']);
 
 /** The service's limit on a website password. */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -39,10 +45,14 @@ export function resolveBlock(
   for (const name of SETTING_NAMES) {
     const raw = block[FIELDS[name].configName];
     if (raw === undefined) continue;
-    const value = FIELDS[name].canonical(raw);
+    const value = FIELDS[name].canonical(LIST_SETTINGS.has(name) ? trimListEntries(raw) : raw);
     if (value !== undefined) setSetting(settings, name, value);
   }
   problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], block[FIELDS.excludeIps.configName]));
+  for (const { name, bytes } of largeFields(settings, MAX_FIELD_BYTES + 1)) {
+    const message = `is ${bytes.toLocaleString('en-US')} bytes as sent, more than the ${MAX_FIELD_BYTES.toLocaleString('en-US')} bytes the service stores`;
+    problems.push(problemAt(source, [...path, FIELDS[name].configName], message));
+  }
   const resolved: ResolvedBlock = { settings, ignoreChanges: ignoreList(block.ignore_changes) };
   const password = resolvePassword(source, [...path, 'password'], block.password, env, problems, secrets);
   if (password) resolved.password = password;

@@ -11,11 +11,15 @@ const MAX_DOMAIN_LENGTH = 255;
 const HOSTNAME = /^(?:[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?\.)+(?!\d+$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?$/;
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
-/** Exactly what the service does before validation: lowercase, drop http(s)://, drop one leading `www.`. */
+/**
+ * Exactly what the service does before validation: lowercase, drop http(s)://,
+ * and when the domain then starts with `www.`, remove EVERY `www.` in it (PHP
+ * `str_replace`): `www.www.x.example` is stored as `x.example`.
+ */
 export function serviceNormalizeDomain(input: string): string {
   let domain = input.trim().toLowerCase();
   domain = domain.replace(/^https?:\/\//, '');
-  if (domain.startsWith('www.')) domain = domain.slice(4);
+  if (domain.startsWith('www.')) domain = domain.replaceAll('www.', '');
   return domain;
 }
 
@@ -23,6 +27,21 @@ export function serviceNormalizeDomain(input: string): string {
 export function isValidServiceDomain(domain: string): boolean {
   if (domain.length === 0 || domain.length > MAX_DOMAIN_LENGTH) return false;
   return IPV4.test(domain) || HOSTNAME.test(domain);
+}
+
+// What the deployed service actually stores (looser than its documented rule):
+// underscores in labels other than the last, and (after canonicalDomain) punycode labels.
+const STORABLE_HOSTNAME = /^(?:[a-z\d_](?:[a-z\d_-]{0,61}[a-z\d_])?\.)+(?!\d+$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?$/;
+
+/**
+ * Whether the deployed service would store this canonical domain. sitesync
+ * refuses only what the service refuses: whatever it holds can be listed,
+ * exported, planned and protected; an odd shape that passes here but not
+ * `isValidServiceDomain` is only warned about.
+ */
+export function isStorableDomain(domain: string): boolean {
+  if (isValidServiceDomain(domain)) return true;
+  return domain.length > 0 && domain.length <= MAX_DOMAIN_LENGTH && STORABLE_HOSTNAME.test(domain);
 }
 
 /**

@@ -16,9 +16,9 @@ export interface WebsiteSettings {
   privacy: Privacy;
   email: boolean;
   excludeBots: boolean;
-  /** Sorted, unique, trimmed, no empty entries. */
+  /** Sorted, unique, no blank entries; live entries keep their spaces (the tracker does not trim). */
   excludeParams: string[];
-  /** Sorted, unique, trimmed, no empty entries. */
+  /** Sorted, unique, no blank entries; live entries keep their spaces (the tracker does not trim). */
   excludeIps: string[];
   favorite: boolean;
 }
@@ -79,7 +79,13 @@ function toPrivacy(raw: unknown): Privacy | undefined {
   return PRIVACY_VALUES[code];
 }
 
-/** One entry per line (\r\n, \r or \n) or an array; trimmed, de-duplicated, sorted. */
+/**
+ * One entry per line (\r\n, \r or \n) or an array; de-duplicated, sorted,
+ * blank lines dropped. Entries are NOT trimmed: the service's tracker splits on
+ * newlines without trimming, so a live ` 10.0.0.0/8 ` excludes nothing and is a
+ * real difference from `10.0.0.0/8`. What a person writes is trimmed before
+ * (`trimListEntries`, config side).
+ */
 export function toLineSet(raw: unknown): string[] | undefined {
   if (raw === null) return [];
   let entries: unknown[];
@@ -89,10 +95,17 @@ export function toLineSet(raw: unknown): string[] | undefined {
   const set = new Set<string>();
   for (const entry of entries) {
     if (typeof entry !== 'string' && typeof entry !== 'number') return undefined;
-    const text = String(entry).trim();
-    if (text !== '') set.add(text);
+    const text = String(entry);
+    if (text.trim() !== '') set.add(text);
   }
   return [...set].sort();
+}
+
+/** A list as a person wrote it (array or lines), each entry trimmed: the config side of `toLineSet`. */
+export function trimListEntries(raw: unknown): unknown {
+  if (typeof raw === 'string') return raw.split(/\r\n|\r|\n/).map((line) => line.trim());
+  if (Array.isArray(raw)) return raw.map((entry) => (typeof entry === 'string' ? entry.trim() : entry));
+  return raw;
 }
 
 /**
@@ -119,17 +132,36 @@ function toIpSet(raw: unknown): string[] | undefined {
   return set && [...new Set(set.map(canonicalIpEntry))].sort();
 }
 
+/** The service's text columns (`exclude_params`, `exclude_ips`) hold at most this many bytes; longer answers 500. */
+export const MAX_FIELD_BYTES = 65_535;
+
+/** The size in bytes of a list setting as sent (one entry per line, UTF-8); 0 for other settings. */
+export function sentBytes(value: unknown): number {
+  return Array.isArray(value) ? Buffer.byteLength(value.join('\n'), 'utf8') : 0;
+}
+
+/** The list settings among `settings` at least `minBytes` long when sent, largest first. */
+export function largeFields(
+  settings: Partial<WebsiteSettings>,
+  minBytes: number,
+): { name: SettingName; bytes: number }[] {
+  return (['excludeParams', 'excludeIps'] as const)
+    .map((name) => ({ name, bytes: sentBytes(settings[name]) }))
+    .filter((field) => field.bytes >= minBytes)
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
 const formatFlag = (value: boolean): string => (value ? 'true' : 'false');
 const formatList = (value: string[]): string => (value.length === 0 ? '[]' : `[${value.join(', ')}]`);
 const isFlag = (raw: unknown): raw is boolean => typeof raw === 'boolean';
 const isPrivacy = (raw: unknown): raw is Privacy => raw === 'public' || raw === 'private' || raw === 'password';
 
-/** Sorted, unique, trimmed, non-empty strings (IPv6 compressed and lowercase for IPs): what `toLineSet` / `toIpSet` produce. */
+/** Sorted, unique, non-blank strings (IPv6 compressed and lowercase for IPs): what `toLineSet` / `toIpSet` produce. */
 function isCanonicalList(raw: unknown, ips: boolean): raw is string[] {
   if (!Array.isArray(raw)) return false;
   let previous: string | undefined;
   for (const entry of raw) {
-    if (typeof entry !== 'string' || entry === '' || entry.trim() !== entry) return false;
+    if (typeof entry !== 'string' || entry.trim() === '') return false;
     if (ips && canonicalIpEntry(entry) !== entry) return false;
     if (previous !== undefined && !(previous < entry)) return false;
     previous = entry;

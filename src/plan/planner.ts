@@ -6,7 +6,7 @@
  * re-used in the same run). Safety is checked separately (safety.ts) over the
  * finished plan and attached as data; apply enforces it.
  */
-import { byDomain, indexLiveByDomain } from '../model/domain.js';
+import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
 import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
@@ -49,11 +49,12 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     ignoredDrift: 0,
     managedLive: 0,
   };
-  const liveByDomain = indexLiveByDomain(live).byDomain;
+  const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
   const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
   planUnlisted(liveByDomain, listed, policy, tally);
   tally.changes.sort(byActionThenDomain);
-  const result: Plan = { changes: tally.changes, notes: notesOf(tally, policy), safety: [], summary: summaryOf(tally) };
+  const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
+  const result: Plan = { changes: tally.changes, notes, safety: [], summary: summaryOf(tally) };
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {
     limits: policy.limits,
@@ -170,6 +171,16 @@ function deleteOf(domain: string, current: LiveWebsite): Change {
   };
   if (current.createdAt !== undefined) change.createdAt = current.createdAt;
   return change;
+}
+
+/**
+ * The service checks uniqueness on the raw string, so `x.example.` and
+ * `x.example` can both exist: the oldest is matched, the others are only
+ * reported (never updated, never pruned: which one holds the history is the
+ * user's call, made by hand).
+ */
+function duplicateNote(duplicate: DuplicateDomain): Note {
+  return { kind: 'duplicate_domain', domains: [duplicate.domain], ids: [duplicate.kept, ...duplicate.others] };
 }
 
 function byActionThenDomain(a: Change, b: Change): number {

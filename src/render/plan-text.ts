@@ -30,6 +30,11 @@ export function noteText(note: Note): string {
       return `${countOf(count, 'field')} drifted but ${count === 1 ? 'is' : 'are'} in ignore_changes: not changed`;
     case 'filtered':
       return `${sites} left out by --only/--skip`;
+    case 'duplicate_domain': {
+      const [kept, ...others] = note.ids ?? [];
+      const them = others.length === 1 ? `id ${others[0]}` : `ids ${others.join(', ')}`;
+      return `${note.domains[0]} is held ${others.length + 1} times by the service (ids ${[kept, ...others].join(', ')}): sitesync manages the oldest (id ${kept}); ${them} ${others.length === 1 ? 'is' : 'are'} never changed or pruned: remove by hand what is not needed`;
+    }
   }
 }
 

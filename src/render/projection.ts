@@ -144,7 +144,8 @@ function ignoredLine(drift: IgnoredDrift): FieldLine {
 const NOTE_DOMAINS_SHOWN = 5;
 function noteLine(note: Note): string {
   const text = noteText(note);
-  if (note.kind === 'out_of_scope' || note.kind === 'filtered' || note.domains.length === 0) return text;
+  if (note.kind === 'out_of_scope' || note.kind === 'filtered' || note.kind === 'duplicate_domain') return text;
+  if (note.domains.length === 0) return text;
   return `${text} (${listFirst(note.domains, NOTE_DOMAINS_SHOWN)})`;
 }
 

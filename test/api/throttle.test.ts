@@ -66,6 +66,24 @@ describe('pacing against a throttled server', () => {
     expect(client.stats).toEqual({ requests: 5, retries: 0, throttled: 0 });
   });
 
+  it.each(['normal', 'phpanalytics-v31'] as const)(
+    'a 429 50 s into a window spent by another client costs its Retry-After (10 s), not a window more (%s)',
+    async (mode) => {
+      env = await throttled(mode, 60);
+      await seed(env.server, 250);
+      const other = env.connect({ rateLimitPerMinute: 0, clock });
+      for (let id = 1; id <= 60; id++) await other.getWebsite(id);
+      clock.advance(50_000);
+      const started = clock.now();
+      const client = env.connect({ rateLimitPerMinute: 60, rateLimitWindowMs: WINDOW_MS, concurrency: 4, clock });
+      expect(await client.listWebsites()).toHaveLength(250);
+      expect(client.stats.throttled).toBe(1);
+      const elapsed = clock.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(10_000);
+      expect(elapsed).toBeLessThan(15_000);
+    },
+  );
+
   it('honours Retry-After when a 429 does come, then resumes and completes', async () => {
     env = await throttled('normal', 4);
     await seed(env.server, 600);

@@ -19,7 +19,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('validation (%s)', (mode)
     ['HTTPS://WWW.Shop.Example', 'shop.example'],
     ['http://blog.example', 'blog.example'],
     ['  www.padded.example  ', 'padded.example'],
-    ['www.www.double.example', 'www.double.example'],
+    ['www.www.double.example', 'double.example'], // every www. (PHP str_replace)
     ['192.168.10.20', '192.168.10.20'],
     ['xn--bcher-kva.example', 'xn--bcher-kva.example'],
   ])('normalises %j to %j', async (sent, stored) => {
