@@ -15,8 +15,8 @@ import type { Io } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
-export function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): DesiredState {
-  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env });
+export async function loadDesiredState(shared: Pick<SharedOptions, 'files'>, io: Io): Promise<DesiredState> {
+  const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, signal: io.signal });
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
@@ -34,8 +34,8 @@ export interface Session {
 }
 
 /** The configuration, then a client for it (`concurrency`: sockets, one per change in flight). */
-export function openSession(shared: SharedOptions, io: Io, concurrency?: number): Session {
-  const state = loadDesiredState(shared, io);
+export async function openSession(shared: SharedOptions, io: Io, concurrency?: number): Promise<Session> {
+  const state = await loadDesiredState(shared, io);
   const connection = connectionOf(shared, io, state.apiUrl);
   return { state, connection, api: openClient(shared, io, connection, concurrency) };
 }

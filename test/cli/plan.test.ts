@@ -112,7 +112,7 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       const text = readFileSync(join(ws.dir, 'plan.json'), 'utf8');
       const saved = parseSavedPlan(text, 'plan.json');
       expect(saved.target).toBe(server.url);
-      expect(saved.configDigest).toBe(loadConfig({ files: [EXAMPLE], cwd: ws.dir, env: ws.env }).state?.digest);
+      expect(saved.configDigest).toBe((await loadConfig({ files: [EXAMPLE], cwd: ws.dir, env: ws.env })).state?.digest);
       expect(saved.configDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(saved.fingerprints).toHaveLength(21);
       for (const secret of [...Object.values(PASSWORDS), server.key]) expect(text).not.toContain(secret);

@@ -40,7 +40,7 @@ export function registerPlan(program: Command, context: CommandContext): void {
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const session = openSession(shared, io);
+  const session = await openSession(shared, io);
   const { api, state } = session;
   try {
     const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
