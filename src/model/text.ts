@@ -19,7 +19,6 @@ export function listFirst(entries: readonly string[], shown: number): string {
  * (C0, DEL, C1, so ESC sequences too) shown as a visible `\xNN` instead.
  */
 export function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   return text.replace(
     /[\u0000-\u001f\u007f-\u009f]/g,
     (char) => `\\x${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
