@@ -5,7 +5,7 @@
  * the file cannot hold faithfully (fields the server does not return, entries
  * validate would refuse) is a `warning:` line on stderr and a comment in the file.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
@@ -58,7 +58,7 @@ export function registerExport(program: Command, context: CommandContext): void 
 export async function runExport(options: ExportOptions, io: Io): Promise<number> {
   const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
   // Before any request: a hand-written file (prune, manage, protect, limits) is not ours to replace.
-  if (outPath !== undefined && !options.force && existsSync(outPath)) {
+  if (outPath !== undefined && !options.force && existsSync(outPath) && !statSync(outPath).isDirectory()) {
     throw new SitesyncError(
       'usage',
       `${options.out} already exists; export never replaces a file unless --force is given (or choose another --out)`,
