@@ -5,6 +5,7 @@
  * matched. The key is never part of a message (only the origin is).
  */
 import { SitesyncError } from '../model/errors.js';
+import { printable } from '../model/text.js';
 import type { HttpResponse } from './transport.js';
 import { decodeErrorBody, looksLikeLoginPage } from './wire.js';
 
@@ -29,6 +30,20 @@ export function isLoginPage(response: HttpResponse): boolean {
   return response.status >= 200 && response.status < 300 && isHtml(response) && looksLikeLoginPage(response.text);
 }
 
+const LOGIN_PATH = /\/(login|log-in|signin|sign-in|auth)\b/i;
+
+/** The Location header as an absolute URL, control characters made visible. */
+function redirectTarget(response: HttpResponse, origin: string): string | undefined {
+  const raw = response.headers.location;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value === '') return undefined;
+  try {
+    return printable(new URL(String(value), origin).href);
+  } catch {
+    return printable(String(value));
+  }
+}
+
 function summary(response: HttpResponse): string {
   if (isHtml(response)) return 'an HTML error page';
   return decodeErrorBody(response.text).message ?? 'no details';
@@ -51,8 +66,21 @@ export function errorForResponse(response: HttpResponse, context: FailureContext
   const fail = (code: ConstructorParameters<typeof SitesyncError>[0], message: string) =>
     new SitesyncError(code, message, details);
 
-  if ((status >= 300 && status < 400) || isLoginPage(response)) {
-    return fail('auth', `the API key was rejected by ${context.origin} (${status}: a redirect or login page)`);
+  if (status >= 300 && status < 400) {
+    const location = redirectTarget(response, context.origin);
+    if (location !== undefined && LOGIN_PATH.test(location)) {
+      return fail(
+        'auth',
+        `the API key was rejected by ${context.origin} (${status}: a redirect to the login page ${location})`,
+      );
+    }
+    return fail(
+      'protocol',
+      `${context.label} → ${status}: the server redirects to ${location ?? '(no Location header)'}; sitesync does not follow redirects: if the service moved, set --url (or api.url) to that address`,
+    );
+  }
+  if (isLoginPage(response)) {
+    return fail('auth', `the API key was rejected by ${context.origin} (${status}: a login page)`);
   }
   switch (status) {
     case 401:

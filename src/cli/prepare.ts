@@ -16,12 +16,12 @@ import type { Io } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
-export function loadDesiredState(
+export async function loadDesiredState(
   shared: Pick<SharedOptions, 'files'>,
   io: Io,
   secrets: SecretMode = 'resolve',
-): DesiredState {
-  const loaded = loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets });
+): Promise<DesiredState> {
+  const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
@@ -42,13 +42,13 @@ export interface Session {
  * The configuration, then a client for it (`concurrency`: sockets, one per
  * change in flight). `secrets`: `check` where no password is sent (plan).
  */
-export function openSession(
+export async function openSession(
   shared: SharedOptions,
   io: Io,
   concurrency?: number,
   secrets: SecretMode = 'resolve',
-): Session {
-  const state = loadDesiredState(shared, io, secrets);
+): Promise<Session> {
+  const state = await loadDesiredState(shared, io, secrets);
   const connection = connectionOf(shared, io, state.apiUrl);
   return { state, connection, api: openClient(shared, io, connection, concurrency) };
 }

@@ -1,16 +1,22 @@
 /**
  * Which files make up the configuration, and reading them safely: `-f` names
  * files or directories (every *.yaml / *.yml directly inside, sorted); with no
- * `-f`, websites.yaml in the working directory. Size is bounded before the
- * parser ever sees the text.
+ * `-f`, websites.yaml in the working directory; `-f -` is standard input. Size
+ * is bounded while reading, for every kind of file (read-bounded.ts), before
+ * the parser ever sees the text.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import type { ConfigProblem } from '../model/desired-state.js';
+import { type BoundedRead, readPathBounded, readStreamBounded } from './read-bounded.js';
 
 export const DEFAULT_CONFIG_FILE = 'websites.yaml';
 /** Far above any real configuration (10,000 sites is ~1 MB), far below trouble. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+/** `-f -`: the configuration comes from standard input, shown as `stdin` in messages. */
+export const STDIN_ARG = '-';
+export const STDIN_DISPLAY = 'stdin';
 
 export interface ConfigFile {
   /** Absolute path, for reading. */
@@ -44,6 +50,12 @@ export function listConfigFiles(args: readonly string[], cwd: string): FileListi
     files.push({ path, display: displayPath(path, cwd) });
   };
   for (const arg of args.length > 0 ? args : [DEFAULT_CONFIG_FILE]) {
+    // /dev/stdin too: when stdin is a socket, open(2) on it fails (ENXIO); the stream always works.
+    if (arg === STDIN_ARG || arg === '/dev/stdin') {
+      if (!seen.has(STDIN_ARG)) files.push({ path: STDIN_ARG, display: arg === STDIN_ARG ? STDIN_DISPLAY : arg });
+      seen.add(STDIN_ARG);
+      continue;
+    }
     const path = resolve(cwd, arg);
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) {
@@ -61,20 +73,33 @@ export function listConfigFiles(args: readonly string[], cwd: string): FileListi
   return { files, errors };
 }
 
-export type ReadResult = { text: string } | { error: ConfigProblem };
+export type ReadResult = { text: string } | { error: ConfigProblem } | { interrupted: true };
 
-export function readConfigFile(file: ConfigFile): ReadResult {
+export interface ReadOptions {
+  /** Ctrl-C/SIGTERM: the read stops at once. */
+  signal?: AbortSignal;
+  /** What `-f -` reads; process.stdin by default. */
+  stdin?: Readable;
+  limit?: number;
+}
+
+export async function readConfigFile(file: ConfigFile, options: ReadOptions = {}): Promise<ReadResult> {
+  const limit = options.limit ?? MAX_FILE_BYTES;
+  const read: BoundedRead =
+    file.path === STDIN_ARG
+      ? await readStreamBounded(options.stdin ?? process.stdin, limit, options.signal, true)
+      : await readPathBounded(file.path, limit, options.signal);
+  switch (read.kind) {
+    case 'interrupted':
+      return { interrupted: true };
+    case 'too-large':
+      return { error: fileProblem(file.display, `the input is larger than the limit of ${limit} bytes`) };
+    case 'failed':
+      return { error: fileProblem(file.display, `cannot be read (${read.code})`) };
+  }
   try {
-    const size = statSync(file.path).size;
-    if (size > MAX_FILE_BYTES) {
-      return { error: fileProblem(file.display, `the file is ${size} bytes; the limit is ${MAX_FILE_BYTES} bytes`) };
-    }
-    const bytes = readFileSync(file.path);
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return { text };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof TypeError) return { error: fileProblem(file.display, 'the file is not valid UTF-8 text') };
-    return { error: fileProblem(file.display, `cannot be read (${code ?? 'unknown error'})`) };
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(read.bytes) };
+  } catch {
+    return { error: fileProblem(file.display, 'the file is not valid UTF-8 text') };
   }
 }

@@ -4,10 +4,11 @@
  * problems for people. Errors are values here; commands decide what to do.
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
+import { SitesyncError } from '../model/errors.js';
 import { countOf } from '../model/text.js';
 import { buildState } from './build.js';
 import type { Env, SecretMode } from './env.js';
-import { listConfigFiles, readConfigFile } from './files.js';
+import { listConfigFiles, type ReadOptions, readConfigFile } from './files.js';
 import { quickParse } from './quick-parse.js';
 import { checkSchema, schemaAccepts } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
@@ -18,7 +19,7 @@ export { type ExportOptions, type ExportResult, exportConfig, exportConfigWithWa
 export { DEFAULT_CONFIG_FILE } from './files.js';
 export { schemaText } from './schema.js';
 
-export interface LoadOptions {
+export interface LoadOptions extends Omit<ReadOptions, 'limit'> {
   /** Files or directories (every *.yaml / *.yml inside, sorted); empty means websites.yaml in cwd. */
   files: string[];
   cwd: string;
@@ -41,12 +42,14 @@ export interface LoadResult {
   files: string[];
 }
 
-export function loadConfig(options: LoadOptions): LoadResult {
+/** Rejects with SitesyncError('interrupted') when `signal` aborts while reading. */
+export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
   const listing = listConfigFiles(options.files, options.cwd);
   const problems: ConfigProblem[] = [...listing.errors];
   const sources: ConfigText[] = [];
   for (const file of listing.files) {
-    const read = readConfigFile(file);
+    const read = await readConfigFile(file, options);
+    if ('interrupted' in read) throw new SitesyncError('interrupted', 'interrupted while reading the configuration');
     if ('error' in read) problems.push(read.error);
     else sources.push({ text: read.text, file: file.display });
   }

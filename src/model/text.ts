@@ -13,3 +13,14 @@ export function listFirst(entries: readonly string[], shown: number): string {
   const listed = entries.slice(0, shown).join(', ');
   return entries.length > shown ? `${listed} and ${entries.length - shown} more` : listed;
 }
+
+/**
+ * Text from the service made safe for a terminal: every control character
+ * (C0, DEL, C1, so ESC sequences too) shown as a visible `\xNN` instead.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (char) => `\\x${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}

@@ -3,7 +3,9 @@
  * summary table, the destructive block first, one collapsible section per
  * site, safety violations, notes, and the plan's fingerprint. Stays under
  * 60,000 characters (GitHub rejects comments over 65,535) by summarising the
- * tail instead of cutting text mid-way.
+ * tail instead of cutting text mid-way. Every text that may hold a value from
+ * the service (domains, settings, notes) is escaped for where it lands: Markdown
+ * inline, HTML inside <details>, or a code fence longer than any backtick run.
  */
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
@@ -22,6 +24,28 @@ export interface MarkdownOptions {
   limit?: number;
 }
 
+/** Markdown and HTML metacharacters shown literally; one line (a newline would end a `>` block). */
+export function escapeMarkdown(text: string): string {
+  return escapeHtml(text)
+    .replace(/[\\`*_[\]|~]/g, (char) => `\\${char}`)
+    .replace(/\r?\n/g, ' ');
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** A fence no line inside can close: one backtick longer than the longest run. */
+function fenceFor(body: string): string {
+  const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const view = projectPlan(plan);
   const limit = options.limit ?? MARKDOWN_LIMIT;
@@ -38,20 +62,20 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       '> [!CAUTION]',
       `> **${countOf(view.destructive.length, 'website')} will be deleted, with the whole analytics history of each:**`,
     );
-    head.push(...capped(view.destructive, '> '), '');
+    head.push(...capped(view.destructive.map(escapeMarkdown), '> '), '');
   }
   if (view.safety.length > 0) {
     head.push('**Safety violations** (apply refuses this plan unless acknowledged):', '');
     head.push(
       ...capped(
-        view.safety.map((violation) => `- ❌ ${violation}`),
+        view.safety.map((violation) => `- ❌ ${escapeMarkdown(violation)}`),
         '',
       ),
       '',
     );
   }
   const tail: string[] = [];
-  if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${note}`), '');
+  if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
   tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);
 
   let text = `${head.join('\n')}\n`;
@@ -75,8 +99,10 @@ function capped(lines: string[], prefix: string): string[] {
 }
 
 function siteSection(site: SiteView): string {
-  const body = site.fields.length === 0 ? '' : `\n\`\`\`diff\n${site.fields.map(diffLine).join('\n')}\n\`\`\`\n`;
-  return `<details><summary><code>${site.headline}</code></summary>\n${body}\n</details>\n\n`;
+  const lines = site.fields.map(diffLine).join('\n');
+  const fence = fenceFor(lines);
+  const body = site.fields.length === 0 ? '' : `\n${fence}diff\n${lines}\n${fence}\n`;
+  return `<details><summary><code>${escapeHtml(site.headline)}</code></summary>\n${body}\n</details>\n\n`;
 }
 
 /** GitHub colours diff blocks by the first character; list entries stay indented under their field. */

@@ -7,7 +7,7 @@
  */
 import { diffArrays } from 'diff';
 import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, Plan } from '../model/plan.js';
-import { countOf, listFirst } from '../model/text.js';
+import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
 import { noteText, violationText } from './plan-text.js';
@@ -42,7 +42,29 @@ export interface PlanView {
 
 const INDENT = '    ';
 
+/** Every string the renderers print: server values may hold ESC and other control bytes. */
 export function projectPlan(plan: Plan): PlanView {
+  const view = rawView(plan);
+  const fields = (line: FieldLine): FieldLine => ({
+    ...line,
+    text: printable(line.text),
+    ...(line.entry === undefined ? {} : { entry: printable(line.entry) }),
+  });
+  return {
+    destructive: view.destructive.map(printable),
+    sites: view.sites.map((site) => ({
+      ...site,
+      domain: printable(site.domain),
+      headline: printable(site.headline),
+      fields: site.fields.map(fields),
+    })),
+    safety: view.safety.map(printable),
+    notes: view.notes.map(printable),
+    summary: printable(view.summary),
+  };
+}
+
+function rawView(plan: Plan): PlanView {
   return {
     destructive: plan.changes.flatMap((change) => (change.action === 'delete' ? [deleteWarning(change)] : [])),
     sites: [

@@ -95,8 +95,23 @@ describe('errors the reference server cannot produce', () => {
     const { client, url } = await clientFor((_req, res) => res.writeHead(302, { location: '/login' }).end());
     await expect(client.listWebsites()).rejects.toMatchObject({
       code: 'auth',
-      message: `the API key was rejected by ${url} (302: a redirect or login page)`,
+      message: `the API key was rejected by ${url} (302: a redirect to the login page ${url}/login)`,
     });
+  });
+
+  it('protocol: a permanent redirect says so and shows where to (issue 16 item 17)', async () => {
+    for (const status of [301, 308]) {
+      const { client, url } = await clientFor((_req, res) =>
+        res.writeHead(status, { location: 'https://stats.example.com/api/v1/websites' }).end(),
+      );
+      const error = await client.listWebsites().catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'protocol' });
+      expect((error as Error).message).toContain(
+        `→ ${status}: the server redirects to https://stats.example.com/api/v1/websites`,
+      );
+      expect((error as Error).message).not.toContain('rejected');
+      expect(url).toMatch(/^http/);
+    }
   });
 
   it('auth: an HTML login page answered with 200', async () => {

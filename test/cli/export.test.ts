@@ -3,7 +3,7 @@
  * the exported websites.yaml is canonical, holds no secret, and planning it
  * against the same server reports no changes.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
@@ -60,6 +60,26 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       expect(text).toMatch(/password: \$\{SITESYNC_PASSWORD_VAULT_EXAMPLE\} # the service never reveals passwords/);
       expect(text).toMatch(/- domain: beta\.example\n(?: {4}.*\n)*? {4}favorite: true\n/);
       expect(text).not.toContain(SECRET);
+    });
+
+    it('refuses to replace an existing file without --force (issue 16 item 19)', async () => {
+      const hand = 'version: 1\nprune: true\nmanage: ["*.example"]\nwebsites: []\n';
+      writeFileSync(join(ws.dir, 'hand.yaml'), hand);
+      const refused = await ws.run(['export', '--out', 'hand.yaml', '--rate-limit', '0']);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain('hand.yaml already exists; export never replaces a file unless --force is given');
+      expect(readFileSync(join(ws.dir, 'hand.yaml'), 'utf8')).toBe(hand);
+      const forced = await ws.run(['export', '--out', 'hand.yaml', '--force', '--rate-limit', '0']);
+      expect(forced.code).toBe(0);
+      expect(readFileSync(join(ws.dir, 'hand.yaml'), 'utf8')).toContain('- domain: alpha.example');
+    });
+
+    it('writes the schema modeline relative to the output file (issue 16 item 19)', async () => {
+      mkdirSync(join(ws.dir, 'conf'), { recursive: true });
+      expect((await ws.run(['export', '--out', 'conf/sites.yaml', '--rate-limit', '0'])).code).toBe(0);
+      expect(readFileSync(join(ws.dir, 'conf/sites.yaml'), 'utf8').split('\n')[0]).toBe(
+        '# yaml-language-server: $schema=../node_modules/sitesync/schemas/websites.schema.json',
+      );
     });
 
     it('plans no changes on the exported file', async () => {

@@ -108,11 +108,14 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       const run = await planExample('--out', 'plan.json', '--format', 'markdown');
       expect(run.code).toBe(0);
       expect(run.out).toContain('> [!CAUTION]');
-      expect(run.err).toBe('plan saved to plan.json: apply it with `sitesync apply plan.json`\n');
+      // The exact command, with the -f files and --url this plan used (issue 16 item 19).
+      expect(run.err).toBe(
+        `plan saved to plan.json: apply it with \`sitesync apply -f ${EXAMPLE} --url ${server.url} plan.json\`\n`,
+      );
       const text = readFileSync(join(ws.dir, 'plan.json'), 'utf8');
       const saved = parseSavedPlan(text, 'plan.json');
       expect(saved.target).toBe(server.url);
-      expect(saved.configDigest).toBe(loadConfig({ files: [EXAMPLE], cwd: ws.dir, env: ws.env }).state?.digest);
+      expect(saved.configDigest).toBe((await loadConfig({ files: [EXAMPLE], cwd: ws.dir, env: ws.env })).state?.digest);
       expect(saved.configDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(saved.fingerprints).toHaveLength(21);
       for (const secret of [...Object.values(PASSWORDS), server.key]) expect(text).not.toContain(secret);

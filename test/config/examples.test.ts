@@ -31,8 +31,8 @@ describe('examples', () => {
     expect(examples).toEqual(expect.arrayContaining(['realistic.yaml', 'split', 'starter.yaml']));
   });
 
-  it.each(examples)('%s is valid, without warnings', (name) => {
-    const result = loadConfig({ files: [join('examples', name)], cwd: ROOT, env: EXAMPLE_ENV });
+  it.each(examples)('%s is valid, without warnings', async (name) => {
+    const result = await loadConfig({ files: [join('examples', name)], cwd: ROOT, env: EXAMPLE_ENV });
     expect([...result.errors, ...result.warnings].map(formatProblem)).toEqual([]);
     expect(result.state?.websites.length).toBeGreaterThan(0);
   });
@@ -48,8 +48,8 @@ describe('examples', () => {
     }
   });
 
-  it('realistic.yaml has 20+ sites across products, with defaults, protect and scope', () => {
-    const state = loadConfig({ files: ['examples/realistic.yaml'], cwd: ROOT, env: EXAMPLE_ENV }).state!;
+  it('realistic.yaml has 20+ sites across products, with defaults, protect and scope', async () => {
+    const state = (await loadConfig({ files: ['examples/realistic.yaml'], cwd: ROOT, env: EXAMPLE_ENV })).state!;
     expect(state.websites.length).toBeGreaterThanOrEqual(20);
     expect(state.policy.protect.length).toBeGreaterThan(0);
     expect(state.policy.manage.exclude.length).toBeGreaterThan(0);

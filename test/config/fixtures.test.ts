@@ -25,9 +25,9 @@ describe('config fixtures', () => {
     expect(fixtures.filter((name) => name.startsWith('invalid-')).length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(fixtures)('%s', (name) => {
+  it.each(fixtures)('%s', async (name) => {
     // With validate's advice (prune without manage), so each file shows all that validate prints.
-    const result = loadConfig({ files: [name], cwd: DIR, env: ENV, advice: true });
+    const result = await loadConfig({ files: [name], cwd: DIR, env: ENV, advice: true });
     const lines = [...result.errors, ...result.warnings].map(formatProblem);
     expect(lines).toEqual(expected(name));
     if (name.startsWith('invalid-')) {

@@ -56,7 +56,9 @@ export interface RunOptions {
   cwd: string;
   env: Record<string, string>;
   /** Filled in once the child runs: sends it a signal. */
-  control?: { signal?: (signal: NodeJS.Signals) => void };
+  control?: { signal?: (signal: NodeJS.Signals) => void; pid?: number };
+  /** Written to the child's standard input, which is then closed (ignored when absent). */
+  input?: string | Buffer;
 }
 
 /** Runs the CLI to its end (or its death by a signal sent through `control`). */
@@ -65,16 +67,26 @@ export function runCli(cli: BuiltCli, args: string[], options: RunOptions): Prom
     const child = spawn(process.execPath, [cli.bin, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
+    if (options.input !== undefined && child.stdin) {
+      child.stdin.on('error', () => {}); // the child may stop reading at its limit (EPIPE)
+      child.stdin.end(options.input);
+    }
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (err += chunk));
-    if (options.control) options.control.signal = (signal) => child.kill(signal);
+    child.stdout?.on('data', (chunk) => (out += chunk));
+    child.stderr?.on('data', (chunk) => (err += chunk));
+    if (options.control) {
+      options.control.signal = (signal) => child.kill(signal);
+      options.control.pid = child.pid;
+    }
     child.on('error', fail);
     child.on('close', (code, signal) => {
-      if (options.control) delete options.control.signal;
+      if (options.control) {
+        delete options.control.signal;
+        delete options.control.pid;
+      }
       done({ code, signal, out, err });
     });
   });

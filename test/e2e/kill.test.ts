@@ -164,7 +164,7 @@ describe('killed applies converge', () => {
   }
 
   async function replan(server: TestServer) {
-    const loaded = loadConfig({ files: [join(dir, 'websites.yaml')], cwd: dir, env: {} });
+    const loaded = await loadConfig({ files: [join(dir, 'websites.yaml')], cwd: dir, env: {} });
     const api = testClient(server.url, server.key);
     try {
       const live = await api.listWebsites();

@@ -68,7 +68,7 @@ async function runApply(planFile: string | undefined, shared: SharedOptions, fla
 
 async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const { shared, flags, output } = run;
-  const session = openSession(shared, io, run.parallelism);
+  const session = await openSession(shared, io, run.parallelism);
   try {
     const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined);
@@ -97,7 +97,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
   const lock = lockPlanFile(path);
   let session: Session | undefined;
   try {
-    session = openSession(run.shared, io, run.parallelism);
+    session = await openSession(run.shared, io, run.parallelism);
     const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
     const refusal = admissionRefusal(saved, here, planFile);
     if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);

@@ -5,9 +5,11 @@
  * the file cannot hold faithfully (fields the server does not return, entries
  * validate would refuse) is a `warning:` line on stderr and a comment in the file.
  */
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { exportConfigWithWarnings } from '../../config/export.js';
+import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
+import { SitesyncError } from '../../model/errors.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
@@ -26,6 +28,8 @@ import {
 
 export interface ExportOptions extends ConnectionOptions {
   out: string | undefined;
+  /** Replace an existing --out file. */
+  force?: boolean;
   only: string[];
 }
 
@@ -33,32 +37,59 @@ export function registerExport(program: Command, context: CommandContext): void 
   const command = program
     .command('export')
     .description('write the live websites as a canonical websites.yaml')
-    .addOption(new Option('--out <file>', 'write to FILE instead of standard output'))
+    .addOption(new Option('--out <file>', 'write to FILE instead of standard output (never over an existing file)'))
+    .addOption(new Option('--force', 'with --out: replace an existing file'))
     .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect));
   addConnectionOptions(command).action(async (raw) => {
     await context.run(async () =>
-      runExport({ ...readConnectionOptions(raw), out: raw.out, only: globsOption('--only', raw.only) }, context.io),
+      runExport(
+        {
+          ...readConnectionOptions(raw),
+          out: raw.out,
+          force: raw.force === true,
+          only: globsOption('--only', raw.only),
+        },
+        context.io,
+      ),
     );
   });
 }
 
 export async function runExport(options: ExportOptions, io: Io): Promise<number> {
+  const outPath = options.out === undefined ? undefined : resolve(io.cwd, options.out);
+  // Before any request: a hand-written file (prune, manage, protect, limits) is not ours to replace.
+  if (outPath !== undefined && !options.force && existsSync(outPath) && !statSync(outPath).isDirectory()) {
+    throw new SitesyncError(
+      'usage',
+      `${options.out} already exists; export never replaces a file unless --force is given (or choose another --out)`,
+    );
+  }
   const api = openClient(options, io, connectionOf(options, io));
   try {
     const live = await listLive(api, options, io);
     const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
     const { text, warnings } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
+      ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
     });
     for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
     if (options.out === undefined) {
       io.stdout.write(text);
     } else {
-      writeAtomically(resolve(io.cwd, options.out), text, options.out);
+      writeAtomically(outPath ?? options.out, text, options.out);
       io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
     return exitCodeFor({ kind: 'done' });
   } finally {
     await api.close();
   }
+}
+
+/**
+ * The modeline's schema path as seen from the output file's directory: the
+ * package is installed in the working directory's node_modules.
+ */
+function schemaRefFrom(outDir: string, cwd: string): string {
+  const target = relative(outDir, join(cwd, EXPORT_SCHEMA_REF));
+  return target.startsWith('.') ? target : `./${target}`;
 }

@@ -40,7 +40,7 @@ export function registerPlan(program: Command, context: CommandContext): void {
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const session = openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
+  const session = await openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
   const { api, state } = session;
   try {
     const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
@@ -53,7 +53,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
         plan: result,
       });
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved), flags.out);
-      io.stderr.write(`plan saved to ${flags.out}: apply it with \`sitesync apply ${flags.out}\`\n`);
+      io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
     }
     const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
     io.stdout.write(render(result, shared, api.url, explanation));
@@ -73,4 +73,20 @@ function render(result: Plan, shared: SharedOptions, target: string, explanation
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }
+}
+
+/**
+ * The exact command that applies a saved plan: apply loads the same
+ * configuration (its digest is checked) against the same target.
+ */
+export function applyCommand(shared: Pick<SharedOptions, 'files' | 'url'>, planFile: string): string {
+  const args = ['sitesync', 'apply'];
+  for (const file of shared.files) args.push('-f', file);
+  if (shared.url !== undefined) args.push('--url', shared.url);
+  args.push(planFile);
+  return args.map(shellWord).join(' ');
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

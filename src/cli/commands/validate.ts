@@ -31,7 +31,14 @@ export function registerValidate(program: Command, context: CommandContext): voi
 }
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const result = loadConfig({ files: options.file, cwd: io.cwd, env: io.env, advice: true, secrets: 'check' });
+  const result = await loadConfig({
+    files: options.file,
+    cwd: io.cwd,
+    env: io.env,
+    advice: true,
+    secrets: 'check',
+    signal: io.signal,
+  });
   const view = validateView(result);
   io.stdout.write(options.format === 'json' ? renderValidateJson(view) : renderValidateText(view));
   return exitCodeFor({ kind: 'validated', valid: result.state !== undefined });

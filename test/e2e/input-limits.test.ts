@@ -1,0 +1,82 @@
+/**
+ * Issue 16 item 14: every configuration input is read with a bound, whatever
+ * its kind (a character device, a pipe, a FIFO), and the read gives way to
+ * SIGTERM. Through the built CLI, as a child process.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_FILE_BYTES } from '../../src/config/files.js';
+import { tempDir } from '../helpers/temp.js';
+import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
+
+const VALID = 'version: 1\nwebsites:\n  - domain: a.example.com\n';
+
+let cli: BuiltCli;
+beforeAll(() => {
+  cli = buildCli('input-limits');
+}, 120_000);
+afterAll(() => cli.remove());
+
+/** True once process `pid` holds `path` open (condition polling, not a timed wait). */
+async function whenOpened(pid: number, path: string): Promise<void> {
+  for (;;) {
+    const fds = readdirSync(`/proc/${pid}/fd`, { withFileTypes: false });
+    if (fds.some((fd) => safeReadlink(`/proc/${pid}/fd/${fd}`) === path)) return;
+    await sleep(20);
+  }
+}
+
+function safeReadlink(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('validate -f reads every kind of input within the size limit', () => {
+  test('/dev/zero stops at the limit with one clear message', async () => {
+    const run = await runCli(cli, ['validate', '-f', '/dev/zero'], { cwd: tempDir('input'), env: {} });
+    expect(run.code).toBe(1);
+    expect(run.err + run.out).toContain(`/dev/zero: the input is larger than the limit of ${MAX_FILE_BYTES} bytes`);
+  });
+
+  test('standard input over the limit is refused, through /dev/stdin and through -f -', async () => {
+    const input = Buffer.alloc(MAX_FILE_BYTES + 1024 * 1024, 0x23); // '#': one long comment
+    for (const [arg, shown] of [
+      ['/dev/stdin', '/dev/stdin'],
+      ['-', 'stdin'],
+    ]) {
+      const run = await runCli(cli, ['validate', '-f', arg!], { cwd: tempDir('input'), env: {}, input });
+      expect(run.code).toBe(1);
+      expect(run.out).toContain(`${shown}: the input is larger than the limit of ${MAX_FILE_BYTES} bytes`);
+    }
+  });
+
+  test('-f - reads the configuration from standard input', async () => {
+    const run = await runCli(cli, ['validate', '-f', '-'], { cwd: tempDir('input'), env: {}, input: VALID });
+    expect(run.err).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('1 website');
+  });
+
+  test('a FIFO with no writer gives way to SIGTERM (exit 130)', async () => {
+    const dir = tempDir('input');
+    const fifo = join(dir, 'websites.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const control: NonNullable<RunOptions['control']> = {};
+    const running = runCli(cli, ['validate', '-f', fifo], { cwd: dir, env: {}, control });
+    try {
+      await whenOpened(control.pid!, fifo);
+      control.signal!('SIGTERM');
+      const run = await running;
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(130);
+    } finally {
+      control.signal?.('SIGKILL');
+    }
+  }, 30_000);
+});
