@@ -6,6 +6,11 @@ const POSTGRES_CONTRACT = [
   'test/server/list.test.ts',
   'test/server/validation.test.ts',
   'test/server/auth-errors.test.ts',
+  'test/server/search.test.ts',
+  'test/server/input-edges.test.ts',
+  'test/server/path-spelling.test.ts',
+  'test/server/operator.test.ts',
+  'test/server/slow-clients.test.ts',
   'test/server/postgres-*.test.ts',
 ];
 

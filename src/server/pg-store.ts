@@ -134,7 +134,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     async listWebsites(query, shape): Promise<ListResult> {
       const search = query.search && pgSearchSql(query.search, '$4');
       const values: unknown[] = [query.accountId, query.limit, query.offset];
-      if (search) values.push(search.value);
+      if (search?.where.includes('$4')) values.push(search.value);
       const [row] = await rows<ListResult>(listStatement(query, shape, search?.where), values);
       return row!;
     },
@@ -272,7 +272,8 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       }
     },
     async close() {
-      await pool.end();
+      // The operator probe closes the store under a running server, which closes it again on stop.
+      if (!pool.ended) await pool.end();
     },
   };
 }
