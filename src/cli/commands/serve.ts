@@ -20,7 +20,7 @@ import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } f
 interface ServeOptions {
   host: string;
   port: string;
-  db: string;
+  db?: string;
   quirks?: QuirksName;
   throttle: string;
   logLevel: LogLevel;
@@ -38,7 +38,8 @@ function shownDb(db: string): string {
   return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
-async function serve(options: ServeOptions, io: Io): Promise<number> {
+async function serve(given: ServeOptions, io: Io): Promise<number> {
+  const options = { ...given, db: given.db ?? io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB };
   const port = integerOption('port', options.port, 0, 65535);
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
   const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
@@ -113,13 +114,9 @@ export function registerServe(program: Command, context: CommandContext): void {
     .description('run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
-    .addOption(
-      new Option(
-        '--db <path|url>',
-        'SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db',
-      )
-        .env('SITESYNC_SERVE_DB')
-        .default(DEFAULT_DB),
+    .option(
+      '--db <path|url>',
+      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
     )
     .option('--pool-size <n>', 'PostgreSQL: connections in the pool', '10')
     .option('--statement-timeout <seconds>', 'PostgreSQL: cancel a statement running longer', '5')
