@@ -1,13 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
+/** Server contract tests that run on PostgreSQL too (startTestServer picks the backend). */
+const POSTGRES_CONTRACT = [
+  'test/server/websites-crud.test.ts',
+  'test/server/list.test.ts',
+  'test/server/validation.test.ts',
+  'test/server/auth-errors.test.ts',
+  'test/server/search.test.ts',
+  'test/server/input-edges.test.ts',
+  'test/server/path-spelling.test.ts',
+  'test/server/operator.test.ts',
+  'test/server/slow-clients.test.ts',
+  'test/server/postgres-*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // Temporary directories: removed after each test or file, and a run that leaves one behind fails.
     setupFiles: ['test/helpers/temp-cleanup.ts'],
     globalSetup: ['test/helpers/temp-leaks.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/server/postgres-*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: POSTGRES_CONTRACT,
+          // A throwaway PostgreSQL cluster for the run (fails the run when it cannot start).
+          globalSetup: ['test/helpers/postgres.ts'],
+          env: { SITESYNC_TEST_BACKEND: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -22,6 +22,7 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   picocolors: 'render',
   fastify: 'server',
   'better-sqlite3': 'server',
+  pg: 'server',
   'sonic-boom': 'server',
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',

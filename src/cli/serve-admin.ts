@@ -32,6 +32,10 @@ async function withStore<T>(db: string, create: boolean, work: (store: ServerSto
       'accounts commands need a database file (--db <path>): in ":memory:" the change would be lost at once',
     );
   }
+  if (/^postgres(ql)?:\/\//i.test(db)) {
+    // Not built yet on PostgreSQL; never echo the URL (it may hold a password).
+    throw new SitesyncError('usage', 'accounts commands take an SQLite file for now, not a postgres:// URL');
+  }
   const { existsSync } = await import('node:fs');
   if (!create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
   const { openSqliteStore } = await import('../server/index.js');

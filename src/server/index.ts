@@ -7,6 +7,7 @@ import { provisionKeys } from './accounts.js';
 import { createApp } from './app.js';
 import { atLevel, type LogLevel } from './log-level.js';
 import type { QuirksName, ServerMode } from './mode.js';
+import { isPostgresUrl, openPostgresStore } from './pg-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { ServerStore } from './store.js';
 import { createThrottle } from './throttle.js';
@@ -14,6 +15,7 @@ import { createThrottle } from './throttle.js';
 export { createAccountWithKey, parseKeyList, provisionKeys } from './accounts.js';
 export { LOG_LEVELS, type LogLevel } from './log-level.js';
 export type { QuirksName, ServerMode } from './mode.js';
+export { isPostgresUrl, openPostgresStore } from './pg-store.js';
 export { openSqliteStore } from './sqlite-store.js';
 export type { Account, AccountStore, ServerStore, WebsiteRecord, WebsiteStore, WebsiteValues } from './store.js';
 
@@ -22,8 +24,12 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 = any free port. */
   port?: number;
-  /** SQLite path, default ./sitesync.db; ':memory:' for tests. */
+  /** SQLite path (default ./sitesync.db; ':memory:' for tests), or a postgres:// URL. */
   db?: string;
+  /** PostgreSQL only: connections in the pool (default 10). */
+  poolSize?: number;
+  /** PostgreSQL only: statements running longer are cancelled (default 5,000 ms). */
+  statementTimeoutMs?: number;
   quirks?: QuirksName;
   /** Provision one account per key (idempotent), like SITESYNC_SERVE_KEYS. */
   keys?: string[];
@@ -76,13 +82,24 @@ export function publicBase(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The backend named by `db`: a postgres:// URL, else an SQLite file. */
+async function openStore(options: ServerOptions): Promise<ServerStore> {
+  const db = options.db ?? './sitesync.db';
+  if (isPostgresUrl(db)) {
+    return openPostgresStore(db, {
+      ...(options.poolSize !== undefined && { poolSize: options.poolSize }),
+      ...(options.statementTimeoutMs !== undefined && { statementTimeoutMs: options.statementTimeoutMs }),
+    });
+  }
+  return openSqliteStore(db, { ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }) });
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const store = openSqliteStore(options.db ?? './sitesync.db', {
-    ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
-  });
+  const store = await openStore(options);
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
-    await provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
+    const provision = () => provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
+    await (store.exclusive ? store.exclusive(provision) : provision());
     const perMinute = options.throttlePerMinute ?? 60;
     const log = atLevel(options.log, options.logLevel ?? 'info');
     const failuresPerMinute = options.failedAuthPerMinute ?? 30;

@@ -168,5 +168,11 @@ export interface AccountStore {
 export interface ServerStore extends WebsiteStore, AccountStore {
   /** Throws when the database cannot answer a trivial query (for `GET /ready`). */
   ping(): Promise<void>;
+  /**
+   * Runs `work` while no other process sharing the database runs its own (key
+   * provisioning at start, when replicas start together). Absent where the
+   * backend serialises processes itself (SQLite).
+   */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import {
   startServer,
   type WebsiteValues,
 } from '../../src/server/index.js';
+import { createTestDatabase } from './postgres-database.js';
 import { STORED_DEFAULTS } from './stored-website.js';
 
 export { STORED_DEFAULTS } from './stored-website.js';
@@ -35,9 +36,27 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The backend of this test run: the "postgres" vitest project sets SITESYNC_TEST_BACKEND=postgres. */
+export const TEST_BACKEND: 'sqlite' | 'postgres' =
+  process.env.SITESYNC_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+/** A server on a fresh database of this run's backend: in-memory SQLite, or a new PostgreSQL database. */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const key = `test-${randomUUID()}`;
-  const server = await startServer({ port: 0, db: ':memory:', throttlePerMinute: 0, ...options, keys: [key] });
+  const database = TEST_BACKEND === 'postgres' && options.db === undefined ? await createTestDatabase() : undefined;
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      port: 0,
+      db: database?.url ?? ':memory:',
+      throttlePerMinute: 0,
+      ...options,
+      keys: [key],
+    });
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
   const first = (await server.store.findKey(hashKey(key)))?.account;
   return {
     url: server.url,
@@ -51,7 +70,13 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     async setAccount(id, settings) {
       await server.store.updateAccount(id, settings);
     },
-    close: () => server.close(),
+    async close() {
+      try {
+        await server.close();
+      } finally {
+        await database?.drop();
+      }
+    },
   };
 }
 

@@ -20,7 +20,7 @@ import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } f
 interface ServeOptions {
   host: string;
   port: string;
-  db: string;
+  db?: string;
   quirks?: QuirksName;
   throttle: string;
   logLevel: LogLevel;
@@ -29,14 +29,24 @@ interface ServeOptions {
   publicUrl?: string;
   requestTimeout: string;
   shutdownGrace: string;
+  poolSize: string;
+  statementTimeout: string;
 }
 
-async function serve(options: ServeOptions, io: Io): Promise<number> {
+/** The --db value as it may be shown: a postgres:// URL without its password. */
+function shownDb(db: string): string {
+  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}
+
+async function serve(given: ServeOptions, io: Io): Promise<number> {
+  const options = { ...given, db: given.db ?? io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB };
   const port = integerOption('port', options.port, 0, 65535);
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
   const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
   const requestTimeoutMs = integerOption('request-timeout', options.requestTimeout, 1, 3600) * 1000;
   const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
+  const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
+  const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
   const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
   if (options.publicUrl !== undefined) {
     try {
@@ -62,6 +72,8 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
       failedAuthPerMinute,
       requestTimeoutMs,
       shutdownGraceMs,
+      poolSize,
+      statementTimeoutMs,
       ...(options.trustProxy && { trustProxy: true }),
       ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
@@ -73,13 +85,13 @@ async function serve(options: ServeOptions, io: Io): Promise<number> {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new SitesyncError(
       'network',
-      `cannot serve on ${options.host}:${port} with database ${options.db}: ${reason}`,
+      `cannot serve on ${options.host}:${port} with database ${shownDb(options.db)}: ${reason}`,
     );
   }
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
   const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${options.db}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
   );
   await stopped(io.signal);
   await server.close();
@@ -102,7 +114,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     .description('run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
-    .option('--db <path>', 'SQLite database file (":memory:" for a throwaway one)', DEFAULT_DB)
+    .option(
+      '--db <path|url>',
+      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
+    )
+    .option('--pool-size <n>', 'PostgreSQL: connections in the pool', '10')
+    .option('--statement-timeout <seconds>', 'PostgreSQL: cancel a statement running longer', '5')
     .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))
     .option('--throttle <n>', 'requests per minute per key (0 = off)', '60')
     .addOption(
