@@ -24,6 +24,8 @@ export interface AppOptions {
   /** Where links point: the public URL, else the listening address (known once listening). */
   baseUrl: () => string;
   throttle?: Throttle;
+  /** The throttle's clock (milliseconds); default Date.now. */
+  throttleClock?: () => number;
   failedAuthThrottle?: Throttle;
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
@@ -43,6 +45,7 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
   app.route({
     method: others,
     url,
+    config: { methodNotAllowed: true },
     handler: async (request, reply) =>
       reply
         .code(405)
@@ -120,7 +123,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
-  registerBodyParsers(app);
+  registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
   let closing = false;
@@ -136,7 +139,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (isApiPath(route.url)) route.config = { ...route.config, api: true };
   });
-  app.addHook('onRequest', createAuthHook({ ...options }));
+  app.addHook(
+    'onRequest',
+    createAuthHook({ ...options, ...(options.throttleClock && { clock: options.throttleClock }) }),
+  );
 
   const log = options.log;
   if (log) {

@@ -92,6 +92,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       mode,
       baseUrl: () => baseUrl,
       ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
+      ...(options.throttleClock && { throttleClock: options.throttleClock }),
       ...(failuresPerMinute > 0 && {
         failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs),
       }),
