@@ -24,8 +24,6 @@ export interface AppOptions {
   /** Where links point: the public URL, else the listening address (known once listening). */
   baseUrl: () => string;
   throttle?: Throttle;
-  /** The throttle's clock (milliseconds); default Date.now. */
-  throttleClock?: () => number;
   failedAuthThrottle?: Throttle;
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
@@ -139,10 +137,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (isApiPath(route.url)) route.config = { ...route.config, api: true };
   });
-  app.addHook(
-    'onRequest',
-    createAuthHook({ ...options, ...(options.throttleClock && { clock: options.throttleClock }) }),
-  );
+  app.addHook('onRequest', createAuthHook({ ...options }));
 
   const log = options.log;
   if (log) {

@@ -44,8 +44,6 @@ export interface AuthOptions {
   mode: ServerMode;
   /** Per key, after authentication (quirks mode: per client IP, before authentication). */
   throttle?: Throttle;
-  /** The throttle's clock (milliseconds), for quirks mode's X-RateLimit-Reset. */
-  clock?: () => number;
   /** Per client IP, counting failed authentications. */
   failedAuthThrottle?: Throttle;
   /** Base of the quirks-mode login redirect (never the request's Host). */
@@ -71,22 +69,20 @@ function loginRedirect(location: string): HttpError {
  * Quirks mode: Laravel's `throttle:60,1` on the client IP, shared by every key and counted
  * before authentication, so 401 and 403 answers carry the headers and count too.
  */
-async function throttleByIp(request: FastifyRequest, reply: FastifyReply, throttle: Throttle, clock: () => number) {
+async function throttleByIp(request: FastifyRequest, reply: FastifyReply, throttle: Throttle) {
   const result = await throttle.hit(`ip:${request.ip}`);
   reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
   if (result.allowed) return;
-  // Laravel counts in whole seconds from the first hit: 59 at the start of the window.
-  const retryAfter = Math.max(0, Math.ceil((result.resetAt - clock()) / 1000) - 1);
-  const reset = Math.floor(clock() / 1000) + retryAfter;
-  const refused = tooManyAttempts(retryAfter);
-  throw new HttpError(429, refused.body, { ...refused.headers, 'x-ratelimit-reset': String(reset) });
+  const refused = tooManyAttempts(result.retryAfter);
+  const reset = String(Math.ceil(result.resetAt / 1000));
+  throw new HttpError(429, refused.body, { ...refused.headers, 'x-ratelimit-reset': reset });
 }
 
-export function createAuthHook({ store, mode, throttle, failedAuthThrottle, baseUrl, clock = Date.now }: AuthOptions) {
+export function createAuthHook({ store, mode, throttle, failedAuthThrottle, baseUrl }: AuthOptions) {
   const quirks = mode === 'phpanalytics-v31';
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (!isGated(request, mode)) return;
-    if (quirks && throttle) await throttleByIp(request, reply, throttle, clock);
+    if (quirks && throttle) await throttleByIp(request, reply, throttle);
     // A client over its failures is refused before its key is even looked at: a right guess
     // must look exactly like a wrong one until the window resets.
     const failures = await failedAuthThrottle?.peek(request.ip);

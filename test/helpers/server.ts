@@ -37,7 +37,16 @@ export interface TestServer {
 
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const key = `test-${randomUUID()}`;
-  const server = await startServer({ port: 0, db: ':memory:', throttlePerMinute: 0, ...options, keys: [key] });
+  // SITESYNC_TEST_QUIRKS=phpanalytics-v31 runs client suites (test/api, test/cli) against the quirks mode.
+  const quirks = process.env.SITESYNC_TEST_QUIRKS === 'phpanalytics-v31' ? { quirks: 'phpanalytics-v31' as const } : {};
+  const server = await startServer({
+    port: 0,
+    db: ':memory:',
+    throttlePerMinute: 0,
+    ...quirks,
+    ...options,
+    keys: [key],
+  });
   const first = (await server.store.findKey(hashKey(key)))?.account;
   return {
     url: server.url,

@@ -127,7 +127,7 @@ describe('quirks phpanalytics-v31: answers', () => {
 });
 
 describe('quirks phpanalytics-v31: the throttle is per client IP, before authentication', () => {
-  const clock = manualClock(1_790_000_000_000);
+  const clock = manualClock(1_790_000_000_300);
   let server: TestServer;
 
   beforeAll(async () => {
@@ -151,13 +151,17 @@ describe('quirks phpanalytics-v31: the throttle is per client IP, before authent
     const last = await request(server.url, 'GET', '/api/v1/websites', { key: other.key });
     expect(last.headers.get('x-ratelimit-remaining')).toBe('1');
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: server.key })).status).toBe(200);
+    // Counted in whole seconds, as Laravel does: 1.5 s after the first hit, 59 s remain.
+    clock.advance(1_500);
     const refused = await request(server.url, 'GET', '/api/v1/websites', { key: other.key });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ message: 'Too Many Attempts.' });
     expect(refused.headers.get('retry-after')).toBe('59');
-    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(1_790_000_000 + 59));
+    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(1_790_000_000 + 60));
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-    clock.advance(60_000);
+    clock.advance(58_000);
+    expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(429);
+    clock.advance(500);
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(200);
   });
 });
