@@ -43,6 +43,7 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
   app.route({
     method: others,
     url,
+    config: { methodNotAllowed: true },
     handler: async (request, reply) =>
       reply
         .code(405)
@@ -120,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
-  registerBodyParsers(app);
+  registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
   let closing = false;

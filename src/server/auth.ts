@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** An API route: authenticated before anything else runs. */
     api?: boolean;
+    /** Laravel's 405 answer: in quirks mode it comes before the throttle and authentication. */
+    methodNotAllowed?: boolean;
   }
 }
 
@@ -30,7 +32,8 @@ function wantsJson(request: FastifyRequest): boolean {
   return /[/+]json/.test(request.headers.accept ?? '');
 }
 
-function isGated(request: FastifyRequest): boolean {
+function isGated(request: FastifyRequest, mode: ServerMode): boolean {
+  if (mode === 'phpanalytics-v31' && request.routeOptions.config.methodNotAllowed === true) return false;
   if (request.routeOptions.config.api === true) return true;
   // No route matched (404): unknown API paths are not revealed to strangers either.
   return request.is404 && isApiPath(request.url);
@@ -39,7 +42,7 @@ function isGated(request: FastifyRequest): boolean {
 export interface AuthOptions {
   store: AccountStore;
   mode: ServerMode;
-  /** Per key, after authentication. */
+  /** Per key, after authentication (quirks mode: per client IP, before authentication). */
   throttle?: Throttle;
   /** Per client IP, counting failed authentications. */
   failedAuthThrottle?: Throttle;
@@ -47,28 +50,56 @@ export interface AuthOptions {
   baseUrl: () => string;
 }
 
+/** The key from the Authorization header or, in quirks mode only, from `?api_token=`. */
+function sentKey(request: FastifyRequest, quirks: boolean): string | undefined {
+  const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer !== undefined || !quirks) return bearer;
+  const token = (request.query as Record<string, unknown> | undefined)?.api_token;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/** Laravel's login redirect, as a browser gets it: an HTML page. */
+function loginRedirect(location: string): HttpError {
+  const escaped = location.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const page = `<!DOCTYPE html>\n<html>\n    <head>\n        <meta charset="UTF-8" />\n        <meta http-equiv="refresh" content="0;url='${escaped}'" />\n\n        <title>Redirecting to ${escaped}</title>\n    </head>\n    <body>\n        Redirecting to <a href="${escaped}">${escaped}</a>.\n    </body>\n</html>`;
+  return new HttpError(302, page, { location, 'content-type': 'text/html; charset=UTF-8' });
+}
+
+/**
+ * Quirks mode: Laravel's `throttle:60,1` on the client IP, shared by every key and counted
+ * before authentication, so 401 and 403 answers carry the headers and count too.
+ */
+async function throttleByIp(request: FastifyRequest, reply: FastifyReply, throttle: Throttle) {
+  const result = await throttle.hit(`ip:${request.ip}`);
+  reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
+  if (result.allowed) return;
+  const refused = tooManyAttempts(result.retryAfter);
+  const reset = String(Math.ceil(result.resetAt / 1000));
+  throw new HttpError(429, refused.body, { ...refused.headers, 'x-ratelimit-reset': reset });
+}
+
 export function createAuthHook({ store, mode, throttle, failedAuthThrottle, baseUrl }: AuthOptions) {
+  const quirks = mode === 'phpanalytics-v31';
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!isGated(request)) return;
+    if (!isGated(request, mode)) return;
+    if (quirks && throttle) await throttleByIp(request, reply, throttle);
     // A client over its failures is refused before its key is even looked at: a right guess
     // must look exactly like a wrong one until the window resets.
     const failures = await failedAuthThrottle?.peek(request.ip);
     if (failures && !failures.allowed) throw tooManyAttempts(failures.retryAfter);
-    const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const key = sentKey(request, quirks);
     const keyHash = key === undefined ? undefined : hashKey(key);
     const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found) {
       await failedAuthThrottle?.hit(request.ip);
       // Laravel redirects browsers (no JSON in Accept) to its login page.
-      if (mode === 'phpanalytics-v31' && !wantsJson(request)) {
-        throw new HttpError(302, {}, { location: `${baseUrl()}/login` });
-      }
+      if (quirks && !wantsJson(request)) throw loginRedirect(`${baseUrl()}/login`);
       throw unauthenticated();
     }
     // Known from here on, so the request log names the account of a 403 or 429 too.
     request.account = found.account;
     if (!found.account.apiAccess) throw forbidden();
-    if (throttle) {
+    if (throttle && !quirks) {
       const result = await throttle.hit(found.keyHash);
       reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
       if (!result.allowed) throw tooManyAttempts(result.retryAfter);

@@ -9,6 +9,7 @@
 import { TextDecoder } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.js';
+import type { ServerMode } from './mode.js';
 
 const unsupportedMedia = () => new HttpError(415, { message: 'Unsupported Media Type.', status: 415 });
 const malformed = (what: string) => new HttpError(400, { message: `Malformed ${what} body.`, status: 400 });
@@ -78,10 +79,12 @@ export function parseForm(raw: Buffer, charset: string): Record<string, unknown>
   return form;
 }
 
-export function registerBodyParsers(app: FastifyInstance): void {
+export function registerBodyParsers(app: FastifyInstance, mode: ServerMode = 'normal'): void {
   // Only forms and JSON are bodies here; fastify's built-in text/plain parser would hand the
   // routes a string, answered 422 "required", where every other content type gets 415.
   app.removeContentTypeParser('text/plain');
+  // The real service reads a text/plain body as no fields at all (422 on domain), not 415.
+  if (mode === 'phpanalytics-v31') app.addContentTypeParser('text/plain', (_request, _payload, done) => done(null, {}));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
       done(null, parseForm(raw as Buffer, charsetOf(request)));

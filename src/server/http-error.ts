@@ -6,7 +6,7 @@
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly body: Record<string, unknown>,
+    readonly body: Record<string, unknown> | string,
     readonly headers: Record<string, string> = {},
   ) {
     super(`HTTP ${statusCode}`);

@@ -103,12 +103,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const perMinute = options.throttlePerMinute ?? 60;
     const log = atLevel(options.log, options.logLevel ?? 'info');
     const failuresPerMinute = options.failedAuthPerMinute ?? 30;
+    const clock = options.throttleClock ?? Date.now;
+    // Laravel's limiter counts whole seconds: the window starts at the first hit's second, so a
+    // 429 later in that window says 59, and waiting Retry-After always reaches the next window.
+    const throttleClock = mode === 'normal' ? clock : () => Math.floor(clock() / 1000) * 1000;
     let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
     const app = await createApp({
       store,
       mode,
       baseUrl: () => baseUrl,
-      ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, options.throttleClock) }),
+      ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, throttleClock) }),
       ...(failuresPerMinute > 0 && {
         failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs),
       }),

@@ -43,6 +43,9 @@ export function parseListQuery(raw: Record<string, unknown>, mode: ServerMode): 
     query.search = { text: search, literal: mode === 'normal' };
     appends.search = search;
     appends.search_by = 'domain';
+  } else if (mode !== 'normal') {
+    // The real service's links always carry search_by=domain; the contract's only with a search.
+    appends.search_by = 'domain';
   }
   if (favorite !== undefined) {
     query.favorite = favorite;

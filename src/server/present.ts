@@ -50,6 +50,8 @@ export interface PageInfo {
   page: number;
   perPage: number;
   total: number;
+  /** The real service's `meta.per_page` is a string ("10"). */
+  perPageAsText?: boolean;
 }
 
 interface PageLink {
@@ -99,7 +101,7 @@ export function presentPage(rowsJson: string, rowCount: number, info: PageInfo):
       last_page: lastPage,
       links,
       path: info.path,
-      per_page: info.perPage,
+      per_page: info.perPageAsText ? String(info.perPage) : info.perPage,
       to: from === null ? null : from + rowCount - 1,
       total: info.total,
     },

@@ -12,6 +12,8 @@ export interface ThrottleResult {
   remaining: number;
   /** Seconds until the window resets (for Retry-After). */
   retryAfter: number;
+  /** When the window resets (milliseconds, on the throttle's clock). */
+  resetAt: number;
 }
 
 export interface Throttle {
@@ -38,6 +40,7 @@ export function createThrottle(limit: number, windowMs = 60_000, clock: () => nu
     limit,
     remaining: Math.max(0, limit - (window?.count ?? 0)),
     retryAfter: Math.max(1, Math.ceil(((window?.start ?? now) + windowMs - now) / 1000)),
+    resetAt: (window?.start ?? now) + windowMs,
   });
   return {
     async hit(key) {

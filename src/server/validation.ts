@@ -24,6 +24,9 @@ const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
 export const MESSAGES = {
   passwordRequired: 'The password field is required when privacy is 2.',
+  quirksPasswordRequired: 'The password field is required.',
+  quirksInvalidDomain: 'Invalid domain name.',
+  unauthorized: 'This action is unauthorized.',
   domainTaken: 'The domain has already been taken.',
   tooManyWebsites: 'You created too many websites.',
 };
@@ -55,9 +58,22 @@ function isDateTime(text: string): boolean {
   return date.toISOString().slice(0, 19) === text;
 }
 
+// The deployed service's rule (quirks mode): underscores in labels but the last, a trailing dot, any letters.
+const QUIRKS_LABEL = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_-]{0,61}[\p{L}\p{N}_])?$/u;
+const QUIRKS_LAST_LABEL = /^(?!\d+$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+
+function isQuirksDomain(domain: string): boolean {
+  if (isValidServiceDomain(domain)) return true;
+  const labels = domain.replace(/\.$/, '').split('.');
+  const last = labels.pop() ?? '';
+  return labels.length > 0 && labels.every((label) => QUIRKS_LABEL.test(label)) && QUIRKS_LAST_LABEL.test(last);
+}
+
 /** Collects the errors of one request; each check returns the value or records a message. */
 class Checker {
   readonly errors: FieldErrors = {};
+
+  constructor(readonly mode: ServerMode = 'normal') {}
 
   fail(field: string, message: string): undefined {
     this.errors[field] = [...(this.errors[field] ?? []), message];
@@ -101,6 +117,9 @@ class Checker {
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
     const domain = serviceNormalizeDomain(value);
     if (domain.length > 255) return this.fail('domain', 'The domain field must not be greater than 255 characters.');
+    if (this.mode === 'phpanalytics-v31') {
+      return isQuirksDomain(domain) ? domain : this.fail('domain', MESSAGES.quirksInvalidDomain);
+    }
     if (!isValidServiceDomain(domain)) return this.fail('domain', 'The domain must be a valid domain name.');
     return domain;
   }
@@ -118,7 +137,7 @@ export function validateStore(
   body: Record<string, unknown>,
   mode: ServerMode,
 ): Validated<ValidatedValues & { domain: string }> {
-  const check = new Checker();
+  const check = new Checker(mode);
   const quirks = mode === 'phpanalytics-v31';
   const field = (name: string) => read(body, name);
   // Absent → the default. Empty → the default here, NULL on the real service.
@@ -132,7 +151,9 @@ export function validateStore(
   const domain = check.domain(field('domain'));
   const privacy = orDefault('privacy', quirks ? null : 1, [0, 2]);
   const password = check.password(field('password') ?? null) ?? null;
-  if (privacy === 2 && password === null && !check.errors.password) check.fail('password', MESSAGES.passwordRequired);
+  if (privacy === 2 && password === null && !check.errors.password) {
+    check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
+  }
   // The real service takes any integer for email.
   const email = quirks ? orDefault('email', null) : orDefault('email', 0, [0, 1]);
   const excludeBots = orDefault('exclude_bots', 1, [0, 1]);
@@ -176,7 +197,8 @@ export function validateUpdate(
     // The real service takes any integer, or null.
     changes.email = field('email') === null ? null : check.integer('email', field('email'));
   }
-  changes.excludeBots = flag('exclude_bots', 1);
+  // The real service stores an empty exclude_bots as NULL.
+  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots', 1);
   for (const [name, key] of [
     ['exclude_params', 'excludeParams'],
     ['exclude_ips', 'excludeIps'],

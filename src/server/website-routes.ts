@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticatedAccount } from './auth.js';
 import { hashPassword } from './credentials.js';
-import { type HttpError, invalid, notFound, serverError } from './http-error.js';
+import { HttpError, invalid, notFound, serverError } from './http-error.js';
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
@@ -67,7 +67,8 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
     const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
     const path = `${baseUrl()}${COLLECTION}`;
     const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
-    return reply.type(JSON_TYPE).send(presentPage(json, count, page));
+    const quirksPage = mode === 'phpanalytics-v31' ? { perPageAsText: true } : {};
+    return reply.type(JSON_TYPE).send(presentPage(json, count, { ...page, ...quirksPage }));
   });
 
   app.post(COLLECTION, async (request, reply) => {
@@ -110,6 +111,10 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
   const update = async (request: ItemRequest, reply: FastifyReply) => {
     const owner = authenticatedAccount(request);
     const now = new Date();
+    // The real service's policy refuses any attempt to move a website to an account.
+    if (mode === 'phpanalytics-v31' && Object.hasOwn(body(request), 'user_id')) {
+      throw new HttpError(403, { message: MESSAGES.unauthorized });
+    }
     const result = validateUpdate(body(request), mode, now);
     if (!result.ok) throw invalid(result.errors);
     const id = websiteId(request);
@@ -119,7 +124,12 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
     if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
     const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
     if (!updated) throw missing();
-    return sendJson(reply, 200, { data: present(updated, result.echo), status: 200 });
+    const data = present(updated, result.echo);
+    // A favourite set now is a Carbon on the real service's model: serialised as ISO 8601 with microseconds.
+    if (mode === 'phpanalytics-v31' && typeof result.value.favoritedAt === 'string') {
+      data.favorited_at = `${result.value.favoritedAt}.000000Z`;
+    }
+    return sendJson(reply, 200, { data, status: 200 });
   };
   app.put(ITEM, update);
   app.patch(ITEM, update);

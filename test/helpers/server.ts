@@ -44,12 +44,15 @@ export const TEST_BACKEND: 'sqlite' | 'postgres' =
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const key = `test-${randomUUID()}`;
   const database = TEST_BACKEND === 'postgres' && options.db === undefined ? await createTestDatabase() : undefined;
+  // SITESYNC_TEST_QUIRKS=phpanalytics-v31 runs client suites (test/api, test/cli) against the quirks mode.
+  const quirks = process.env.SITESYNC_TEST_QUIRKS === 'phpanalytics-v31' ? { quirks: 'phpanalytics-v31' as const } : {};
   let server: RunningServer;
   try {
     server = await startServer({
       port: 0,
       db: database?.url ?? ':memory:',
       throttlePerMinute: 0,
+      ...quirks,
       ...options,
       keys: [key],
     });

@@ -111,7 +111,8 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
     expect(empty.body).toEqual({ message: { domain: ['The domain field is required.'] }, status: 422 });
   });
 
-  it.each(['text/plain', 'text/plain; charset=utf-8', 'application/xml'])(
+  // The real service reads text/plain as no fields (422, see quirks-v31.test.ts).
+  it.each(quirks ? ['application/xml'] : ['text/plain', 'text/plain; charset=utf-8', 'application/xml'])(
     'answers 415 for a %s body, as documented',
     async (type) => {
       const raw = await fetch(`${server.url}/api/v1/websites`, {

@@ -33,7 +33,8 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('list websites (%s)', (mo
     const response = await list('page=2');
     expect(response.status).toBe(200);
     const base = `${server.url}/api/v1/websites`;
-    const link = (page: number) => `${base}?sort_by=id&sort=desc&per_page=10&page=${page}`;
+    const searchBy = mode === 'normal' ? '' : 'search_by=domain&';
+    const link = (page: number) => `${base}?${searchBy}sort_by=id&sort=desc&per_page=10&page=${page}`;
     expect(response.body).toEqual({
       data: expect.any(Array),
       links: { first: link(1), last: link(3), prev: link(1), next: link(3) },
@@ -49,7 +50,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('list websites (%s)', (mo
           { url: link(3), label: 'Next &raquo;', active: false },
         ],
         path: base,
-        per_page: 10,
+        per_page: mode === 'normal' ? 10 : '10',
         to: 20,
         total: 23,
       },
@@ -77,7 +78,7 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('list websites (%s)', (mo
   ])('%s gives %i rows (per_page %i)', async (query, rows, perPage) => {
     const response = await list(query);
     expect(response.body.data).toHaveLength(rows);
-    expect(response.body.meta.per_page).toBe(perPage);
+    expect(response.body.meta.per_page).toBe(mode === 'normal' ? perPage : String(perPage));
   });
 
   it('falls back to page 1 for an unreadable page', async () => {

@@ -1,0 +1,167 @@
+// Quirks mode answers as the deployed phpAnalytics v31 does, row by row (issue 11), with literal bodies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../helpers/manual-clock.js';
+import { insertWebsite, request, startTestServer, type TestServer } from '../helpers/server.js';
+
+const QUIRKS = { quirks: 'phpanalytics-v31' } as const;
+
+describe('quirks phpanalytics-v31: answers', () => {
+  let server: TestServer;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...QUIRKS, log: (line) => lines.push(line) });
+  });
+  afterAll(() => server.close());
+
+  it('sends meta.per_page as a string and search_by=domain in every link', async () => {
+    const response = await request(server.url, 'GET', '/api/v1/websites?per_page=100', { key: server.key });
+    expect(response.status).toBe(200);
+    expect(response.body.meta.per_page).toBe('100');
+    const first = `${server.url}/api/v1/websites?search_by=domain&sort_by=id&sort=desc&per_page=100&page=1`;
+    expect(response.body.links).toEqual({ first, last: first, prev: null, next: null });
+    expect(response.body.meta.links[1]).toEqual({ url: first, label: '1', active: true });
+    const plain = await request(server.url, 'GET', '/api/v1/websites', { key: server.key });
+    expect(plain.body.meta.per_page).toBe('10');
+  });
+
+  it('accepts the key as ?api_token= and never logs it', async () => {
+    const response = await request(server.url, 'GET', `/api/v1/websites?api_token=${server.key}`, { key: null });
+    expect(response.status).toBe(200);
+    expect(lines.some((line) => line.includes(server.key))).toBe(false);
+    expect(lines.some((line) => line.includes('"path":"/api/v1/websites"') && line.includes('"status":200'))).toBe(
+      true,
+    );
+    const wrong = await request(server.url, 'GET', '/api/v1/websites?api_token=not-a-key-0123456789', { key: null });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ message: 'Unauthenticated.' });
+  });
+
+  it.each(['a_b.quirks.example', 'trailing.quirks.example.', 'bücher.quirks.example'])(
+    'stores %s as sent',
+    async (domain) => {
+      const created = await request(server.url, 'POST', '/api/v1/websites', {
+        key: server.key,
+        form: { domain, privacy: '0' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data.domain).toBe(domain);
+    },
+  );
+
+  it('says "Invalid domain name." and "The password field is required."', async () => {
+    const bad = await request(server.url, 'POST', '/api/v1/websites', { key: server.key, form: { domain: 'no dots' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toEqual({ message: { domain: ['Invalid domain name.'] }, status: 422 });
+    const secret = await request(server.url, 'POST', '/api/v1/websites', {
+      key: server.key,
+      form: { domain: 'secret.quirks.example', privacy: '2' },
+    });
+    expect(secret.status).toBe(422);
+    expect(secret.body).toEqual({ message: { password: ['The password field is required.'] }, status: 422 });
+  });
+
+  it('refuses user_id on update (403), stores an empty exclude_bots as null, accepts email=5', async () => {
+    const id = await insertWebsite(server, 'update.quirks.example');
+    const path = `/api/v1/websites/${id}`;
+    const moved = await request(server.url, 'PUT', path, { key: server.key, form: { user_id: '2' } });
+    expect(moved.status).toBe(403);
+    expect(moved.body).toEqual({ message: 'This action is unauthorized.' });
+    const updated = await request(server.url, 'PUT', path, {
+      key: server.key,
+      form: { exclude_bots: '', email: '5' },
+    });
+    expect(updated.status).toBe(200);
+    const shown = await request(server.url, 'GET', path, { key: server.key });
+    expect(shown.body.data).toMatchObject({ exclude_bots: null, email: 5 });
+  });
+
+  it('reads search=% as a wildcard and ignores favorite=true', async () => {
+    await insertWebsite(server, 'wild.quirks.example', { values: { favoritedAt: '2026-11-23T08:40:11' } });
+    await insertWebsite(server, 'tame.quirks.example');
+    const all = await request(server.url, 'GET', '/api/v1/websites', { key: server.key });
+    const wild = await request(server.url, 'GET', '/api/v1/websites?search=%25', { key: server.key });
+    expect(wild.body.meta.total).toBe(all.body.meta.total);
+    const ignored = await request(server.url, 'GET', '/api/v1/websites?favorite=true', { key: server.key });
+    expect(ignored.body.meta.total).toBe(all.body.meta.total);
+    const favourites = await request(server.url, 'GET', '/api/v1/websites?favorite=1', { key: server.key });
+    expect(favourites.body.meta.total).toBeLessThan(all.body.meta.total);
+  });
+
+  it('reads a text/plain body as empty (422 on domain), not 415', async () => {
+    const response = await request(server.url, 'POST', '/api/v1/websites', {
+      key: server.key,
+      headers: { 'content-type': 'text/plain' },
+    });
+    const sent = await fetch(`${server.url}/api/v1/websites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.key}`, accept: 'application/json', 'content-type': 'text/plain' },
+      body: 'domain=plain.quirks.example',
+    });
+    expect(response.status).toBe(422);
+    expect(sent.status).toBe(422);
+    expect(await sent.json()).toEqual({ message: { domain: ['The domain field is required.'] }, status: 422 });
+  });
+
+  it('answers a favourite update with favorited_at in ISO 8601 with microseconds; show keeps Y-m-d H:i:s', async () => {
+    const id = await insertWebsite(server, 'favourite.quirks.example');
+    const path = `/api/v1/websites/${id}`;
+    const updated = await request(server.url, 'PUT', path, { key: server.key, form: { favorite: '1' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.favorited_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/);
+    const shown = await request(server.url, 'GET', path, { key: server.key });
+    expect(shown.body.data.favorited_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(shown.body.data.favorited_at).toBe(updated.body.data.favorited_at.slice(0, 19).replace('T', ' '));
+    expect(shown.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/);
+    const other = await request(server.url, 'PUT', path, { key: server.key, form: { privacy: '0' } });
+    expect(other.body.data.favorited_at).toBe(shown.body.data.favorited_at);
+  });
+
+  it('answers the login redirect as text/html', async () => {
+    const response = await request(server.url, 'GET', '/api/v1/websites', { accept: null });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe(`${server.url}/login`);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=UTF-8');
+    expect(response.text).toContain(`Redirecting to <a href="${server.url}/login">`);
+  });
+});
+
+describe('quirks phpanalytics-v31: the throttle is per client IP, before authentication', () => {
+  const clock = manualClock(1_790_000_000_300);
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...QUIRKS, throttlePerMinute: 5, throttleClock: clock.now });
+  });
+  afterAll(() => server.close());
+
+  it('counts 401 and 403 answers and every key together; 405 is outside it', async () => {
+    const noAccess = await server.createAccount({ apiAccess: false });
+    const other = await server.createAccount();
+    const notAllowed = await request(server.url, 'DELETE', '/api/v1/websites', { key: null });
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.get('x-ratelimit-limit')).toBeNull();
+    const denied = await request(server.url, 'GET', '/api/v1/websites', { key: null });
+    expect(denied.status).toBe(401);
+    expect([denied.headers.get('x-ratelimit-limit'), denied.headers.get('x-ratelimit-remaining')]).toEqual(['5', '4']);
+    const forbidden = await request(server.url, 'GET', '/api/v1/websites', { key: noAccess.key });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers.get('x-ratelimit-remaining')).toBe('3');
+    expect((await request(server.url, 'GET', '/api/v1/websites', { key: server.key })).status).toBe(200);
+    const last = await request(server.url, 'GET', '/api/v1/websites', { key: other.key });
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('1');
+    expect((await request(server.url, 'GET', '/api/v1/websites', { key: server.key })).status).toBe(200);
+    // Counted in whole seconds, as Laravel does: 1.5 s after the first hit, 59 s remain.
+    clock.advance(1_500);
+    const refused = await request(server.url, 'GET', '/api/v1/websites', { key: other.key });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ message: 'Too Many Attempts.' });
+    expect(refused.headers.get('retry-after')).toBe('59');
+    expect(refused.headers.get('x-ratelimit-reset')).toBe(String(1_790_000_000 + 60));
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    clock.advance(58_000);
+    expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(429);
+    clock.advance(500);
+    expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(200);
+  });
+});
