@@ -89,6 +89,8 @@ export interface SafetyViolation {
   actual?: number;
   /** max_change_percent: the in-scope websites the percentage is of. */
   total?: number;
+  /** max_change_percent: which of `domains` are deletes (naming them with --allow-delete takes them out of the share). */
+  deletes?: string[];
   /** For a suspected rename: the domain that would be created. */
   renamedTo?: string;
 }

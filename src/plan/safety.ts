@@ -51,6 +51,7 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
         limit: context.limits.maxChangePercent,
         actual: Math.round(percent * 10) / 10,
         total: context.inScopeLiveCount,
+        deletes: deleted,
       });
     }
   }

@@ -30,7 +30,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   // The document words notes and violations (`message`), in the order of its documented shape.
   document.notes = plan.notes.map((note) => ({ kind: note.kind, message: noteText(note), domains: note.domains }));
   document.safety = plan.safety.map((violation) => {
-    const { rule, total: _total, ...rest } = violation;
+    const { rule, total: _total, deletes: _deletes, ...rest } = violation;
     return { rule, message: violationText(violation), ...rest };
   });
   // JSON has no `undefined`: a value the server does not return is null here.
