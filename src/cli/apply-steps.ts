@@ -19,7 +19,7 @@ import type { Plan } from '../model/plan.js';
 import { listFirst } from '../model/text.js';
 import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
-import { staleRefusalText } from '../render/apply-result.js';
+import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
@@ -199,7 +199,7 @@ export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefi
 }
 
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-export async function confirmed(io: Io): Promise<Answer> {
+export async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
   if (io.prompt === undefined) {
     throw new SitesyncError(
       'usage',
@@ -208,7 +208,7 @@ export async function confirmed(io: Io): Promise<Answer> {
   }
   let answer: string | undefined;
   try {
-    answer = await io.prompt('Apply these changes? Only "yes" is accepted: ');
+    answer = await io.prompt(confirmQuestion(target, plan.summary));
   } catch (error) {
     if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
     throw error;

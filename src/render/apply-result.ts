@@ -5,6 +5,7 @@
  * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
 import type { ApplyRefusal, ApplyResult, ChangeResult, MovedSite, Outcome } from '../model/apply-result.js';
+import type { PlanSummary } from '../model/plan.js';
 import type { Line, Tone } from './colors.js';
 import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
@@ -94,6 +95,11 @@ export function staleRefusalText(what: string, moved: readonly MovedSite[], reru
 }
 
 /** The answer at apply's prompt that was not `yes`: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
+/** The confirmation question: it carries the plan in one line, since stdout (with the plan) may be redirected. */
+export function confirmQuestion(target: string, summary: Pick<PlanSummary, 'create' | 'update' | 'delete'>): string {
+  return `Apply to ${target}: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete? Only "yes" is accepted: `;
+}
+
 export function cancelledText(answer: 'no' | 'eof' | 'interrupted'): string {
   const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
   return `apply cancelled${why}: nothing was changed`;
