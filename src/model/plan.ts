@@ -68,7 +68,8 @@ export type NoteKind =
   | 'write_only_unverified' // values that cannot be read back
   | 'ignored_drift' // drift in ignore_changes fields
   | 'filtered' // excluded by --only / --skip
-  | 'prune_unscoped'; // prune is on and `manage` covers the whole account
+  | 'prune_unscoped' // prune is on and `manage` covers the whole account
+  | 'possible_rename'; // prune off: a create whose settings match a kept site (a domain edit makes a second site)
 
 /** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {
@@ -76,6 +77,8 @@ export interface Note {
   domains: string[];
   /** write_only_unverified: values; ignored_drift: fields (the domains are the sites). */
   count?: number;
+  /** possible_rename: the kept live site that the created one (`domains[0]`) looks like a rename of. */
+  renameOf?: string;
 }
 
 export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';

@@ -28,7 +28,12 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   document.changes = plan.changes;
   if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
   // The document words notes and violations (`message`), in the order of its documented shape.
-  document.notes = plan.notes.map((note) => ({ kind: note.kind, message: noteText(note), domains: note.domains }));
+  document.notes = plan.notes.map((note) => ({
+    kind: note.kind,
+    message: noteText(note),
+    domains: note.domains,
+    ...(note.renameOf !== undefined && { renameOf: note.renameOf }),
+  }));
   document.safety = plan.safety.map((violation) => {
     const { rule, total: _total, deletes: _deletes, ...rest } = violation;
     return { rule, message: violationText(violation), ...rest };

@@ -30,6 +30,8 @@ export function noteText(note: Note): string {
       return `${countOf(count, 'field')} drifted but ${count === 1 ? 'is' : 'are'} in ignore_changes: not changed`;
     case 'filtered':
       return `${sites} left out by --only/--skip`;
+    case 'possible_rename':
+      return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;
   }
 }
 
