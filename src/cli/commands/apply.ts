@@ -11,7 +11,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
-import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan } from '../../plan/index.js';
+import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan, signatureVerifies } from '../../plan/index.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -101,6 +101,12 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
     const refusal = admissionRefusal(saved, here, planFile);
     if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);
+    if (!signatureVerifies(saved, session.connection.sign)) {
+      throw new SitesyncError(
+        'stale_plan',
+        `${planFile} was modified after sitesync plan wrote it (its signature does not verify with this API key): make the plan again and review it`,
+      );
+    }
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
