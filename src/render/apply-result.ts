@@ -4,7 +4,7 @@
  * place), the JSON form (`--format json`), and the words of apply's refusals
  * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
-import type { ApplyRefusal, ApplyResult, ChangeResult, MovedSite, Outcome } from '../model/apply-result.js';
+import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
 import type { Line, Tone } from './colors.js';
 import { fieldDifferenceText } from './field-text.js';
@@ -58,11 +58,28 @@ function verificationLines(result: ApplyResult): Line[] {
       if (verification.divergences.length === 0) {
         return [{ text: 'read back: every applied change is in place', tone: 'muted' }];
       }
-      return [
-        { text: 'the server did not take (read back after the apply):', tone: 'danger' },
-        ...verification.divergences.map((d) => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' as const })),
-      ];
+      return divergenceLines(verification.divergences);
   }
+}
+
+/** Divergences the server caused, then those another writer caused (docs/workflows.md: one writer per account). */
+function divergenceLines(divergences: readonly Divergence[]): Line[] {
+  const lines: Line[] = [];
+  const ours = divergences.filter((d) => d.otherWriter !== true);
+  const theirs = divergences.filter((d) => d.otherWriter === true);
+  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' });
+  if (ours.length > 0)
+    lines.push({ text: 'the server did not take (read back after the apply):', tone: 'danger' }, ...ours.map(item));
+  if (theirs.length > 0) {
+    lines.push(
+      {
+        text: 'changed by someone else during this run (the service took our write, then the read-back differed; one account should have one writer):',
+        tone: 'danger',
+      },
+      ...theirs.map(item),
+    );
+  }
+  return lines;
 }
 
 /**
