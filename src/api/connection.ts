@@ -6,7 +6,7 @@
  * because a Bearer key over plaintext leaks. Reads one file; no network.
  * Also the key's non-secret id (`keyIdOf`) that saved plans record.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SitesyncError } from '../model/errors.js';
@@ -26,12 +26,22 @@ export interface Connection {
   apiKey: Secret;
   /** `keyIdOf(apiKey)`: which key (so which account) a saved plan is made with. */
   keyId: string;
+  /** `planSignatureOf(apiKey, text)`: signs a saved plan, so only a holder of the key can make one that applies. */
+  sign(text: string): string;
 }
 
 export function resolveConnection(input: ConnectionInput): Connection {
   const url = checkedUrl(pickUrl(input), input.insecureHttp ?? false);
   const apiKey = readApiKey(input);
-  return { url, apiKey, keyId: keyIdOf(apiKey) };
+  return { url, apiKey, keyId: keyIdOf(apiKey), sign: (text) => planSignatureOf(apiKey, text) };
+}
+
+/**
+ * HMAC-SHA256 of a saved plan's text keyed from the API key (with a label, so
+ * the MAC is good for nothing else). Computed here so the key is revealed only in api/.
+ */
+export function planSignatureOf(apiKey: Secret, text: string): string {
+  return createHmac('sha256', `sitesync plan signature\0${apiKey.reveal()}`).update(text).digest('hex');
 }
 
 /**

@@ -27,8 +27,13 @@ export interface CreateSteps {
   label: string;
 }
 
-/** True whatever the 422 says (the website limit names `domain` too); its text is translated, so never matched. */
-const TAKEN_NOTE = 'if the domain is taken: domains are unique across all accounts, so another account may own it';
+/**
+ * Added only to a 422 that says the domain is taken (the service's English
+ * "has already been taken"; the website limit names `domain` too) when no site
+ * of this account has the domain: otherwise the collision is with our own site.
+ */
+const TAKEN_NOTE = 'domains are unique across all accounts, so another account may own it';
+const isTakenMessage = (error: SitesyncError): boolean => /already been taken/i.test(error.message);
 
 /** What a POST attempt established. */
 type Outcome = { created: LiveWebsite } | { ambiguous: string; failure?: SitesyncError };
@@ -91,10 +96,16 @@ async function attemptPost(
     }
   }
   if (status >= 500) return { ambiguous: `answered ${status}` };
-  const failure = steps.fail(result, note);
+  const failure = steps.fail(result);
   // "Already taken" right after an attempt that may have gone through is most likely our own site.
   if (uncertain && failure.code === 'validation') return { ambiguous: failure.message, failure };
-  throw failure;
+  if (note === undefined || failure.code !== 'validation' || !isTakenMessage(failure)) throw failure;
+  const own = await steps.find();
+  if (own === undefined) throw steps.fail(result, note);
+  throw steps.fail(
+    result,
+    `website ${own.id} of this account already has this domain: made by another writer during this run? Run plan again`,
+  );
 }
 
 async function lookUp(steps: CreateSteps, reason: string): Promise<LiveWebsite | undefined> {

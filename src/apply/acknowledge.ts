@@ -1,14 +1,17 @@
 /**
  * Safety acknowledgements: a plan's safety violations block the apply unless
  * each one is acknowledged, each rule by the flag that fits it:
- * - over-limit deletes (`max_deletes`) and an empty configuration with prune
- *   (`empty_config_prune`): `--allow-delete DOMAIN_OR_GLOB` naming every deleted
- *   domain; over-limit deletes also by raising the limit (`--max-deletes N`);
- * - a suspected rename: only `--allow-delete OLD` (the old site's history is lost);
- * - too large a share of the sites changed (`max_change_percent`): only by
- *   raising that limit for the run (`--max-change-percent N`), since most of
- *   those changes are updates that lose nothing.
- * There is deliberately no global --force. Pure.
+ * - over-limit deletes (`max_deletes`): `--allow-delete DOMAIN_OR_GLOB` naming
+ *   every deleted domain, or a raised limit (`--max-deletes N`);
+ * - an empty configuration with prune (`empty_config_prune`) and a suspected
+ *   rename: only `--allow-delete` with each exact domain (no glob), since both
+ *   are the shapes of a mistake that a glob would wave through;
+ * - too large a share of the sites changed (`max_change_percent`): by raising
+ *   that limit for the run (`--max-change-percent N`); deletes named with
+ *   `--allow-delete` no longer count towards the share, so one command line
+ *   acknowledges what a refusal listed.
+ * A bare `*` is refused by the option parser: there is deliberately no global
+ * --force. Pure.
  */
 import { matchesAny } from '../model/glob.js';
 import type { SafetyViolation } from '../model/plan.js';
@@ -28,10 +31,15 @@ export function unacknowledged(violations: readonly SafetyViolation[], acks: Ack
   return violations.filter((violation) => !isAcknowledged(violation, acks));
 }
 
+/** The violations that the acknowledgements cover (shown as acknowledged, not as refusals). */
+export function acknowledged(violations: readonly SafetyViolation[], acks: Acknowledgements): SafetyViolation[] {
+  return violations.filter((violation) => isAcknowledged(violation, acks));
+}
+
 function isAcknowledged(violation: SafetyViolation, acks: Acknowledgements): boolean {
   switch (violation.rule) {
     case 'max_change_percent':
-      return acks.maxChangePercent !== undefined && acks.maxChangePercent >= (violation.actual ?? 100);
+      return percentNeeded(violation, acks) <= (acks.maxChangePercent ?? violation.limit ?? 100);
     case 'max_deletes':
       if (acks.maxDeletes !== undefined && acks.maxDeletes >= (violation.actual ?? violation.domains.length)) {
         return true;
@@ -43,15 +51,27 @@ function isAcknowledged(violation: SafetyViolation, acks: Acknowledgements): boo
   }
 }
 
+/** The share of changed sites once the deletes named with --allow-delete are set aside. */
+function percentNeeded(violation: SafetyViolation, acks: Acknowledgements): number {
+  const total = violation.total ?? 0;
+  const namedDeletes = (violation.deletes ?? []).filter((domain) => matchesAny(domain, acks.allowDelete)).length;
+  if (namedDeletes === 0 || total === 0) return violation.actual ?? 100;
+  return Math.round(((violation.domains.length - namedDeletes) * 1000) / total) / 10;
+}
+
 function namesEvery(violation: SafetyViolation, acks: Acknowledgements): boolean {
   return violation.domains.length > 0 && missingDomains(violation, acks).length === 0;
 }
 
 function missingDomains(violation: SafetyViolation, acks: Acknowledgements): string[] {
+  if (violation.rule !== 'max_deletes') return violation.domains.filter((domain) => !acks.allowDelete.includes(domain));
   return violation.domains.filter((domain) => !matchesAny(domain, acks.allowDelete));
 }
 
-/** What to print when refusing: each rule broken, then, per rule, the exact flags that would acknowledge it. */
+/**
+ * What to print when refusing: each rule broken, per rule the exact flags
+ * that would acknowledge it, and one line with every flag needed at once.
+ */
 export function refusalMessage(violations: readonly SafetyViolation[], acks: Acknowledgements): string {
   const lines = [
     `refusing to apply: the plan breaks ${violations.length} safety rule${violations.length === 1 ? '' : 's'}:`,
@@ -59,7 +79,25 @@ export function refusalMessage(violations: readonly SafetyViolation[], acks: Ack
   for (const violation of violations) lines.push(`  - ${violationText(violation)} [${violation.rule}]`);
   lines.push('To apply anyway:');
   for (const violation of violations) lines.push(`  - ${acknowledgementFor(violation, acks)}`);
+  if (violations.length > 1) lines.push(`All at once: ${allFlags(violations, acks).join(' ')}`);
   return lines.join('\n');
+}
+
+/** Every flag the refused violations need, deletes named once each, the percentage after those deletes. */
+export function allFlags(violations: readonly SafetyViolation[], acks: Acknowledgements): string[] {
+  const named = new Set<string>();
+  for (const violation of violations) {
+    if (violation.rule !== 'max_change_percent')
+      for (const domain of missingDomains(violation, acks)) named.add(domain);
+  }
+  const withNamed: Acknowledgements = { ...acks, allowDelete: [...acks.allowDelete, ...named] };
+  const flags = [...named].map((domain) => `--allow-delete ${domain}`);
+  for (const violation of violations) {
+    if (violation.rule === 'max_change_percent' && !isAcknowledged(violation, withNamed)) {
+      flags.push(`--max-change-percent ${Math.ceil(percentNeeded(violation, withNamed))}`);
+    }
+  }
+  return flags;
 }
 
 function acknowledgementFor(violation: SafetyViolation, acks: Acknowledgements): string {
@@ -70,10 +108,28 @@ function acknowledgementFor(violation: SafetyViolation, acks: Acknowledgements):
     case 'max_deletes':
       return `[max_deletes] name each deleted domain (its analytics history is lost): ${allow}; or raise the delete limit: --max-deletes ${violation.actual ?? violation.domains.length}`;
     case 'empty_config_prune':
-      return `[empty_config_prune] name each domain to delete (its analytics history is lost): ${allow}`;
+      return `[empty_config_prune] name each domain to delete, exactly (its analytics history is lost): ${allow}`;
     case 'suspected_rename':
-      return `[suspected_rename] name the old domain to delete it (its analytics history is lost): ${allow}`;
+      return `[suspected_rename] name the old domain, exactly, to delete it (its analytics history is lost): ${allow}`;
     case 'max_change_percent':
-      return `[max_change_percent] raise the limit for this run: --max-change-percent ${Math.ceil(violation.actual ?? 100)}`;
+      return `[max_change_percent] raise the limit for this run: --max-change-percent ${Math.ceil(percentNeeded(violation, acks))}${(violation.deletes ?? []).length > 0 ? ' (deletes named with --allow-delete do not count)' : ''}`;
+  }
+}
+
+/** The flags given that acknowledge `violation`, for the plan's wording; undefined when it stands. */
+export function acknowledgedBy(violation: SafetyViolation, acks: Acknowledgements): string[] | undefined {
+  if (!isAcknowledged(violation, acks)) return undefined;
+  const deletes = violation.rule === 'max_change_percent' ? (violation.deletes ?? []) : violation.domains;
+  const exact = violation.rule === 'empty_config_prune' || violation.rule === 'suspected_rename';
+  const named = acks.allowDelete
+    .filter((glob) => (exact ? deletes.includes(glob) : deletes.some((domain) => matchesAny(domain, [glob]))))
+    .map((glob) => `--allow-delete ${glob}`);
+  switch (violation.rule) {
+    case 'max_deletes':
+      return namesEvery(violation, acks) ? named : [`--max-deletes ${acks.maxDeletes}`];
+    case 'max_change_percent':
+      return acks.maxChangePercent === undefined ? named : [...named, `--max-change-percent ${acks.maxChangePercent}`];
+    default:
+      return named;
   }
 }

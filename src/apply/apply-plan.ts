@@ -70,6 +70,9 @@ export async function applyPlan(
     });
   }
 
+  // What the service answered to each of our writes, by id: the read-back tells our writes from another writer's.
+  const written = new Map<number, LiveWebsite>();
+  api = recordingWrites(api, written);
   for (const phase of PHASES) {
     const changes = plan.changes.filter((change) => change.action === phase);
     await forEachBounded(
@@ -93,7 +96,7 @@ export async function applyPlan(
   const verification =
     options.verify === false || interrupted
       ? { status: 'not_needed' as const, divergences: [] }
-      : await verifyApplied(plan, changes, desired, api, options.liveCount);
+      : await verifyApplied(plan, changes, desired, api, options.liveCount, written);
   return {
     changes,
     counts: countOutcomes(changes),
@@ -212,4 +215,25 @@ function reasonOf(result: ChangeResult): { reason?: string; code?: string } {
 
 function fieldsOf(change: Change): FieldChange[] | undefined {
   return change.action === 'delete' ? undefined : change.fields;
+}
+
+/** The same port (a proxy: the client keeps private fields), remembering the record each create or update returned. */
+function recordingWrites(api: WebsitesApi, written: Map<number, LiveWebsite>): WebsitesApi {
+  const record = async (answer: Promise<LiveWebsite>): Promise<LiveWebsite> => {
+    const live = await answer;
+    written.set(live.id, live);
+    return live;
+  };
+  return new Proxy(api, {
+    get(target, property) {
+      if (property === 'createWebsite') {
+        return (...args: Parameters<WebsitesApi['createWebsite']>) => record(target.createWebsite(...args));
+      }
+      if (property === 'updateWebsite') {
+        return (...args: Parameters<WebsitesApi['updateWebsite']>) => record(target.updateWebsite(...args));
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

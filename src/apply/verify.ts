@@ -31,6 +31,7 @@ export async function verifyApplied(
   desired: ReadonlyMap<string, DesiredWebsite>,
   api: WebsitesApi,
   liveCount: number | undefined,
+  written: ReadonlyMap<number, LiveWebsite> = new Map(),
 ): Promise<Verification> {
   const applied = results.filter((result) => result.outcome === 'applied');
   if (applied.length === 0) return { status: 'not_needed', divergences: [] };
@@ -58,10 +59,30 @@ export async function verifyApplied(
   for (const change of replan(touchedDesired, touchedLive, REPLAN_POLICY).changes) {
     if (change.action === 'create') divergences.push({ domain: change.domain, detail: 'missing when read back' });
     if (change.action === 'update') {
-      divergences.push(...change.fields.map((field) => ({ domain: change.domain, detail: describeField(field) })));
+      const otherWriter = tookOurWrite(change.id, desired.get(change.domain), written);
+      divergences.push(
+        ...change.fields.map((field) => ({
+          domain: change.domain,
+          detail: describeField(field),
+          ...(otherWriter && { otherWriter }),
+        })),
+      );
     }
   }
   return { status: 'checked', divergences };
+}
+
+/** The service answered our write with the configured values: a later difference is someone else's write. */
+function tookOurWrite(
+  id: number,
+  wanted: DesiredWebsite | undefined,
+  written: ReadonlyMap<number, LiveWebsite>,
+): boolean {
+  const answer = written.get(id);
+  if (wanted === undefined || answer === undefined) return false;
+  return replan([wanted], [answer], REPLAN_POLICY).changes.every(
+    (change) => change.action === 'update' && change.fields.every((field) => field.writeOnly === true),
+  );
 }
 
 function describeField(field: FieldChange): string {

@@ -3,6 +3,7 @@
  * then the summary (human), or one JSON document holding the plan and the
  * result or the refusal (--format json).
  */
+import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '../apply/acknowledge.js';
 import type { ApplyRefusal, ApplyResult } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
 import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
@@ -26,8 +27,9 @@ export class ApplyOutput {
     this.#io = io;
   }
 
-  plan(plan: Plan, target: string, asking: boolean): void {
-    const human = renderHuman(plan, { color: this.#shared.color, target });
+  plan(plan: Plan, target: string, asking: boolean, acks: Acknowledgements): void {
+    const acknowledgedBy = plan.safety.map((violation) => acknowledgedByFlags(violation, acks));
+    const human = renderHuman(plan, { color: this.#shared.color, target, acknowledgedBy });
     if (this.#shared.format === 'human') {
       this.#io.stdout.write(human);
       return;

@@ -14,10 +14,12 @@ import type { Journal } from '../apply/journal.js';
 import { checkFreshness } from '../apply/staleness.js';
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
+import { matchesGlob } from '../model/glob.js';
 import type { Plan } from '../model/plan.js';
+import { listFirst } from '../model/text.js';
 import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
-import { staleRefusalText } from '../render/apply-result.js';
+import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
@@ -57,13 +59,35 @@ export function startRun(shared: SharedOptions, flags: ApplyFlags, io: Io): Appl
 }
 
 function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
-  const acks: Acknowledgements = { allowDelete: globsOption('--allow-delete', flags.allowDelete, 'a domain or glob') };
+  const acks: Acknowledgements = { allowDelete: allowDeleteOption(flags.allowDelete) };
   if (flags.maxDeletes !== undefined)
     acks.maxDeletes = wholeNumberOption('--max-deletes', flags.maxDeletes, { min: 0 });
   if (flags.maxChangePercent !== undefined) {
-    acks.maxChangePercent = wholeNumberOption('--max-change-percent', flags.maxChangePercent, { min: 0 });
+    acks.maxChangePercent = wholeNumberOption('--max-change-percent', flags.maxChangePercent, { min: 0, max: 100 });
   }
   return acks;
+}
+
+/** `*` alone (or `**`) would acknowledge every delete at once: a global force, which sitesync deliberately lacks. */
+function allowDeleteOption(values: string[] | undefined): string[] {
+  const globs = globsOption('--allow-delete', values, 'a domain or glob');
+  const everything = globs.find((glob) => /^\*+$/.test(glob));
+  if (everything !== undefined) {
+    throw new SitesyncError(
+      'usage',
+      `--allow-delete ${everything} would acknowledge every delete: name each domain (or a narrower glob such as *.staging.example)`,
+    );
+  }
+  return globs;
+}
+
+/** An --allow-delete that names no planned delete is a typo or a stale command line: say so rather than ignore it. */
+function refuseUnmatchedAllowDelete(plan: Plan, acks: Acknowledgements): void {
+  const deleted = plan.changes.filter((change) => change.action === 'delete').map((change) => change.domain);
+  const unmatched = acks.allowDelete.filter((glob) => !deleted.some((domain) => matchesGlob(domain, glob)));
+  if (unmatched.length === 0) return;
+  const what = deleted.length === 0 ? 'the plan deletes nothing' : `the plan deletes ${listFirst(deleted, 5)}`;
+  throw new SitesyncError('usage', `--allow-delete ${unmatched.join(', ')} matches no planned delete (${what})`);
 }
 
 /**
@@ -165,6 +189,7 @@ export async function execute(
 
 /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
 export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
+  refuseUnmatchedAllowDelete(plan, run.acks);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
   const message = refusalMessage(open, run.acks);
@@ -174,7 +199,7 @@ export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefi
 }
 
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-export async function confirmed(io: Io): Promise<Answer> {
+export async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
   if (io.prompt === undefined) {
     throw new SitesyncError(
       'usage',
@@ -183,7 +208,7 @@ export async function confirmed(io: Io): Promise<Answer> {
   }
   let answer: string | undefined;
   try {
-    answer = await io.prompt('Apply these changes? Only "yes" is accepted: ');
+    answer = await io.prompt(confirmQuestion(target, plan.summary));
   } catch (error) {
     if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
     throw error;

@@ -9,8 +9,9 @@ import type { SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
+import { matchesGlob } from '../model/glob.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
-import type { LiveWebsite } from '../model/website.js';
+import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { plan, policyFromConfig } from '../plan/index.js';
 import type { Io } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
@@ -80,6 +81,22 @@ export async function planSession(
   syncWriteOnly: boolean,
 ): Promise<Planned> {
   const live = await listLive(session.api, shared, io);
+  refuseUnmatchedOnly(shared.only, session.state.websites, live);
   const policy = policyFromConfig(session.state.policy, { only: shared.only, skip: shared.skip, syncWriteOnly });
   return { live, policy, plan: plan(session.state.websites, live, policy) };
+}
+
+/** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
+function refuseUnmatchedOnly(
+  only: readonly string[],
+  desired: readonly DesiredWebsite[],
+  live: readonly LiveWebsite[],
+) {
+  const domains = [...desired.map((site) => site.domain), ...live.map((site) => site.domain)];
+  const unmatched = only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
+  if (unmatched.length === 0) return;
+  throw new SitesyncError(
+    'usage',
+    `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+  );
 }

@@ -26,6 +26,8 @@ export interface Divergence {
   domain: string;
   /** "favorite: wanted true, is false", "still exists", "missing". */
   detail: string;
+  /** Our write was answered as configured, but the read-back differs: someone else changed the site during the run. */
+  otherWriter?: boolean;
 }
 
 export interface Verification {

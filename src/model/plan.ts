@@ -69,7 +69,8 @@ export type NoteKind =
   | 'ignored_drift' // drift in ignore_changes fields
   | 'filtered' // excluded by --only / --skip
   | 'prune_unscoped' // prune is on and `manage` covers the whole account
-  | 'duplicate_domain'; // the service holds one canonical domain more than once: one note per group
+  | 'duplicate_domain' // the service holds one canonical domain more than once: one note per group
+  | 'possible_rename'; // prune off: a create whose settings match a kept site (a domain edit makes a second site)
 
 /** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {
@@ -79,6 +80,8 @@ export interface Note {
   count?: number;
   /** duplicate_domain: the site sitesync manages (the oldest, lowest id), then the others, never pruned. */
   ids?: number[];
+  /** possible_rename: the kept live site that the created one (`domains[0]`) looks like a rename of. */
+  renameOf?: string;
 }
 
 export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';
@@ -92,6 +95,8 @@ export interface SafetyViolation {
   actual?: number;
   /** max_change_percent: the in-scope websites the percentage is of. */
   total?: number;
+  /** max_change_percent: which of `domains` are deletes (naming them with --allow-delete takes them out of the share). */
+  deletes?: string[];
   /** For a suspected rename: the domain that would be created. */
   renamedTo?: string;
 }

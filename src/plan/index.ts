@@ -18,4 +18,6 @@ export {
   type SiteFingerprint,
   savedPlanProblem,
   serializeSavedPlan,
+  signatureVerifies,
+  signSavedPlan,
 } from './saved-plan.js';

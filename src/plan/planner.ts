@@ -11,7 +11,7 @@ import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } fro
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { fingerprintLive } from './fingerprint.js';
-import { checkSafety } from './safety.js';
+import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
 
 const ACTION_ORDER = { delete: 0, create: 1, update: 2 } as const;
@@ -55,6 +55,7 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
   const result: Plan = { changes: tally.changes, notes, safety: [], summary: summaryOf(tally) };
+  result.notes.push(...possibleRenames(tally, liveByDomain));
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {
     limits: policy.limits,
@@ -159,6 +160,24 @@ function summaryOf(tally: Tally): PlanSummary {
   };
   for (const change of tally.changes) summary[change.action] += 1;
   return summary;
+}
+
+/**
+ * With prune off, a domain edit creates a second site and keeps the old one
+ * silently: a create whose settings match a kept site is noted as a likely rename.
+ */
+function possibleRenames(tally: Tally, liveByDomain: ReadonlyMap<string, LiveWebsite>): Note[] {
+  if (tally.kept.length === 0) return [];
+  const creates = tally.changes.filter((change) => change.action === 'create');
+  const kept = [...tally.kept].sort().flatMap((domain) => {
+    const current = liveByDomain.get(domain);
+    return current === undefined ? [] : [{ domain, before: liveSettings(current) }];
+  });
+  return renamePairs(kept, creates).map(([old, created]) => ({
+    kind: 'possible_rename',
+    domains: [created.domain],
+    renameOf: old.domain,
+  }));
 }
 
 function deleteOf(domain: string, current: LiveWebsite): Change {

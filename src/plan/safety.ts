@@ -51,6 +51,7 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
         limit: context.limits.maxChangePercent,
         actual: Math.round(percent * 10) / 10,
         total: context.inScopeLiveCount,
+        deletes: deleted,
       });
     }
   }
@@ -65,10 +66,28 @@ export function checkSafety(plan: Plan, context: SafetyContext): SafetyViolation
  * Creates are bucketed by those settings, so thousands of each stay linear.
  */
 function suspectedRenames(deletes: DeleteChange[], creates: CreateChange[]): SafetyViolation[] {
+  return renamePairs(deletes, creates).map(([deletion, creation]) => ({
+    rule: 'suspected_rename',
+    domains: [deletion.domain],
+    renamedTo: creation.domain,
+  }));
+}
+
+/** An old site (a delete, or a kept site with prune off) that a create may be a rename of. */
+export interface RenameCandidate {
+  domain: string;
+  before: Partial<WebsiteSettings>;
+}
+
+/** The one pairing rule for renames, shared by the safety rule and the prune-off note. */
+export function renamePairs<Old extends RenameCandidate>(
+  olds: readonly Old[],
+  creates: readonly CreateChange[],
+): [Old, CreateChange][] {
   const buckets = new Map<string, Map<string, CreateChange[]>>();
   const paired = new Set<CreateChange>();
-  const violations: SafetyViolation[] = [];
-  for (const deletion of deletes) {
+  const pairs: [Old, CreateChange][] = [];
+  for (const deletion of olds) {
     const comparable = SETTING_NAMES.filter((name) => deletion.before[name] !== undefined);
     if (comparable.length === 0) continue;
     const signature = comparable.join(',');
@@ -85,13 +104,9 @@ function suspectedRenames(deletes: DeleteChange[], creates: CreateChange[]): Saf
     if (index < 0) continue;
     const [creation] = candidates.splice(index, 1) as [CreateChange];
     paired.add(creation); // spent for the buckets of every other signature too
-    violations.push({
-      rule: 'suspected_rename',
-      domains: [deletion.domain],
-      renamedTo: creation.domain,
-    });
+    pairs.push([deletion, creation]);
   }
-  return violations;
+  return pairs;
 }
 
 /** A grouping key over canonical values; matches are still confirmed with `sameValue`. */
@@ -99,7 +114,7 @@ function settingsKey(settings: Partial<WebsiteSettings>, names: readonly Setting
   return JSON.stringify(names.map((name) => settings[name]));
 }
 
-function bucketCreates(creates: CreateChange[], names: readonly SettingName[]): Map<string, CreateChange[]> {
+function bucketCreates(creates: readonly CreateChange[], names: readonly SettingName[]): Map<string, CreateChange[]> {
   const byKey = new Map<string, CreateChange[]>();
   for (const create of creates) {
     const key = settingsKey(create.after, names);

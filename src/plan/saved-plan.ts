@@ -31,6 +31,20 @@ export interface SavedPlan {
   plan: Plan;
   /** One per change, in plan order. */
   fingerprints: SiteFingerprint[];
+  /** HMAC of everything above, keyed from the API key (api/connection.ts `planSignatureOf`); written last. */
+  signature?: string;
+}
+
+/** Signs with the connection's `sign`: the MAC covers the file's every other field. */
+export function signSavedPlan(saved: SavedPlan, sign: (text: string) => string): SavedPlan {
+  const { signature: _old, ...unsigned } = saved;
+  return { ...unsigned, signature: sign(serializeSavedPlan(unsigned)) };
+}
+
+/** Whether the file is exactly as `plan --out` wrote it with this key. */
+export function signatureVerifies(saved: SavedPlan, sign: (text: string) => string): boolean {
+  const { signature, ...unsigned } = saved;
+  return typeof signature === 'string' && signature === sign(serializeSavedPlan(unsigned));
 }
 
 export function createSavedPlan(input: {

@@ -4,7 +4,8 @@
  * place), the JSON form (`--format json`), and the words of apply's refusals
  * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
-import type { ApplyRefusal, ApplyResult, ChangeResult, MovedSite, Outcome } from '../model/apply-result.js';
+import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
+import type { PlanSummary } from '../model/plan.js';
 import type { Line, Tone } from './colors.js';
 import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
@@ -57,11 +58,28 @@ function verificationLines(result: ApplyResult): Line[] {
       if (verification.divergences.length === 0) {
         return [{ text: 'read back: every applied change is in place', tone: 'muted' }];
       }
-      return [
-        { text: 'the server did not take (read back after the apply):', tone: 'danger' },
-        ...verification.divergences.map((d) => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' as const })),
-      ];
+      return divergenceLines(verification.divergences);
   }
+}
+
+/** Divergences the server caused, then those another writer caused (docs/workflows.md: one writer per account). */
+function divergenceLines(divergences: readonly Divergence[]): Line[] {
+  const lines: Line[] = [];
+  const ours = divergences.filter((d) => d.otherWriter !== true);
+  const theirs = divergences.filter((d) => d.otherWriter === true);
+  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' });
+  if (ours.length > 0)
+    lines.push({ text: 'the server did not take (read back after the apply):', tone: 'danger' }, ...ours.map(item));
+  if (theirs.length > 0) {
+    lines.push(
+      {
+        text: 'changed by someone else during this run (the service took our write, then the read-back differed; one account should have one writer):',
+        tone: 'danger',
+      },
+      ...theirs.map(item),
+    );
+  }
+  return lines;
 }
 
 /**
@@ -94,6 +112,11 @@ export function staleRefusalText(what: string, moved: readonly MovedSite[], reru
 }
 
 /** The answer at apply's prompt that was not `yes`: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
+/** The confirmation question: it carries the plan in one line, since stdout (with the plan) may be redirected. */
+export function confirmQuestion(target: string, summary: Pick<PlanSummary, 'create' | 'update' | 'delete'>): string {
+  return `Apply to ${target}: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete? Only "yes" is accepted: `;
+}
+
 export function cancelledText(answer: 'no' | 'eof' | 'interrupted'): string {
   const why = { no: '', eof: ' (end of input)', interrupted: ' (interrupted)' }[answer];
   return `apply cancelled${why}: nothing was changed`;

@@ -15,6 +15,11 @@ export interface HumanOptions {
   /** Heading naming where the live state came from. */
   target?: string;
   explain?: SiteExplanation[];
+  /**
+   * On apply: per safety violation (plan order), the flags that acknowledged
+   * it, or undefined when it stands. Absent on plan, where nothing is acknowledged yet.
+   */
+  acknowledgedBy?: readonly (readonly string[] | undefined)[];
 }
 
 const FIELD_TONE: Record<LineKind, Tone> = {
@@ -47,8 +52,18 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   }
   if (view.safety.length > 0) {
     push('');
-    push('Safety violations (apply refuses this plan unless acknowledged):', 'danger');
-    for (const violation of view.safety) push(`  ✗ ${violation}`, 'danger');
+    const acks = options.acknowledgedBy;
+    if (acks === undefined) {
+      push('Safety violations (apply refuses this plan unless acknowledged):', 'danger');
+      for (const violation of view.safety) push(`  ✗ ${violation}`, 'danger');
+    } else {
+      push('Safety violations:', 'danger');
+      view.safety.forEach((violation, index) => {
+        const flags = acks[index];
+        if (flags === undefined) push(`  ✗ ${violation} (not acknowledged: apply refuses)`, 'danger');
+        else push(`  ! ${violation} (acknowledged by ${flags.join(' ')})`, 'update');
+      });
+    }
   }
   if (view.notes.length > 0) {
     push('');

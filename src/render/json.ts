@@ -33,9 +33,10 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
     message: noteText(note),
     domains: note.domains,
     ...(note.ids && { ids: note.ids }),
+    ...(note.renameOf !== undefined && { renameOf: note.renameOf }),
   }));
   document.safety = plan.safety.map((violation) => {
-    const { rule, total: _total, ...rest } = violation;
+    const { rule, total: _total, deletes: _deletes, ...rest } = violation;
     return { rule, message: violationText(violation), ...rest };
   });
   // JSON has no `undefined`: a value the server does not return is null here.

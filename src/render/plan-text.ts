@@ -35,6 +35,8 @@ export function noteText(note: Note): string {
       const them = others.length === 1 ? `id ${others[0]}` : `ids ${others.join(', ')}`;
       return `${note.domains[0]} is held ${others.length + 1} times by the service (ids ${[kept, ...others].join(', ')}): sitesync manages the oldest (id ${kept}); ${them} ${others.length === 1 ? 'is' : 'are'} never changed or pruned: remove by hand what is not needed`;
     }
+    case 'possible_rename':
+      return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;
   }
 }
 

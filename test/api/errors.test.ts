@@ -36,7 +36,7 @@ describe.each(MODES)('errors from the %s server', (mode) => {
     await expect(env.client.createWebsite(desired('taken.example.com'))).rejects.toMatchObject({
       code: 'validation',
       message:
-        'POST /api/v1/websites → 422: domain: The domain has already been taken. (if the domain is taken: domains are unique across all accounts, so another account may own it)',
+        'POST /api/v1/websites → 422: domain: The domain has already been taken. (domains are unique across all accounts, so another account may own it)',
       details: { status: 422, fields: { domain: ['The domain has already been taken.'] } },
     });
   });
@@ -55,10 +55,21 @@ describe.each(MODES)('errors from the %s server', (mode) => {
   it('validation: the website limit of the plan', async () => {
     env = await setup(mode, { websiteLimit: 1 });
     await env.client.createWebsite(desired('one.example.com'));
-    await expect(env.client.createWebsite(desired('two.example.com'))).rejects.toMatchObject({
+    const error = await env.client.createWebsite(desired('two.example.com')).catch((e: unknown) => e);
+    expect(error).toMatchObject({
       code: 'validation',
       details: { fields: { domain: ['You created too many websites.'] } },
     });
+    expect((error as Error).message).not.toContain('another account');
+  });
+
+  it('validation: a domain taken by a site of this account names that site, not another account', async () => {
+    env = await setup(mode);
+    const ownId = await insertWebsite(env.server, 'mine.example.com');
+    const error = await env.client.createWebsite(desired('mine.example.com')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'validation' });
+    expect((error as Error).message).not.toContain('another account');
+    expect((error as Error).message).toContain(`website ${ownId} of this account already has this domain`);
   });
 
   it('not_found: a missing site reads as undefined, and an update of it fails as not_found', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { refusalMessage, unacknowledged } from '../../src/apply/acknowledge.js';
+import { acknowledgedBy, refusalMessage, unacknowledged } from '../../src/apply/acknowledge.js';
 import type { SafetyViolation } from '../../src/model/plan.js';
 
 const tooManyDeletes: SafetyViolation = {
@@ -60,9 +60,59 @@ describe('refusalMessage', () => {
         '  - 4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (25%) [max_change_percent]',
         'To apply anyway:',
         '  - [max_deletes] name each deleted domain (its analytics history is lost): --allow-delete a.com --allow-delete c.com --allow-delete shop.d.com; or raise the delete limit: --max-deletes 4',
-        '  - [suspected_rename] name the old domain to delete it (its analytics history is lost): --allow-delete a.com',
+        '  - [suspected_rename] name the old domain, exactly, to delete it (its analytics history is lost): --allow-delete a.com',
         '  - [max_change_percent] raise the limit for this run: --max-change-percent 34',
+        'All at once: --allow-delete a.com --allow-delete c.com --allow-delete shop.d.com --max-change-percent 34',
       ].join('\n'),
     );
+  });
+
+  test('the one-line form leaves out the percentage when the named deletes bring the share under the limit', () => {
+    const mostlyDeletes = { ...tooManyChanged, deletes: ['a.com', 'b.com', 'c.com'] };
+    expect(refusalMessage([tooManyDeletes, mostlyDeletes], { allowDelete: [] }).split('\n').at(-1)).toBe(
+      'All at once: --allow-delete a.com --allow-delete b.com --allow-delete c.com --allow-delete shop.d.com',
+    );
+  });
+});
+
+describe('exact domains only where a glob would wave a mistake through', () => {
+  const empty: SafetyViolation = { rule: 'empty_config_prune', domains: ['a.com', 'b.com'] };
+
+  test('an empty configuration with prune and a suspected rename need exact domains, not globs', () => {
+    expect(unacknowledged([empty], { allowDelete: ['*.com'] })).toEqual([empty]);
+    expect(unacknowledged([rename], { allowDelete: ['a.*'] })).toEqual([rename]);
+    expect(unacknowledged([empty, rename], { allowDelete: ['a.com', 'b.com'] })).toEqual([]);
+  });
+
+  test('over-limit deletes still accept a glob', () => {
+    expect(unacknowledged([tooManyDeletes], { allowDelete: ['*.com'] })).toEqual([]);
+  });
+});
+
+describe('deletes named with --allow-delete count as acknowledged under the percentage rule too', () => {
+  const mostlyDeletes: SafetyViolation = { ...tooManyChanged, deletes: ['a.com', 'b.com', 'c.com'] };
+
+  test('naming every delete takes them out of the share', () => {
+    expect(
+      unacknowledged([tooManyDeletes, mostlyDeletes], { allowDelete: ['a.com', 'b.com', 'c.com', 'shop.d.com'] }),
+    ).toEqual([]);
+    expect(unacknowledged([mostlyDeletes], { allowDelete: ['e.com'] })).toEqual([mostlyDeletes]);
+  });
+
+  test('which flags acknowledged a violation, for the plan shown on apply', () => {
+    const acks = { allowDelete: ['a.com', 'b.com', 'c.com', '*.d.com'] };
+    expect(acknowledgedBy(tooManyDeletes, acks)).toEqual([
+      '--allow-delete a.com',
+      '--allow-delete b.com',
+      '--allow-delete c.com',
+      '--allow-delete *.d.com',
+    ]);
+    expect(acknowledgedBy(mostlyDeletes, acks)).toEqual([
+      '--allow-delete a.com',
+      '--allow-delete b.com',
+      '--allow-delete c.com',
+    ]);
+    expect(acknowledgedBy(tooManyDeletes, { allowDelete: [], maxDeletes: 9 })).toEqual(['--max-deletes 9']);
+    expect(acknowledgedBy(rename, { allowDelete: [] })).toBeUndefined();
   });
 });

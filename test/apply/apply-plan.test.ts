@@ -4,6 +4,7 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import { memoryJournal } from '../../src/apply/journal.js';
 import type { DesiredWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/index.js';
+import { applyResultLines } from '../../src/render/apply-result.js';
 import { desired, policy } from '../plan/builders.js';
 import { type ApplyFixture, domainsInDb, MODES, seedWebsites, startFixture } from './support.js';
 
@@ -104,7 +105,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     expect(await domainsInDb(fx.server)).toEqual(['a.example', 'b.example']);
   });
 
-  test('the read-back reports what the server does not hold after the apply', async () => {
+  test('the read-back names a site another writer changed during the run', async () => {
     const config = [desired('contested.example', { privacy: 'private', email: true })];
     const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
       // Someone changes the site in the web UI right after we created it.
@@ -121,7 +122,14 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     expect(result.counts.applied).toBe(1);
     expect(result.verification).toEqual({
       status: 'checked',
-      divergences: [{ domain: 'contested.example', detail: 'privacy: wanted private, is public' }],
+      // The service answered our create as configured, so the difference is another writer's, named as such.
+      divergences: [{ domain: 'contested.example', detail: 'privacy: wanted private, is public', otherWriter: true }],
     });
+    expect(applyResultLines(result).map((line) => line.text)).toEqual(
+      expect.arrayContaining([
+        'changed by someone else during this run (the service took our write, then the read-back differed; one account should have one writer):',
+        '  contested.example: privacy: wanted private, is public',
+      ]),
+    );
   });
 });

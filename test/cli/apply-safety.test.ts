@@ -3,6 +3,7 @@
 // a suspected rename only by naming the old domain. No global --force.
 import { describe, expect, test } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
+import { insertWebsite } from '../helpers/server.js';
 import { config, useCliFixture } from './apply-support.js';
 
 const FIVE = { 'keep.example': '', 'd1.example': '', 'd2.example': '', 'd3.example': '', 'd4.example': '' };
@@ -61,7 +62,7 @@ describe('sitesync apply: safety', () => {
     expect(refused.code).toBe(3);
     expect(refused.err).toContain('keep.example → keep.org looks like a rename');
     expect(refused.err).toContain(
-      '  - [suspected_rename] name the old domain to delete it (its analytics history is lost): --allow-delete keep.example\n',
+      '  - [suspected_rename] name the old domain, exactly, to delete it (its analytics history is lost): --allow-delete keep.example\n',
     );
     const ok = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'keep.example']);
     expect(ok.code).toBe(0);
@@ -77,7 +78,8 @@ describe('sitesync apply: safety', () => {
   test('too many sites updated: refused with --max-change-percent as the acknowledgement, not --allow-delete', async () => {
     const twelve = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i + 10}.example`, '']));
     cli.ws.write('websites.yaml', config(twelve, 'prune: true\nlimits:\n  max_change_percent: 25\n'));
-    expect((await cli.ws.run(['apply', '--auto-approve', '--allow-delete', '*'])).code).toBe(0);
+    const everyOld = Object.keys(FIVE).flatMap((domain) => ['--allow-delete', domain]);
+    expect((await cli.ws.run(['apply', '--auto-approve', ...everyOld])).code).toBe(0);
     const changed = Object.fromEntries(
       Object.keys(twelve).map((domain, i) => [domain, i < 4 ? '    privacy: public\n' : '']),
     );
@@ -97,10 +99,84 @@ describe('sitesync apply: safety', () => {
       '--allow-delete',
       d,
     ]);
-    expect((await cli.ws.run(['apply', '--auto-approve', ...everyDomain])).code).toBe(3);
+    const notDeletes = await cli.ws.run(['apply', '--auto-approve', ...everyDomain]);
+    expect(notDeletes.code).toBe(1); // updates are not deletes: --allow-delete names nothing planned
+    expect(notDeletes.err).toBe(
+      'error: --allow-delete s10.example, s11.example, s12.example, s13.example matches no planned delete (the plan deletes nothing)\n',
+    );
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-change-percent', '33'])).code).toBe(3);
     const ok = await cli.ws.run(['apply', '--auto-approve', '--max-change-percent', '34']);
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('applied 4 of 4 changes');
+  });
+
+  test("a bare '*' is refused: there is no global force, not even for an empty configuration", async () => {
+    cli.ws.write('websites.yaml', 'version: 1\nprune: true\nwebsites: []\n');
+    const star = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', '*']);
+    expect(star.code).toBe(1);
+    expect(star.err).toBe(
+      'error: --allow-delete * would acknowledge every delete: name each domain (or a narrower glob such as *.staging.example)\n',
+    );
+    const glob = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', '*.example', '--max-deletes', '9']);
+    expect(glob.code).toBe(3); // the empty-configuration guard wants each exact domain
+    expect(glob.err).toContain(
+      '[empty_config_prune] name each domain to delete, exactly (its analytics history is lost): --allow-delete d1.example',
+    );
+    expect(await domainsInDb(cli.server)).toHaveLength(5);
+  });
+
+  test('typos are errors: an --allow-delete that names no planned delete, a percentage over 100, an --only that matches nothing', async () => {
+    const typo = await cli.ws.run(['apply', '--auto-approve', '--allow-delete', 'typo.example', '--max-deletes', '4']);
+    expect(typo.code).toBe(1);
+    expect(typo.err).toBe(
+      'error: --allow-delete typo.example matches no planned delete (the plan deletes d1.example, d2.example, d3.example, d4.example)\n',
+    );
+    const percent = await cli.ws.run(['apply', '--auto-approve', '--max-change-percent', '150']);
+    expect(percent.code).toBe(1);
+    expect(percent.err).toBe('error: --max-change-percent must be a whole number from 0 to 100, not "150"\n');
+    for (const command of ['plan', 'apply']) {
+      const only = await cli.ws.run(
+        [command, '--only', 'nosuch.example', '--auto-approve'].slice(0, command === 'plan' ? 3 : 4),
+      );
+      expect(only.code).toBe(1);
+      expect(only.err).toBe('error: --only nosuch.example matches no website in the configuration or the account\n');
+    }
+    expect(await domainsInDb(cli.server)).toHaveLength(5);
+  });
+
+  test('an apply with acknowledgements shows the violations as acknowledged, and one line acknowledges every rule', async () => {
+    cli.ws.write(
+      'websites.yaml',
+      config({ 'keep.example': '    privacy: public\n' }, 'prune: true\nlimits:\n  max_change_percent: 30\n'),
+    );
+    for (let i = 0; i < 6; i++) await insertWebsite(cli.server, `pad${i}.example`);
+    cli.ws.write(
+      'websites.yaml',
+      config(
+        {
+          'keep.example': '    privacy: public\n',
+          ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`pad${i}.example`, ''])),
+        },
+        'prune: true\nlimits:\n  max_change_percent: 30\n',
+      ),
+    );
+    const refused = await cli.ws.run(['apply', '--auto-approve']);
+    expect(refused.code).toBe(3);
+    const allAtOnce = refused.err.split('\n').find((line) => line.startsWith('All at once: '));
+    expect(allAtOnce).toBe(
+      'All at once: --allow-delete d1.example --allow-delete d2.example --allow-delete d3.example --allow-delete d4.example',
+    );
+    const flags = (allAtOnce ?? '').slice('All at once: '.length).split(' ');
+    const ok = await cli.ws.run(['apply', '--auto-approve', ...flags]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).not.toContain('apply refuses this plan unless acknowledged');
+    expect(ok.out).toContain(
+      'max_deletes: 4 deletes exceed limits.max_deletes (3): d1.example, d2.example, d3.example, d4.example (acknowledged by --allow-delete d1.example --allow-delete d2.example --allow-delete d3.example --allow-delete d4.example)',
+    );
+    expect(ok.out).toMatch(/max_change_percent: .* \(acknowledged by --allow-delete d1\.example/);
+    expect((await domainsInDb(cli.server)).sort()).toEqual([
+      'keep.example',
+      ...Array.from({ length: 6 }, (_, i) => `pad${i}.example`),
+    ]);
   });
 });

@@ -36,6 +36,20 @@ describe('sitesync apply plan.json', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
+  test('a plan.json edited after plan wrote it is refused: the signature does not verify', async () => {
+    await savePlan(cli.ws);
+    const path = join(cli.ws.dir, 'plan.json');
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    for (const change of saved.plan.changes) change.after.email = true;
+    writeFileSync(path, `${JSON.stringify(saved, null, 2)}\n`);
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.code).toBe(1); // refused as a stale plan is
+    expect(run.err).toBe(
+      'error: plan.json was modified after sitesync plan wrote it (its signature does not verify with this API key): make the plan again and review it\n',
+    );
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
+  });
+
   test('prints the plan before applying it', async () => {
     await savePlan(cli.ws);
     const run = await cli.ws.run(['apply', 'plan.json']);

@@ -29,7 +29,10 @@ describe('sitesync apply', () => {
     expect(await domainsInDb(cli.server)).toEqual([]);
 
     const yes = await cli.ws.run(['apply'], { prompt: async () => 'yes' });
-    expect(questions).toEqual(['Apply these changes? Only "yes" is accepted: ']);
+    // stdout (with the plan) may be redirected: the question on the terminal carries the plan in one line.
+    expect(questions).toEqual([
+      `Apply to ${cli.server.url}: 2 to create, 0 to update, 0 to delete? Only "yes" is accepted: `,
+    ]);
     expect(yes.code).toBe(0);
     expect(yes.out).toContain('applied 2 of 2 changes');
     expect(yes.out).toContain('read back: every applied change is in place');

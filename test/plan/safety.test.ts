@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
 import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
-import { violationText } from '../../src/render/plan-text.js';
+import { noteText, violationText } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
 
 const sites = (count: number, prefix = 's'): LiveWebsite[] =>
@@ -133,5 +133,30 @@ describe('checkSafety: one row per rule', () => {
       const found = result.safety[i]!;
       expect({ ...found, message: violationText(found) }).toMatchObject(violation);
     });
+  });
+});
+
+describe('a domain edit with prune off', () => {
+  it('notes the create as a likely rename of the kept site, worded like the other notes', () => {
+    const result = plan(
+      [desired('new-name.com', { privacy: 'public', excludeIps: ['10.0.0.1'] }), desired('other.com')],
+      [live(5, 'old-name.com', { privacy: 0, excludeIps: '10.0.0.1' }), live(6, 'other.com')],
+      policy({ prune: false }),
+    );
+    expect(result.safety).toEqual([]);
+    const note = result.notes.find((candidate) => candidate.kind === 'possible_rename');
+    expect(note).toEqual({ kind: 'possible_rename', domains: ['new-name.com'], renameOf: 'old-name.com' });
+    expect(noteText(note!)).toBe(
+      'new-name.com looks like a rename of old-name.com: the service cannot rename a website, so new-name.com will be a second site and old-name.com is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain',
+    );
+  });
+
+  it('says nothing when the settings differ', () => {
+    const result = plan(
+      [desired('new-name.com', { privacy: 'public' }), desired('other.com')],
+      [live(5, 'old-name.com', { privacy: 1 }), live(6, 'other.com')],
+      policy({ prune: false }),
+    );
+    expect(result.notes.map((note) => note.kind)).not.toContain('possible_rename');
   });
 });

@@ -11,7 +11,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
-import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan } from '../../plan/index.js';
+import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan, signatureVerifies } from '../../plan/index.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -71,13 +71,13 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const session = await openSession(shared, io, run.parallelism);
   try {
     const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
-    output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined);
-    if (plan.changes.length === 0) return output.nothingToDo();
+    output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
     const unsafe = refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
+    if (plan.changes.length === 0) return output.nothingToDo();
     let skip: ReadonlyMap<string, string> | undefined;
     if (flags.autoApprove !== true) {
-      const answer = await confirmed(io);
+      const answer = await confirmed(io, plan, session.api.url);
       if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const stale = { what: 'the plan', rerun: 'sitesync apply' };
@@ -93,7 +93,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
   refusePlanningFlags(planFile, run);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
   const saved = parseSavedPlan(readPlanFile(path, planFile), planFile);
-  run.output.plan(saved.plan, saved.target, false);
+  run.output.plan(saved.plan, saved.target, false, run.acks);
   const lock = lockPlanFile(path);
   let session: Session | undefined;
   try {
@@ -101,9 +101,15 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
     const refusal = admissionRefusal(saved, here, planFile);
     if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);
-    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
+    if (!signatureVerifies(saved, session.connection.sign)) {
+      throw new SitesyncError(
+        'stale_plan',
+        `${planFile} was modified after sitesync plan wrote it (its signature does not verify with this API key): make the plan again and review it`,
+      );
+    }
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
+    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     const liveCount = liveCountOf(saved.plan);
     const stale = { what: planFile, rerun: `sitesync plan --out ${planFile}` };
     const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Plan } from '../../model/plan.js';
-import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan } from '../../plan/index.js';
+import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
@@ -52,7 +52,8 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
         policy,
         plan: result,
       });
-      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(saved), flags.out);
+      const signed = signSavedPlan(saved, session.connection.sign);
+      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(signed), flags.out);
       io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
     }
     const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
