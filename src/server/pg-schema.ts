@@ -4,7 +4,7 @@
  * stored as the same text as in SQLite, so both backends show identical values.
  * Column names come only from `COLUMN` (sqlite-schema.ts), never from requests.
  */
-import { COLUMN } from './sqlite-schema.js';
+import { COLUMN } from './record-columns.js';
 import type { RecordShape } from './store.js';
 
 export const PG_SCHEMA = `

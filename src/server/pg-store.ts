@@ -8,10 +8,9 @@
 import pg from 'pg';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './pg-migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './pg-schema.js';
+import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
-import { COLUMN, COLUMNS, UPDATABLE } from './sqlite-schema.js';
-import { serviceTimestamp } from './sqlite-store.js';
 import {
   type Account,
   type AccountSummary,

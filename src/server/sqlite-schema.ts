@@ -2,7 +2,8 @@
  * The SQLite schema of the reference server, and the SQL text derived from
  * field names. Column names come only from `COLUMN`, never from requests.
  */
-import type { RecordShape, WebsiteRecord } from './store.js';
+import { COLUMN } from './record-columns.js';
+import type { RecordShape } from './store.js';
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (
@@ -44,38 +45,6 @@ CREATE TRIGGER IF NOT EXISTS websites_count_delete AFTER DELETE ON websites BEGI
   UPDATE accounts SET website_count = website_count - 1 WHERE id = OLD.account_id;
 END;
 `;
-
-/** Column of every record field; the only names that reach SQL text. */
-export const COLUMN: Readonly<Record<keyof WebsiteRecord, string>> = {
-  id: 'id',
-  accountId: 'account_id',
-  domain: 'domain',
-  privacy: 'privacy',
-  passwordHash: 'password_hash',
-  email: 'email',
-  excludeBots: 'exclude_bots',
-  excludeParams: 'exclude_params',
-  excludeIps: 'exclude_ips',
-  favoritedAt: 'favorited_at',
-  createdAt: 'created_at',
-  updatedAt: 'updated_at',
-};
-
-/** SELECT list giving WebsiteRecord objects. */
-export const COLUMNS = Object.entries(COLUMN)
-  .map(([field, column]) => (field === column ? column : `${column} AS ${field}`))
-  .join(', ');
-
-/** Fields an update may change. */
-export const UPDATABLE = new Set<string>([
-  'privacy',
-  'passwordHash',
-  'email',
-  'excludeBots',
-  'excludeParams',
-  'excludeIps',
-  'favoritedAt',
-]);
 
 /** A record shape → an SQL `json_object(...)` giving one record; keys are quoted as SQL strings. */
 export function recordJsonSql(shape: RecordShape): string {

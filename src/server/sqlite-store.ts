@@ -6,12 +6,13 @@
 import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { loadServerSecret, pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
 import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
 import { createPageAnchors, type PageAnchorOptions } from './sqlite-page-anchors.js';
-import { COLUMN, COLUMNS, recordJsonSql, UPDATABLE } from './sqlite-schema.js';
+import { recordJsonSql } from './sqlite-schema.js';
 import { searchSql } from './sqlite-search.js';
 import {
   type Account,
@@ -37,10 +38,6 @@ interface AccountRow {
 const ACCOUNT_COLUMNS = 'id, name, website_limit AS websiteLimit, api_access AS apiAccess';
 
 /** The service's timestamp format: ISO-8601 UTC, microseconds always zero. */
-export function serviceTimestamp(now: Date): string {
-  return `${now.toISOString().slice(0, 19)}.000000Z`;
-}
-
 function toAccount(row: AccountRow | undefined): Account | undefined {
   return row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess === 1 };
 }
