@@ -38,6 +38,8 @@ export interface ApplyFlags {
   parallelism: string;
   journal?: string;
   syncWriteOnly?: boolean;
+  targetParallelism?: string;
+  allOrNothing?: boolean;
 }
 
 /** One apply command's settings, read once. */
@@ -48,6 +50,12 @@ export interface ApplyRun {
   shared: SharedOptions;
   acks: Acknowledgements;
   output: ApplyOutput;
+  /** Waited for just before the first write (--all-or-nothing over targets); rejects to write nothing. */
+  beforeWrites?: () => Promise<void>;
+  /** The saved plan file being applied, as given. */
+  planFile?: string;
+  /** Over several targets, an --allow-delete may name another target's delete. */
+  acksSpanTargets?: boolean;
 }
 
 /** Validates apply's options (a bad one is a usage error before anything is read). */
@@ -146,6 +154,7 @@ export async function execute(
   execution: Execution,
   io: Io,
 ): Promise<number> {
+  await run.beforeWrites?.();
   if (io.signal?.aborted) {
     const message = 'interrupted before applying anything';
     io.stderr.write(`${message}\n`);
@@ -189,7 +198,7 @@ export async function execute(
 
 /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
 export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
-  refuseUnmatchedAllowDelete(plan, run.acks);
+  if (run.acksSpanTargets !== true) refuseUnmatchedAllowDelete(plan, run.acks);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
   const message = refusalMessage(open, run.acks);

@@ -7,6 +7,7 @@
 import type { Connection, WebsitesApi } from '../api/index.js';
 import type { SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
@@ -18,17 +19,19 @@ import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptio
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
-  shared: Pick<SharedOptions, 'files'>,
+  shared: Pick<SharedOptions, 'files' | 'target'>,
   io: Io,
   secrets: SecretMode = 'resolve',
 ): Promise<DesiredState> {
   const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
-  for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
+  const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
+  if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
     throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
   }
-  return loaded.state;
+  return shared.target === undefined ? loaded.state : forTarget(loaded.state, shared.target);
 }
 
 export interface Session {
@@ -48,8 +51,10 @@ export async function openSession(
   io: Io,
   concurrency?: number,
   secrets: SecretMode = 'resolve',
+  /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
+  loaded?: DesiredState,
 ): Promise<Session> {
-  const state = await loadDesiredState(shared, io, secrets);
+  const state = loaded ?? (await loadDesiredState(shared, io, secrets));
   const connection = connectionOf(shared, io, state.apiUrl);
   return { state, connection, api: openClient(shared, io, connection, concurrency) };
 }

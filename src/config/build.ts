@@ -18,6 +18,7 @@ import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock } from './settings-block.js';
+import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
   mergeTopLevel,
@@ -62,6 +63,7 @@ export function buildState(
   const policy = resolvePolicy(top, problems);
   if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, env, problems);
+  const targets = resolveTargets(top, env, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
   const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets));
   problems.push(...duplicateDomains(entries));
@@ -76,6 +78,7 @@ export function buildState(
     warnings: problems,
   };
   if (apiUrl !== undefined) state.apiUrl = apiUrl;
+  if (targets !== undefined) state.targets = targets;
   return { state, problems };
 }
 

@@ -21,3 +21,12 @@ export {
   signatureVerifies,
   signSavedPlan,
 } from './saved-plan.js';
+export {
+  createSavedPlanSet,
+  parsePlanFile,
+  SAVED_PLAN_SET_KIND,
+  type SavedPlanPart,
+  type SavedPlanSet,
+  savedPlanOf,
+  serializeSavedPlanSet,
+} from './saved-plan-set.js';

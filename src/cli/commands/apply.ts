@@ -10,8 +10,16 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import type { DesiredState } from '../../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
-import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan, signatureVerifies } from '../../plan/index.js';
+import {
+  admissionRefusal,
+  fingerprintsOf,
+  liveCountOf,
+  parsePlanFile,
+  type SavedPlan,
+  signatureVerifies,
+} from '../../plan/index.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -23,11 +31,13 @@ import {
   refuseUnsafe,
   startRun,
 } from '../apply-steps.js';
+import { applyTargets } from '../apply-targets.js';
 import type { CommandContext } from '../command-context.js';
 import type { Io } from '../io.js';
 import { lockPlanFile } from '../plan-lock.js';
-import { openSession, planSession, type Session } from '../prepare.js';
+import { loadDesiredState, openSession, planSession, type Session } from '../prepare.js';
 import { addSharedOptions, collect, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import { refuseTargetsWithout } from '../targets.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
@@ -49,6 +59,8 @@ export function registerApply(program: Command, context: CommandContext): void {
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
     .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
+    .addOption(new Option('--target-parallelism <n>', 'targets applied at once (default 4)'))
+    .addOption(new Option('--all-or-nothing', 'with targets: apply no target unless every target passes its checks'))
     .action(async (planFile, raw) => {
       await context.run(async () => runApply(planFile, readSharedOptions(raw, context.io), raw, context.io));
     });
@@ -56,8 +68,19 @@ export function registerApply(program: Command, context: CommandContext): void {
 
 async function runApply(planFile: string | undefined, shared: SharedOptions, flags: ApplyFlags, io: Io) {
   const run = startRun(shared, flags, io);
+  if (planFile !== undefined) return await applySavedPlan(planFile, run, io);
+  const root = await loadDesiredState(shared, io);
+  if (root.targets !== undefined) return await applyTargets(root.targets, run, io, applyOne);
+  refuseTargetsWithout(shared);
+  return await applyOne(run, io, undefined, root);
+}
+
+/** One target's apply (or the only one's): a refusal is also part of the JSON document. */
+async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: DesiredState): Promise<number> {
   try {
-    return planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io);
+    if (saved === undefined) return await applyConfiguration(run, io, loaded);
+    const label = `${run.planFile ?? 'the plan file'}${run.shared.target ? ` (target ${run.shared.target.name})` : ''}`;
+    return await applySaved(saved, label, run, io);
   } catch (error) {
     if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
       run.output.refused({ code: error.code, message: error.message });
@@ -66,9 +89,9 @@ async function runApply(planFile: string | undefined, shared: SharedOptions, fla
   }
 }
 
-async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
+async function applyConfiguration(run: ApplyRun, io: Io, loaded?: DesiredState): Promise<number> {
   const { shared, flags, output } = run;
-  const session = await openSession(shared, io, run.parallelism);
+  const session = await openSession(shared, io, run.parallelism, 'resolve', loaded);
   try {
     const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
@@ -92,9 +115,29 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
 async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
   refusePlanningFlags(planFile, run);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
-  const saved = parseSavedPlan(readPlanFile(path, planFile), planFile);
-  run.output.plan(saved.plan, saved.target, false, run.acks);
+  const parsed = parsePlanFile(readPlanFile(path, planFile), planFile);
   const lock = lockPlanFile(path);
+  try {
+    run.planFile = planFile;
+    if ('single' in parsed) {
+      refuseTargetsWithout(run.shared);
+      return await applyOne(run, io, parsed.single);
+    }
+    const root = await loadDesiredState(run.shared, io);
+    if (root.targets === undefined) {
+      throw new SitesyncError(
+        'usage',
+        `${planFile} holds a plan per target, but the configuration declares no targets (see docs/config.md, Targets)`,
+      );
+    }
+    return await applyTargets(root.targets, run, io, applyOne, { file: planFile, plan: parsed.set });
+  } finally {
+    lock.release();
+  }
+}
+
+async function applySaved(saved: SavedPlan, planFile: string, run: ApplyRun, io: Io): Promise<number> {
+  run.output.plan(saved.plan, saved.target, false, run.acks);
   let session: Session | undefined;
   try {
     session = await openSession(run.shared, io, run.parallelism);
@@ -116,6 +159,5 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
   } finally {
     await session?.api.close();
-    lock.release();
   }
 }

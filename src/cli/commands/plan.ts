@@ -7,14 +7,38 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import type { DesiredState, TargetDeclaration } from '../../model/desired-state.js';
 import type { Plan } from '../../model/plan.js';
-import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
+import {
+  createSavedPlan,
+  createSavedPlanSet,
+  explain,
+  type SavedPlan,
+  type SiteExplanation,
+  serializeSavedPlan,
+  serializeSavedPlanSet,
+  signSavedPlan,
+} from '../../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
+import {
+  renderTargetsHuman,
+  renderTargetsJson,
+  renderTargetsMarkdown,
+  type TargetReport,
+} from '../../render/targets.js';
 import type { CommandContext } from '../command-context.js';
-import { exitCodeFor } from '../exit-code.js';
+import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
-import { openSession, planSession } from '../prepare.js';
+import { loadDesiredState, openSession, planSession } from '../prepare.js';
 import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  fanOut,
+  refuseConnectionFlags,
+  refuseTargetsWithout,
+  selectTargets,
+  targetOptions,
+  targetParallelism,
+} from '../targets.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
@@ -23,6 +47,7 @@ export interface PlanFlags {
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
   syncWriteOnly?: boolean | undefined;
+  targetParallelism?: string | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -34,33 +59,116 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(
       new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
     )
+    .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
       await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
     });
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const session = await openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
+  const bound = targetParallelism(flags.targetParallelism);
+  const secrets = flags.syncWriteOnly === true ? 'resolve' : 'check';
+  const root = await loadDesiredState(shared, io, secrets);
+  if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
+  refuseTargetsWithout(shared);
+  const planned = await planOnce(shared, flags, io, root);
+  if (flags.out !== undefined) {
+    writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
+    io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
+  }
+  io.stdout.write(render(planned.plan, shared, planned.target, planned.explanation));
+  return planned.code;
+}
+
+interface PlannedTarget {
+  plan: Plan;
+  /** The service's URL. */
+  target: string;
+  explanation?: SiteExplanation[];
+  /** Signed with the connection's key: what `--out` writes. */
+  saved: SavedPlan;
+  code: number;
+}
+
+/** One target's plan (the single-target pipeline): load, connect, list, plan. */
+async function planOnce(
+  shared: SharedOptions,
+  flags: PlanFlags,
+  io: Io,
+  loaded?: DesiredState,
+): Promise<PlannedTarget> {
+  const secrets = flags.syncWriteOnly === true ? 'resolve' : 'check';
+  const session = await openSession(shared, io, undefined, secrets, loaded);
   const { api, state } = session;
   try {
     const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
-    if (flags.out !== undefined) {
-      const saved = createSavedPlan({
+    const saved = signSavedPlan(
+      createSavedPlan({
         target: api.url,
         configDigest: state.digest,
         keyId: session.connection.keyId,
         policy,
         plan: result,
-      });
-      const signed = signSavedPlan(saved, session.connection.sign);
-      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(signed), flags.out);
-      io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
-    }
-    const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
-    io.stdout.write(render(result, shared, api.url, explanation));
-    return exitCodeFor({ kind: 'planned', plan: result, detailedExitcode: flags.detailedExitcode === true });
+      }),
+      session.connection.sign,
+    );
+    const planned: PlannedTarget = {
+      plan: result,
+      target: api.url,
+      saved,
+      code: exitCodeFor({ kind: 'planned', plan: result, detailedExitcode: flags.detailedExitcode === true }),
+    };
+    if (flags.explain) planned.explanation = explain(state.websites, live, policy);
+    return planned;
   } finally {
     await api.close();
+  }
+}
+
+/** Every chosen target planned at once (at most `bound` at a time), then one report and the most severe exit code. */
+async function planTargets(
+  declared: TargetDeclaration[],
+  shared: SharedOptions,
+  flags: PlanFlags,
+  bound: number,
+  io: Io,
+): Promise<number> {
+  refuseConnectionFlags(shared);
+  const chosen = selectTargets(declared, shared.targets);
+  const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
+    const planned = await planOnce(targetOptions(shared, target, io.cwd), flags, targetIo);
+    return { code: planned.code, value: planned };
+  });
+  const reports: TargetReport[] = outcomes.map(({ target, code, value, error }) => ({
+    name: target.name,
+    target: value?.target ?? target.url,
+    code,
+    ...(value && { plan: value.plan }),
+    ...(value?.explanation && { explain: value.explanation }),
+    ...(error !== undefined && { error }),
+  }));
+  if (flags.out !== undefined) {
+    const parts = outcomes.flatMap(({ target, value }) => (value ? [{ name: target.name, saved: value.saved }] : []));
+    if (parts.length > 0) {
+      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlanSet(createSavedPlanSet(parts)), flags.out);
+      const names = parts.map((part) => part.name).join(', ');
+      io.stderr.write(
+        `plan saved to ${flags.out} (targets ${names}): apply it with \`${applyCommand(shared, flags.out)}\`\n`,
+      );
+    }
+  }
+  io.stdout.write(renderTargets(reports, shared));
+  return mostSevere(outcomes.map((outcome) => outcome.code));
+}
+
+function renderTargets(reports: readonly TargetReport[], shared: SharedOptions): string {
+  switch (shared.format) {
+    case 'json':
+      return renderTargetsJson(reports);
+    case 'markdown':
+      return renderTargetsMarkdown(reports);
+    case 'human':
+      return renderTargetsHuman(reports, { color: shared.color });
   }
 }
 
