@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { type Workspace, workspace } from './apply-support.js';
@@ -20,6 +21,10 @@ interface Three {
 }
 
 const fixture = {} as Three;
+
+const ajv = new Ajv2020({ strict: true });
+ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
 
 beforeEach(async () => {
   fixture.staging = await startTestServer({ quirks: undefined });
@@ -77,6 +82,7 @@ describe('plan over targets', () => {
     const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
     const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
     expect(document.formatVersion).toBe(1.2);
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
     expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
     const [staging, production, broken] = document.targets;
     expect(domainsOf(staging)).toEqual(['shared.example', 'staging-only.example']);
@@ -206,5 +212,21 @@ describe('validate over targets', () => {
     expect(out).toMatch(/^\[production\] production\.yaml:3:\d+: .*shared\.example/m);
     expect(out).toMatch(/^\[staging\] .*valid \(2 websites/m);
     expect(out).toContain('targets: 3, invalid: production');
+  });
+});
+
+describe('export over targets', () => {
+  it("exports the one chosen target's websites with its URL and key", async () => {
+    await insertWebsite(fixture.production, 'live-in-production.example');
+    const { code, out } = await fixture.ws.run(['export', '--target', 'production']);
+    expect(code).toBe(0);
+    expect(out).toContain(`Exported from ${fixture.production.url}`);
+    expect(out).toContain('- domain: live-in-production.example');
+  });
+
+  it('refuses a --target matching several targets: one file holds one installation', async () => {
+    const { code, err } = await fixture.ws.run(['export', '--target', '*']);
+    expect(code).toBe(1);
+    expect(err).toContain('--target matches staging, production, broken; name one');
   });
 });
