@@ -7,7 +7,7 @@ import { loadText } from './helpers.js';
 const head = 'version: 1\ntargets:\n';
 
 describe('targets', () => {
-  it('resolves each target: URL with ${VAR}, key source, files, own settings', () => {
+  it('resolves each target: URL with a variable, key source, files, own settings', () => {
     const { state, errors } = loadText(
       `${head}  - name: prod\n    url: \${PROD_URL}\n    key_env: PROD_KEY\n    files: [prod.yaml]\n    rate_limit: 30\n    limits: { max_deletes: 9 }\n    protect: [Keep.example]\n  - name: staging\n    url: https://staging.example.com\n    key_file: keys/staging.key\n`,
       { PROD_URL: 'https://stats.example.com' },
