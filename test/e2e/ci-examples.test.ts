@@ -138,3 +138,38 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
     expect(script('sitesync:apply-replanned')).toContain('sitesync apply plan.json -f websites.yaml');
   });
 });
+
+describe('examples/ci/targets', () => {
+  const targets = (name: string) =>
+    parse(readFileSync(join(DIR, 'targets', name), 'utf8')) as Workflow & {
+      jobs: Record<string, GithubJob & { strategy?: { matrix?: { target?: string[] } } }>;
+    };
+  const declared = (
+    parse(readFileSync(resolve(DIR, '../targets/websites.yaml'), 'utf8')) as {
+      targets: { name: string; key_env: string }[];
+    }
+  ).targets;
+
+  test('the matrix lists exactly the targets of examples/targets, one --target each', () => {
+    const job = targets('sitesync-drift-matrix.yml').jobs.drift!;
+    expect(job.strategy?.matrix?.target).toEqual(declared.map((target) => target.name));
+    expect(job.environment).toBe('sitesync-${{ matrix.target }}');
+    const run = job.steps.map((step) => step.run ?? '').join('\n');
+    expect(run).toContain('sitesync plan --target "$TARGET" --detailed-exitcode');
+  });
+
+  test('both jobs give every key_env at step level only, and the fan-out job plans all targets at once', () => {
+    for (const name of ['sitesync-drift-matrix.yml', 'sitesync-drift-fanout.yml']) {
+      const workflow = targets(name);
+      for (const job of Object.values(workflow.jobs)) {
+        expect(JSON.stringify(job.env ?? {}), name).not.toContain('secrets.');
+        const step = job.steps.find((one) => (one.run ?? '').includes('sitesync plan'));
+        expect(Object.keys(step?.env ?? {}), name).toEqual(expect.arrayContaining(declared.map((t) => t.key_env)));
+      }
+    }
+    const fanout = targets('sitesync-drift-fanout.yml').jobs.drift!;
+    expect(fanout.steps.map((step) => step.run ?? '').join('\n')).toMatch(
+      /sitesync plan --detailed-exitcode(?! --target)/,
+    );
+  });
+});
