@@ -154,7 +154,7 @@ async function applySaved(saved: SavedPlan, planFile: string, run: ApplyRun, io:
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     const liveCount = liveCountOf(saved.plan);
-    const stale = { what: planFile, rerun: `sitesync plan --out ${planFile}` };
+    const stale = { what: planFile, rerun: `sitesync plan --out ${run.planFile ?? planFile}` };
     const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
   } finally {
