@@ -153,7 +153,7 @@ describe('examples/ci/targets', () => {
   test('the matrix lists exactly the targets of examples/targets, one --target each', () => {
     const job = targets('sitesync-drift-matrix.yml').jobs.drift!;
     expect(job.strategy?.matrix?.target).toEqual(declared.map((target) => target.name));
-    expect(job.environment).toBe('sitesync-${{ matrix.target }}');
+    expect(job.environment).toBe(`sitesync-$\{{ matrix.target }}`);
     const run = job.steps.map((step) => step.run ?? '').join('\n');
     expect(run).toContain('sitesync plan --target "$TARGET" --detailed-exitcode');
   });
