@@ -119,6 +119,19 @@ describe('plan over targets', () => {
     expect(err).toContain('--target prod matches no target (declared: staging, production, broken)');
   });
 
+  it('plans every target with --target-parallelism 1, and refuses 0', async () => {
+    const serial = await fixture.ws.run(['plan', '--target-parallelism', '1', '--format', 'json']);
+    const document = JSON.parse(serial.out) as { targets: TargetDocument[] };
+    expect(document.targets.map((target) => [target.name, target.error === undefined])).toEqual([
+      ['staging', true],
+      ['production', true],
+      ['broken', false],
+    ]);
+    const refused = await fixture.ws.run(['plan', '--target-parallelism', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('--target-parallelism "0": expected a whole number ≥ 1');
+  });
+
   it('writes Markdown with a summary table and one section per target', async () => {
     const { out } = await fixture.ws.run(['plan', '--format', 'markdown']);
     expect(out).toContain('| Target | Creates | Updates | Deletes | Drift | Status |');
