@@ -206,6 +206,16 @@ describe('apply over targets', () => {
     expect(after.code).toBe(0);
   });
 
+  it('refuses a single-target plan file when the configuration declares targets', async () => {
+    fixture.ws.write('single.yaml', 'version: 1\nwebsites:\n  - domain: solo.example\n');
+    const env = { SITESYNC_API_KEY: fixture.staging.key, SITESYNC_URL: fixture.staging.url };
+    Object.assign(fixture.ws.env, env);
+    expect((await fixture.ws.run(['plan', '-f', 'single.yaml', '--out', 'single.json'])).code).toBe(0);
+    const { code, err } = await fixture.ws.run(['apply', 'single.json']);
+    expect(code).toBe(1);
+    expect(err).toContain('single.json was made without targets, but the configuration declares targets');
+  });
+
   it('with --all-or-nothing, applies no target when one is stale', async () => {
     await fixture.ws.run(['plan', '--target', 'staging', '--target', 'production', '--out', 'plan.json']);
     await insertWebsite(fixture.production, 'production-only.example', { values: { email: 1 } });

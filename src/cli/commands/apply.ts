@@ -80,7 +80,7 @@ async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: Desir
   try {
     if (saved === undefined) return await applyConfiguration(run, io, loaded);
     const label = `${run.planFile ?? 'the plan file'}${run.shared.target ? ` (target ${run.shared.target.name})` : ''}`;
-    return await applySaved(saved, label, run, io);
+    return await applySaved(saved, label, run, io, loaded);
   } catch (error) {
     if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
       run.output.refused({ code: error.code, message: error.message });
@@ -119,11 +119,17 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
   const lock = lockPlanFile(path);
   try {
     run.planFile = planFile;
-    if ('single' in parsed) {
-      refuseTargetsWithout(run.shared);
-      return await applyOne(run, io, parsed.single);
-    }
     const root = await loadDesiredState(run.shared, io);
+    if ('single' in parsed) {
+      if (root.targets !== undefined) {
+        throw new SitesyncError(
+          'usage',
+          `${planFile} was made without targets, but the configuration declares targets: make the plan again (sitesync plan --out ${planFile})`,
+        );
+      }
+      refuseTargetsWithout(run.shared);
+      return await applyOne(run, io, parsed.single, root);
+    }
     if (root.targets === undefined) {
       throw new SitesyncError(
         'usage',
@@ -136,11 +142,17 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
   }
 }
 
-async function applySaved(saved: SavedPlan, planFile: string, run: ApplyRun, io: Io): Promise<number> {
+async function applySaved(
+  saved: SavedPlan,
+  planFile: string,
+  run: ApplyRun,
+  io: Io,
+  loaded?: DesiredState,
+): Promise<number> {
   run.output.plan(saved.plan, saved.target, false, run.acks);
   let session: Session | undefined;
   try {
-    session = await openSession(run.shared, io, run.parallelism);
+    session = await openSession(run.shared, io, run.parallelism, 'resolve', loaded);
     const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
     const refusal = admissionRefusal(saved, here, planFile);
     if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);
