@@ -236,6 +236,28 @@ describe('validate over targets', () => {
     expect(out).toMatch(/^\[staging\] .*valid \(2 websites/m);
     expect(out).toContain('targets: 3, invalid: production');
   });
+
+  it('writes one JSON element per chosen target', async () => {
+    const { code, out } = await fixture.ws.run(['validate', '--format', 'json', '--target', 'staging']);
+    expect(code).toBe(0);
+    const document = JSON.parse(out) as { valid: boolean; targets: { name: string; websites: number }[] };
+    expect(document).toMatchObject({ valid: true, targets: [{ name: 'staging', websites: 2 }] });
+  });
+});
+
+describe('command lines that cannot mean what they say', () => {
+  it('refuses --url and --api-key-file when targets are declared: each target has its own', async () => {
+    const { code, err } = await fixture.ws.run(['plan', '--url', fixture.staging.url]);
+    expect(code).toBe(1);
+    expect(err).toContain('--url cannot be used when the configuration declares targets');
+  });
+
+  it('refuses --target when the configuration declares no targets', async () => {
+    fixture.ws.write('single.yaml', 'version: 1\nwebsites:\n  - domain: solo.example\n');
+    const { code, err } = await fixture.ws.run(['validate', '-f', 'single.yaml', '--target', 'staging']);
+    expect(code).toBe(1);
+    expect(err).toContain('--target staging: the configuration declares no targets');
+  });
 });
 
 describe('export over targets', () => {
