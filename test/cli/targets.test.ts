@@ -163,6 +163,19 @@ describe('apply over targets', () => {
     expect(document.targets.map((target) => target.hasChanges)).toEqual([false, false]);
   });
 
+  it("shows each target's apply progress on its own line on a terminal", async () => {
+    const { err } = await fixture.ws.run(['apply', '--auto-approve', '--target', 'staging', '--target', 'production'], {
+      tty: true,
+    });
+    const frames = err.split('\x1b[J').map((frame) => frame.split('\n').filter((line) => line !== ''));
+    expect(frames.some((frame) => /^staging\s+applying 2\/2/.test(frame[0] ?? ''))).toBe(true);
+    expect(frames.some((frame) => /^production\s+applying 2\/2/.test(frame[1] ?? ''))).toBe(true);
+    expect(frames.at(-1)).toEqual([
+      expect.stringMatching(/^staging\s+done$/),
+      expect.stringMatching(/^production\s+done$/),
+    ]);
+  });
+
   it('asks for --auto-approve or a reviewed plan file: no prompt over targets', async () => {
     const { code, err } = await fixture.ws.run(['apply'], { prompt: async () => 'yes' });
     expect(code).toBe(1);
