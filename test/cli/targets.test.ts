@@ -163,6 +163,26 @@ describe('apply over targets', () => {
     expect(document.targets.map((target) => target.hasChanges)).toEqual([false, false]);
   });
 
+  it('a target whose writes the service refuses fails alone: the others are applied', async () => {
+    await fixture.production.setAccount(fixture.production.accountId, { websiteLimit: 1 });
+    const { code, out } = await fixture.ws.run([
+      'apply',
+      '--auto-approve',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+      '--format',
+      'json',
+    ]);
+    expect(code).toBe(1);
+    const document = JSON.parse(out) as { targets: { name: string; ok: boolean; exitCode: number }[] };
+    expect(document.targets.map((target) => [target.name, target.ok, target.exitCode])).toEqual([
+      ['staging', true, 0],
+      ['production', false, 1],
+    ]);
+  });
+
   it("shows each target's apply progress on its own line on a terminal", async () => {
     const { err } = await fixture.ws.run(['apply', '--auto-approve', '--target', 'staging', '--target', 'production'], {
       tty: true,
