@@ -4,6 +4,7 @@ export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanati
 export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';
 export { type CliPolicy, policyFromConfig } from './policy.js';
+export { type PlanDifference, type Rederived, rederive } from './rederive.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {
   type ApplyTarget,
@@ -12,6 +13,7 @@ export {
   fingerprintsOf,
   liveCountOf,
   parseSavedPlan,
+  type RecordedLiveSite,
   SAVED_PLAN_KIND,
   SAVED_PLAN_VERSION,
   type SavedPlan,

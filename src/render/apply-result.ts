@@ -135,3 +135,33 @@ export function howMovedText(site: MovedSite): string {
 function movesText(site: MovedSite, wording: 'planned' | 'was'): string {
   return site.moves.map((move) => fieldDifferenceText(move.field, move.planned, move.now, wording)).join('; ');
 }
+
+/** A value of a re-derivation difference, short: `true`, `"public"`, `(absent)`. */
+function differenceValue(value: unknown): string {
+  if (value === undefined || value === null) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The refusal of a saved plan whose content is not what the configuration and
+ * its recorded live state give: each site and field, the file's value against
+ * the re-derived one (the first 10, then a count).
+ */
+export function rederivedRefusalText(
+  planFile: string,
+  differences: readonly { domain: string | undefined; part: string; inFile: unknown; derived: unknown }[],
+): string {
+  const lines = [
+    `${planFile} does not match the plan that its configuration and recorded live state give (the file was edited): nothing was applied`,
+  ];
+  for (const difference of differences.slice(0, 10)) {
+    const where = difference.domain === undefined ? difference.part : `${difference.domain}: ${difference.part}`;
+    lines.push(
+      `  ${where}: the file says ${differenceValue(difference.inFile)}, the configuration gives ${differenceValue(difference.derived)}`,
+    );
+  }
+  if (differences.length > 10) lines.push(`  ... and ${differences.length - 10} more`);
+  lines.push('Make the plan again (sitesync plan --out) and review it.');
+  return lines.join('\n');
+}

@@ -11,7 +11,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
-import { admissionRefusal, fingerprintsOf, liveCountOf, parseSavedPlan, signatureVerifies } from '../../plan/index.js';
+import {
+  admissionRefusal,
+  fingerprintsOf,
+  liveCountOf,
+  parseSavedPlan,
+  rederive,
+  signatureVerifies,
+} from '../../plan/index.js';
+import { rederivedRefusalText } from '../../render/apply-result.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -107,6 +115,9 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
         `${planFile} was modified after sitesync plan wrote it (its signature does not verify with this API key): make the plan again and review it`,
       );
     }
+    // Signed by a key holder is not enough: the file must be what the planner makes of this configuration.
+    const { differences } = rederive(saved, session.state.websites, session.state.policy);
+    if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();

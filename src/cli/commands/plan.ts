@@ -51,6 +51,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
         keyId: session.connection.keyId,
         policy,
         plan: result,
+        live,
       });
       const signed = signSavedPlan(saved, session.connection.sign);
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(signed), flags.out);
