@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { isSitesyncError } from '../model/errors.js';
+import { printable } from '../model/text.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
@@ -77,7 +78,8 @@ async function registrationsFor(argv: readonly string[]): Promise<Register[]> {
 export function reportError(error: unknown, io: Io): number {
   const aborted = io.signal?.aborted === true && error === io.signal.reason;
   if (isSitesyncError(error)) {
-    io.stderr.write(`error: ${error.message}\n`);
+    // Messages quote the service (domains, error bodies): no raw control byte reaches the terminal.
+    io.stderr.write(`error: ${error.message.split('\n').map(printable).join('\n')}\n`);
   } else if (aborted) {
     // The raw abort reason escaped a wait somewhere: still an interruption, not a bug.
     const reason = error instanceof Error ? error.message : String(error);

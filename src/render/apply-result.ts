@@ -6,6 +6,7 @@
  */
 import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
+import { printable } from '../model/text.js';
 import type { Line, Tone } from './colors.js';
 import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
@@ -13,8 +14,16 @@ import { formatDuration } from './progress.js';
 /** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
 
-/** "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what failed, was skipped, or did not stick. */
+/**
+ * "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what
+ * failed, was skipped, or did not stick. Domains and reasons come from the
+ * service: every line is made printable (no raw control byte reaches a terminal).
+ */
 export function applyResultLines(result: ApplyResult): Line[] {
+  return resultLines(result).map((line) => ({ ...line, text: printable(line.text) }));
+}
+
+function resultLines(result: ApplyResult): Line[] {
   const { counts } = result;
   const took = `${result.requests} requests, ${formatDuration(result.elapsedMs)}`;
   const headline = `applied ${counts.applied} of ${counts.total} change${counts.total === 1 ? '' : 's'}`;
@@ -108,7 +117,7 @@ export function staleRefusalText(what: string, moved: readonly MovedSite[], reru
   const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
   for (const site of moved) lines.push(`  ${site.domain}: ${howMovedText(site)}`);
   lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
-  return lines.join('\n');
+  return lines.map(printable).join('\n');
 }
 
 /** The answer at apply's prompt that was not `yes`: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
@@ -163,5 +172,5 @@ export function rederivedRefusalText(
   }
   if (differences.length > 10) lines.push(`  ... and ${differences.length - 10} more`);
   lines.push('Make the plan again (sitesync plan --out) and review it.');
-  return lines.join('\n');
+  return lines.map(printable).join('\n');
 }
