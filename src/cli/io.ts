@@ -153,3 +153,8 @@ function writeFailure(error: unknown): string {
       return error instanceof Error ? error.message : String(error);
   }
 }
+
+/** Whether `error` is the run's own interruption (Ctrl-C, SIGTERM) escaping a wait, not a bug. */
+export function aborted(io: Pick<Io, 'signal'>, error: unknown): boolean {
+  return io.signal?.aborted === true && error === io.signal.reason;
+}

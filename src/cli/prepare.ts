@@ -13,6 +13,7 @@ import { matchesGlob } from '../model/glob.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { plan, policyFromConfig } from '../plan/index.js';
+import { problemJson } from '../render/validate.js';
 import type { Io } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
@@ -26,7 +27,9 @@ export async function loadDesiredState(
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
+    // The problems ride along for the JSON error document (render/error-document.ts).
+    const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
   }
   return loaded.state;
 }

@@ -8,11 +8,11 @@ import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Ou
 import type { PlanSummary } from '../model/plan.js';
 import { printable } from '../model/text.js';
 import type { Line, Tone } from './colors.js';
+import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
 import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
 
-/** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
-export const APPLY_RESULT_FORMAT_VERSION = 2;
+export { APPLY_RESULT_FORMAT_VERSION };
 
 /**
  * "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what
@@ -108,6 +108,7 @@ export function renderApplyJson(input: {
     plan: input.plan,
     result: input.result ?? null,
     refusal: input.refusal ?? null,
+    error: null,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -7,9 +7,10 @@
 import type { Plan } from '../model/plan.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
+import { PLAN_FORMAT_VERSION } from './error-document.js';
 import { noteText, violationText } from './plan-text.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+export { PLAN_FORMAT_VERSION };
 
 export interface JsonOptions {
   target?: string;

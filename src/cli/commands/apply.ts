@@ -20,6 +20,7 @@ import {
   signatureVerifies,
 } from '../../plan/index.js';
 import { rederivedRefusalText } from '../../render/apply-result.js';
+import { errorJsonOf, renderApplyError } from '../../render/error-document.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -32,10 +33,10 @@ import {
   startRun,
 } from '../apply-steps.js';
 import type { CommandContext } from '../command-context.js';
-import type { Io } from '../io.js';
+import { aborted, type Io } from '../io.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { openSession, planSession, type Session } from '../prepare.js';
-import { addSharedOptions, collect, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import { addSharedOptions, collect, readSharedOptions } from '../shared-options.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
@@ -58,18 +59,23 @@ export function registerApply(program: Command, context: CommandContext): void {
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
     .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
     .action(async (planFile, raw) => {
-      await context.run(async () => runApply(planFile, readSharedOptions(raw, context.io), raw, context.io));
+      await context.run(async () => runApply(planFile, raw, context.io));
     });
 }
 
-async function runApply(planFile: string | undefined, shared: SharedOptions, flags: ApplyFlags, io: Io) {
-  const run = startRun(shared, flags, io);
+async function runApply(planFile: string | undefined, raw: ApplyFlags & { format?: string | undefined }, io: Io) {
+  let run: ApplyRun | undefined;
   try {
+    run = startRun(readSharedOptions(raw, io), raw, io);
     return planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io);
   } catch (error) {
     if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
-      run.output.refused({ code: error.code, message: error.message });
+      run?.output.refused({ code: error.code, message: error.message });
     }
+    // With --format json, stdout carries one document in every case: the refusal above, or the error.
+    const failure = errorJsonOf(error, aborted(io, error));
+    if (run !== undefined) run.output.failed(failure);
+    else if (raw.format === 'json') io.stdout.write(renderApplyError(failure));
     throw error;
   }
 }

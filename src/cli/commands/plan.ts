@@ -9,10 +9,11 @@ import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Plan } from '../../model/plan.js';
 import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
+import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import { type Io, writeAtomically } from '../io.js';
+import { aborted, type Io, writeAtomically } from '../io.js';
 import { openSession, planSession } from '../prepare.js';
 import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
@@ -35,7 +36,16 @@ export function registerPlan(program: Command, context: CommandContext): void {
       new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
     )
     .action(async (raw) => {
-      await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
+      await context.run(async () => {
+        try {
+          return await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+        } catch (error) {
+          // stdout is written only on success: with --format json a failure is a document too.
+          if (raw.format === 'json')
+            context.io.stdout.write(renderPlanError(errorJsonOf(error, aborted(context.io, error))));
+          throw error;
+        }
+      });
     });
 }
 
