@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { WebsitesApi } from '../api/index.js';
-import { type Acknowledgements, refusalMessage, unacknowledged } from '../apply/acknowledge.js';
+import { type Acknowledgements, refusalOf, unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { checkFreshness } from '../apply/staleness.js';
@@ -19,7 +19,8 @@ import type { Plan } from '../model/plan.js';
 import { listFirst } from '../model/text.js';
 import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
-import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
+import { confirmQuestion, divergenceText, staleRefusalText } from '../render/apply-result.js';
+import { safetyRefusalText } from '../render/safety-refusal.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
@@ -177,7 +178,7 @@ export async function execute(
       event: 'end',
       counts: result.counts,
       interrupted: result.interrupted,
-      divergences: result.verification.divergences,
+      divergences: result.verification.divergences.map((d) => ({ ...d, detail: divergenceText(d) })),
     });
     run.output.result(result, ok);
     return exitCodeFor({ kind: 'applied', result });
@@ -192,7 +193,7 @@ export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefi
   refuseUnmatchedAllowDelete(plan, run.acks);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
-  const message = refusalMessage(open, run.acks);
+  const message = safetyRefusalText(refusalOf(open, run.acks));
   io.stderr.write(`${message}\n`);
   run.output.refused({ code: 'unsafe_plan', message });
   return exitCodeFor({ kind: 'refused', code: 'unsafe_plan' });

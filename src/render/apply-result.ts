@@ -7,6 +7,7 @@
 import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
 import { printable } from '../model/text.js';
+import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
 import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
 import { fieldDifferenceText } from './field-text.js';
@@ -76,7 +77,7 @@ function divergenceLines(divergences: readonly Divergence[]): Line[] {
   const lines: Line[] = [];
   const ours = divergences.filter((d) => d.otherWriter !== true);
   const theirs = divergences.filter((d) => d.otherWriter === true);
-  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' });
+  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${divergenceText(d)}`, tone: 'plain' });
   if (ours.length > 0)
     lines.push({ text: 'the server did not take (read back after the apply):', tone: 'danger' }, ...ours.map(item));
   if (theirs.length > 0) {
@@ -89,6 +90,27 @@ function divergenceLines(divergences: readonly Divergence[]): Line[] {
     );
   }
   return lines;
+}
+
+/** "favorite: wanted true, is false", "password: not set", "still exists after the delete", "missing when read back". */
+export function divergenceText(divergence: Divergence): string {
+  switch (divergence.kind) {
+    case 'still_exists':
+      return 'still exists after the delete';
+    case 'missing':
+      return 'missing when read back';
+    case 'field': {
+      const field = divergence.field;
+      if (field === undefined || field === 'password') return `${CONFIG_FIELD_NAMES.password}: not set`;
+      return fieldDifferenceText(field, divergence.wanted, divergence.actual, 'wanted');
+    }
+  }
+}
+
+/** The result as programs read it: each divergence also worded (`detail`), as the summary shows it. */
+export function resultJson(result: ApplyResult): Record<string, unknown> {
+  const divergences = result.verification.divergences.map((d) => ({ ...d, detail: divergenceText(d) }));
+  return { ...result, verification: { ...result.verification, divergences } };
 }
 
 /**
@@ -106,7 +128,7 @@ export function renderApplyJson(input: {
     formatVersion: APPLY_RESULT_FORMAT_VERSION,
     ok: input.ok,
     plan: input.plan,
-    result: input.result ?? null,
+    result: input.result === undefined ? null : resultJson(input.result),
     refusal: input.refusal ?? null,
     error: null,
   };

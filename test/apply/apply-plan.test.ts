@@ -123,7 +123,16 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     expect(result.verification).toEqual({
       status: 'checked',
       // The service answered our create as configured, so the difference is another writer's, named as such.
-      divergences: [{ domain: 'contested.example', detail: 'privacy: wanted private, is public', otherWriter: true }],
+      divergences: [
+        {
+          domain: 'contested.example',
+          kind: 'field',
+          field: 'privacy',
+          wanted: 'private',
+          actual: 'public',
+          otherWriter: true,
+        },
+      ],
     });
     expect(applyResultLines(result).map((line) => line.text)).toEqual(
       expect.arrayContaining([

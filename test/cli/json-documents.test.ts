@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
+import { renderApplyJson } from '../../src/render/apply-result.js';
+import { planDocument } from '../../src/render/json.js';
+import { fixturePlan } from '../render/fixture.js';
 import { config, type Run, useCliFixture, workspace } from './apply-support.js';
 
 const load = (name: string) => JSON.parse(readFileSync(`schemas/${name}.schema.json`, 'utf8'));
@@ -136,5 +139,32 @@ describe('validate --format json', () => {
       expect(run).toEqual({ code: 0, out: readFileSync(`schemas/${name}.schema.json`, 'utf8'), err: '' });
     }
     expect((await cli.ws.run(['schema', 'nosuch'])).code).toBe(1);
+  });
+});
+
+describe('schemas/apply.schema.json', () => {
+  test('accepts a result with read-back divergences (worded in detail)', () => {
+    const text = renderApplyJson({
+      plan: planDocument(fixturePlan()),
+      ok: false,
+      result: {
+        changes: [{ action: 'update', domain: 'a.example', id: 1, outcome: 'applied' }],
+        counts: { applied: 1, failed: 0, skipped: 0, total: 1 },
+        interrupted: false,
+        verification: {
+          status: 'checked',
+          divergences: [
+            { domain: 'a.example', kind: 'field', field: 'email', wanted: true, actual: false, otherWriter: true },
+            { domain: 'a.example', kind: 'field', field: 'password' },
+            { domain: 'gone.example', kind: 'still_exists' },
+          ],
+        },
+        requests: 4,
+        elapsedMs: 12,
+      },
+    });
+    const document = documentOf({ code: 1, out: text, err: '' }, 'apply');
+    expect(JSON.stringify(document)).toContain('"detail":"email: wanted true, is false"');
+    expect(JSON.stringify(document)).toContain('"detail":"password: not set"');
   });
 });
