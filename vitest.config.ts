@@ -12,6 +12,9 @@ const POSTGRES_CONTRACT = [
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',
   'test/server/postgres-*.test.ts',
+  // Client and apply tests whose out-of-band writes are awaited (no reliance on SQLite answering synchronously).
+  'test/api/listing.test.ts',
+  'test/apply/apply-plan.test.ts',
 ];
 
 export default defineConfig({
