@@ -187,7 +187,7 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
     .requiredOption('--out <file>', 'the copy to write (must not exist); its secret goes to <file>.secret')
     .addHelpText(
       'after',
-      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: "${DEFAULT_DB}")\n`,
+      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; PostgreSQL: pg_dump)\n`,
     )
     .action((options) => context.run(() => backup(db(), options.out, context.io)));
 
@@ -196,7 +196,7 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
   // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
   // so declaring it here would never receive a value. The help says it applies.
   const dbHelp = (verb: string) =>
-    `\nOption of serve that applies here (before or after "accounts ${verb}"):\n  --db <path>          SQLite database file (default: "${DEFAULT_DB}"; not ":memory:")\n`;
+    `\nOption of serve that applies here (before or after "accounts ${verb}"):\n  --db <path|url>      SQLite database file or postgres:// URL (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; not ":memory:")\n`;
 
   accounts
     .command('list')
@@ -211,7 +211,7 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
     .option('--no-api-access', 'the account may not use the API (403)')
     .addHelpText(
       'after',
-      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
+      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path|url>      SQLite database file or postgres:// URL to add the account to (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; not ":memory:")\n`,
     )
     .action((name, options) => run(() => createAccount(name, { ...options, db: db() }, context.io)));
   accounts
