@@ -196,7 +196,6 @@ describe('apply --mark-applied', () => {
 describe('write-only values with a baseline (the deployed service returns no exclude_params)', () => {
   const PASSWORDS = { SHOP_PASSWORD: 'shop-password-0001', DOCS_PASSWORD: 'docs-password-0001' };
   const cli = useCliFixture({ server: { quirks: 'phpanalytics-v31' }, env: PASSWORDS });
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML
   const shop = (version: string) =>
     `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML
