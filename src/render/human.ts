@@ -66,6 +66,10 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
       });
     }
   }
+  if (view.classes.length > 0) {
+    push('');
+    for (const line of view.classes) push(line, line.startsWith('Pending') ? 'update' : 'danger');
+  }
   if (view.notes.length > 0) {
     push('');
     for (const note of view.notes) push(`Note: ${note}`, 'muted');

@@ -84,6 +84,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     );
   }
   const tail: string[] = [];
+  if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
   if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
   tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);
 

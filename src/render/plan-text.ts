@@ -55,6 +55,20 @@ export function classTag(changeClass: ChangeClass | undefined): string {
   return changeClass === undefined ? '' : ` [${changeClass}]`;
 }
 
+const CLASS_MEANING: Readonly<Record<ChangeClass, string>> = {
+  drift: 'Drift (the live websites moved; repair them with apply, or adopt the change in the configuration)',
+  conflict: 'Conflict (both the configuration and the live websites changed, differently)',
+  pending: 'Pending (configuration changes waiting for apply)',
+};
+
+/** One line per class that has sites: what it means and which sites (drift first: that is what a drift check is for). */
+export function classLines(sites: readonly { domain: string; class?: ChangeClass | undefined }[]): string[] {
+  return (['drift', 'conflict', 'pending'] as const).flatMap((each) => {
+    const domains = sites.filter((site) => site.class === each).map((site) => site.domain);
+    return domains.length === 0 ? [] : [`${CLASS_MEANING[each]}: ${listFirst(domains, 10)}`];
+  });
+}
+
 /** `2 pending, 1 drift, 0 conflicts`, or undefined when the plan has no classes. */
 export function classCountsText(summary: PlanSummary): string | undefined {
   if (summary.pending === undefined && summary.drift === undefined && summary.conflict === undefined) return undefined;

@@ -10,7 +10,7 @@ import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, 
 import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
-import { baselineText, classCountsText, classTag, noteText, violationText } from './plan-text.js';
+import { baselineText, classCountsText, classLines, classTag, noteText, violationText } from './plan-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -38,6 +38,8 @@ export interface PlanView {
   /** Creates and updates, in plan order, then unchanged sites with ignored drift. */
   sites: SiteView[];
   safety: string[];
+  /** With a baseline: the sites of each class (drift, conflict, pending), one line each. */
+  classes: string[];
   notes: string[];
   summary: string;
 }
@@ -62,6 +64,7 @@ export function projectPlan(plan: Plan): PlanView {
       fields: site.fields.map(fields),
     })),
     safety: view.safety.map(printable),
+    classes: view.classes.map(printable),
     notes: view.notes.map(printable),
     summary: printable(view.summary),
   };
@@ -76,6 +79,7 @@ function rawView(plan: Plan): PlanView {
       ...(plan.ignoredOnly ?? []).map(ignoredOnlyView),
     ],
     safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
+    classes: classLines(plan.changes),
     notes: plan.notes.map(noteLine),
     summary: summaryLine(plan),
   };
