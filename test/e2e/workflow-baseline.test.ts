@@ -9,6 +9,7 @@ import { config, type Workspace, workspace } from '../cli/apply-support.js';
 import { gitBaselineRepo } from '../helpers/git-baseline-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { runDriftCheck } from './drift-check-script.js';
 
 const TAG = 'sitesync-applied';
 
@@ -63,6 +64,13 @@ describe('CI workflow with a git baseline: drift (exit 4) told apart from pendin
       expect.objectContaining({ domain: 'blog.example' }),
     ]);
 
+    // The same through examples/cron/drift-check.sh: exit 4, drift named as such.
+    const cron = await runDriftCheck(ws);
+    expect(cron.code).toBe(4);
+    expect(cron.stdout).toMatch(
+      /^sitesync: drift found in websites\.yaml: websites were changed outside sitesync: see .*drift-\d{8}T\d{6}Z\.md\n$/,
+    );
+
     // The pull-request plan job compares with the base branch: only the pending change.
     const pr = await ws.run(['plan', '--detailed-exitcode', '--baseline', v1, '--only', 'docs.example']);
     expect(pr.code).toBe(2);
@@ -74,5 +82,21 @@ describe('CI workflow with a git baseline: drift (exit 4) told apart from pendin
     const recheck = await ws.run(['plan', '--detailed-exitcode']);
     expect(recheck.code).toBe(0);
     expect(recheck.out).toContain(`Compared with the default baseline ${TAG} (${v2.slice(0, 12)})`);
+    expect(await runDriftCheck(ws)).toEqual({ code: 0, stdout: '' });
+
+    // Merged but not applied, and nothing drifted: the cron check warns (cron mails it) and passes.
+    repo.commit('shop: not a favourite', {
+      'websites.yaml': config({
+        'blog.example': '    privacy: public\n    email: true\n',
+        'docs.example': '    exclude_params: [ref, utm_source]\n',
+        'shop.example': '    favorite: false\n',
+      }),
+    });
+    expect((await ws.run(['plan', '--detailed-exitcode'])).code).toBe(2);
+    const pending = await runDriftCheck(ws);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toMatch(
+      /^sitesync: warning: websites\.yaml has changes that were not applied yet \(pending, no drift\): see /,
+    );
   });
 });
