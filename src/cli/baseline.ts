@@ -57,7 +57,9 @@ export function loadBaseline(files: readonly string[], flags: BaselineFlags, io:
   const dir = gitDir(files, io.cwd);
   const choice = choose(flags, io, dir);
   if (choice === undefined) return undefined;
-  const fail = (message: string) => new SitesyncError('config', `${choice.label} ${choice.ref}: ${message}`);
+  // A default the user did not ask for says how to turn it off.
+  const hint = choice.source === 'default' ? ' (--no-baseline turns the default baseline off)' : '';
+  const fail = (message: string) => new SitesyncError('config', `${choice.label} ${choice.ref}: ${message}${hint}`);
   if (files.some((file) => file === '-' || file === '/dev/stdin'))
     throw fail('the configuration comes from standard input, which has no git history');
   if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);

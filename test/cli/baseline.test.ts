@@ -183,6 +183,29 @@ describe('apply --mark-applied', () => {
     expect(repo.tagCommit(TAG)).toBe(third);
   });
 
+  it('is refused with --only (a partial apply), and for a configuration outside git', async () => {
+    const partial = await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG, '--only', 'a.example']);
+    expect(partial.code).toBe(1);
+    expect(errorLine(partial.err)).toContain('--mark-applied cannot be combined with --only or --skip');
+    const outside = await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
+    expect(outside.code).toBe(1);
+    expect(errorLine(outside.err)).toMatch(/--mark-applied sitesync-applied: .* is not in a git work tree$/);
+    expect((await client(cli.server)('GET', '/api/v1/websites')).body.data).toEqual([]);
+  });
+
+  it('a default baseline that cannot be read says how to turn it off', async () => {
+    const repo = gitBaselineRepo(cli.ws.dir);
+    repo.commit('v1');
+    repo.git('tag', TAG);
+    cli.ws.write('extra.yaml', 'version: 1\nwebsites:\n  - domain: extra.example\n');
+    const run = await cli.ws.run(['plan', '-f', 'websites.yaml', '-f', 'extra.yaml']);
+    expect(run.code).toBe(1);
+    expect(errorLine(run.err)).toBe(
+      'error: the default baseline sitesync-applied: extra.yaml does not exist at sitesync-applied (--no-baseline turns the default baseline off)',
+    );
+    expect((await cli.ws.run(['plan', '-f', 'websites.yaml', '-f', 'extra.yaml', '--no-baseline'])).code).toBe(0);
+  });
+
   it('a saved plan applied with --mark-applied moves the tag too', async () => {
     const repo = gitBaselineRepo(cli.ws.dir);
     const head = repo.commit('v1');
