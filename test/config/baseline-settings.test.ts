@@ -7,7 +7,6 @@ import { loadText } from './helpers.js';
 
 const ENV = { SHOP_PASSWORD: 'shop-password-0001' };
 const SITE = (extra = '') =>
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML
   `version: 1\n${extra}websites:\n  - domain: shop.example\n    privacy: password\n    password: \${SHOP_PASSWORD}\n`;
 
 describe('password_version', () => {
