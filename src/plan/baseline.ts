@@ -24,7 +24,7 @@ import {
 } from '../model/website.js';
 import { canonicalOf } from './compare.js';
 import { policyFromConfig } from './policy.js';
-import { scopeOf } from './scope.js';
+import { type Scope, scopeOf } from './scope.js';
 
 const SEVERITY: Readonly<Record<ChangeClass, number>> = { pending: 0, drift: 1, conflict: 2 };
 const FIELD_ORDER: readonly FieldName[] = [...SETTING_NAMES, 'password'];
@@ -45,23 +45,26 @@ const desiredValue = (site: DesiredWebsite, name: SettingName): SettingValue =>
  * Returns `fields` with these added, in field order.
  */
 export function withBaselineWrites(
-  fields: readonly FieldChange[],
+  fields: FieldChange[],
   desired: DesiredWebsite,
   base: DesiredWebsite | undefined,
   live: LiveWebsite,
 ): FieldChange[] {
-  if (base === undefined) return [...fields];
-  const sent = new Set(fields.map((field) => field.field));
-  const added: FieldChange[] = [];
+  if (base === undefined) return fields;
+  // No allocation for the usual site (everything readable, no rotation): a 100,000-site plan is mostly those.
+  let added: FieldChange[] | undefined;
   for (const name of SETTING_NAMES) {
-    if (sent.has(name) || live.settings[name] !== undefined || desired.ignoreChanges.includes(name)) continue;
+    if (live.settings[name] !== undefined || desired.ignoreChanges.includes(name) || sends(fields, name)) continue;
     const after = desiredValue(desired, name);
-    if (!sameValue(desiredValue(base, name), after)) added.push({ field: name, after, writeOnly: true });
+    if (!sameValue(desiredValue(base, name), after)) (added ??= []).push({ field: name, after, writeOnly: true });
   }
-  if (!sent.has('password') && rotated(desired, base)) added.push({ field: 'password', writeOnly: true });
-  if (added.length === 0) return [...fields];
+  if (rotated(desired, base) && !sends(fields, 'password')) (added ??= []).push({ field: 'password', writeOnly: true });
+  if (added === undefined) return fields;
   return [...fields, ...added].sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field));
 }
+
+const sends = (fields: readonly FieldChange[], name: FieldName): boolean =>
+  fields.some((field) => field.field === name);
 
 /** The password is configured now and was at REF, and its `password_version` differs. */
 function rotated(desired: DesiredWebsite, base: DesiredWebsite): boolean {
@@ -113,10 +116,14 @@ export function createClass(base: DesiredWebsite | undefined): ChangeClass {
  * too (it was created outside sitesync); pending when the configuration
  * changed to delete it (unlisted since REF, prune turned on, scope widened).
  */
-export function deleteClass(domain: string, baseline: Baseline, baseSites: ReadonlyMap<string, DesiredWebsite>) {
+export function deleteClass(
+  domain: string,
+  baseline: Baseline,
+  baseSites: ReadonlyMap<string, DesiredWebsite>,
+  baseScope: Scope = scopeOf(policyFromConfig(baseline.policy)),
+): ChangeClass {
   if (baseSites.has(domain) || !baseline.policy.prune) return 'pending';
-  const scope = scopeOf(policyFromConfig(baseline.policy));
-  return scope.inScope(domain) && !scope.isProtected(domain) ? 'drift' : 'pending';
+  return baseScope.inScope(domain) && !baseScope.isProtected(domain) ? 'drift' : 'pending';
 }
 
 export function mostSerious(classes: readonly ChangeClass[]): ChangeClass {
@@ -133,25 +140,36 @@ export function mostSerious(classes: readonly ChangeClass[]): ChangeClass {
 export function classifyPlan(
   result: Plan,
   baseline: Baseline,
-  desired: ReadonlyMap<string, DesiredWebsite>,
+  desired: readonly DesiredWebsite[],
   live: ReadonlyMap<string, LiveWebsite>,
+  baseSites: ReadonlyMap<string, DesiredWebsite> = baselineSites(baseline),
 ): void {
-  const baseSites = baselineSites(baseline);
-  for (const change of result.changes) classifyChange(change, baseline, baseSites, desired, live);
+  const context = {
+    baseline,
+    baseSites,
+    baseScope: scopeOf(policyFromConfig(baseline.policy)),
+    desired: updatedSites(result, desired),
+    live,
+  };
+  for (const change of result.changes) classifyChange(change, context);
   countClasses(result);
   result.baseline = { ...baseline.ref };
 }
 
-function classifyChange(
-  change: Change,
-  baseline: Baseline,
-  baseSites: ReadonlyMap<string, DesiredWebsite>,
-  desired: ReadonlyMap<string, DesiredWebsite>,
-  live: ReadonlyMap<string, LiveWebsite>,
-): void {
+interface ClassifyContext {
+  baseline: Baseline;
+  baseSites: ReadonlyMap<string, DesiredWebsite>;
+  /** The baseline's `manage` scope and `protect`, compiled once. */
+  baseScope: Scope;
+  desired: ReadonlyMap<string, DesiredWebsite>;
+  live: ReadonlyMap<string, LiveWebsite>;
+}
+
+function classifyChange(change: Change, context: ClassifyContext): void {
+  const { baseline, baseSites, baseScope, desired, live } = context;
   const base = baseSites.get(change.domain);
   if (change.action === 'delete') {
-    change.class = deleteClass(change.domain, baseline, baseSites);
+    change.class = deleteClass(change.domain, baseline, baseSites, baseScope);
     return;
   }
   if (change.action === 'create') {
@@ -164,6 +182,14 @@ function classifyChange(
   if (site === undefined || current === undefined) return; // the planner made this update from both
   for (const field of change.fields) field.class = fieldClass(field, site, base, current);
   change.class = mostSerious(change.fields.map((field) => field.class ?? 'pending'));
+}
+
+/** The desired sites behind the plan's updates, by domain (a few of the 100,000 a plan may list). */
+function updatedSites(result: Plan, desired: readonly DesiredWebsite[]): Map<string, DesiredWebsite> {
+  const updated = new Set(result.changes.flatMap((change) => (change.action === 'update' ? [change.domain] : [])));
+  const sites = new Map<string, DesiredWebsite>();
+  for (const site of desired) if (updated.has(site.domain) && !sites.has(site.domain)) sites.set(site.domain, site);
+  return sites;
 }
 
 /** Summary counts of changes by class, plus unlisted sites reported as drift. */

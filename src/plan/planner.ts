@@ -79,7 +79,7 @@ export function plan(
     inScopeLiveCount: tally.managedLive,
   });
   if (baseline !== undefined) {
-    classifyPlan(result, baseline, new Map(desired.map((site) => [site.domain, site])), liveByDomain);
+    classifyPlan(result, baseline, desired, liveByDomain, baseSites);
   } else if (policy.unlistedIsDrift === true) {
     result.summary.drift = tally.unlistedDrift.length;
   }
