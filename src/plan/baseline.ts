@@ -50,17 +50,22 @@ export function withBaselineWrites(
   base: DesiredWebsite | undefined,
   live: LiveWebsite,
 ): FieldChange[] {
-  if (base === undefined) return fields;
-  // No allocation for the usual site (everything readable, no rotation): a 100,000-site plan is mostly those.
-  let added: FieldChange[] | undefined;
+  // Nothing to do and no allocation for the usual site (everything readable, no rotation).
+  if (base === undefined || (!someUnreadable(live) && !rotated(desired, base))) return fields;
+  const added: FieldChange[] = [];
   for (const name of SETTING_NAMES) {
     if (live.settings[name] !== undefined || desired.ignoreChanges.includes(name) || sends(fields, name)) continue;
     const after = desiredValue(desired, name);
-    if (!sameValue(desiredValue(base, name), after)) (added ??= []).push({ field: name, after, writeOnly: true });
+    if (!sameValue(desiredValue(base, name), after)) added.push({ field: name, after, writeOnly: true });
   }
-  if (rotated(desired, base) && !sends(fields, 'password')) (added ??= []).push({ field: 'password', writeOnly: true });
-  if (added === undefined) return fields;
+  if (rotated(desired, base) && !sends(fields, 'password')) added.push({ field: 'password', writeOnly: true });
+  if (added.length === 0) return fields;
   return [...fields, ...added].sort((a, b) => FIELD_ORDER.indexOf(a.field) - FIELD_ORDER.indexOf(b.field));
+}
+
+function someUnreadable(live: LiveWebsite): boolean {
+  for (const name of SETTING_NAMES) if (live.settings[name] === undefined) return true;
+  return false;
 }
 
 const sends = (fields: readonly FieldChange[], name: FieldName): boolean =>
