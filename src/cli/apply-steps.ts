@@ -39,6 +39,11 @@ export interface ApplyFlags {
   parallelism: string;
   journal?: string;
   syncWriteOnly?: boolean;
+  /** A git revision, or false for --no-baseline. */
+  baseline?: string | boolean;
+  unlistedIsDrift?: boolean;
+  /** --mark-applied TAG: move TAG to HEAD after a fully successful, verified apply. */
+  markApplied?: string;
 }
 
 /** One apply command's settings, read once. */
@@ -116,6 +121,8 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
     ...shared.only.map((glob) => `--only ${glob}`),
     ...shared.skip.map((glob) => `--skip ${glob}`),
     ...(flags.syncWriteOnly === true ? ['--sync-write-only'] : []),
+    ...(typeof flags.baseline === 'string' ? [`--baseline ${flags.baseline}`] : []),
+    ...(flags.unlistedIsDrift === true ? ['--unlisted-is-drift'] : []),
   ];
   const first = given[0];
   if (first === undefined) return;

@@ -37,6 +37,8 @@ export const EXIT = {
   error: 1,
   changes: 2,
   unsafe: 3,
+  /** A plan with drift or a conflict, classified against a git baseline (--detailed-exitcode). */
+  drift: 4,
   /** Ctrl-C: in-flight requests finished, the rest skipped. */
   interrupted: 130,
 } as const;

@@ -10,7 +10,7 @@ import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
-import type { Plan, PlanPolicy } from '../model/plan.js';
+import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { plan, policyFromConfig } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
@@ -76,17 +76,30 @@ export interface Planned {
   plan: Plan;
 }
 
+/** The command line's planning choices beyond the shared options. */
+export interface PlanChoices {
+  syncWriteOnly: boolean;
+  unlistedIsDrift?: boolean;
+  /** The configuration at the git baseline (cli/baseline.ts), if any. */
+  baseline?: Baseline | undefined;
+}
+
 /** Lists the live sites and plans the session's configuration against them with the command line's choices. */
 export async function planSession(
   session: Session,
   shared: SharedOptions,
   io: Io,
-  syncWriteOnly: boolean,
+  choices: PlanChoices,
 ): Promise<Planned> {
   const live = await listLive(session.api, shared, io);
   refuseUnmatchedOnly(shared.only, session.state.websites, live);
-  const policy = policyFromConfig(session.state.policy, { only: shared.only, skip: shared.skip, syncWriteOnly });
-  return { live, policy, plan: plan(session.state.websites, live, policy) };
+  const policy = policyFromConfig(session.state.policy, {
+    only: shared.only,
+    skip: shared.skip,
+    syncWriteOnly: choices.syncWriteOnly,
+    unlistedIsDrift: choices.unlistedIsDrift === true,
+  });
+  return { live, policy, plan: plan(session.state.websites, live, policy, choices.baseline) };
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */

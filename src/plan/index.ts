@@ -1,5 +1,6 @@
 /** The planning layer's public surface: pure functions over plain data. */
 
+export { classifyPlan, countClasses, createClass, deleteClass, fieldClass, withBaselineWrites } from './baseline.js';
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
 export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';

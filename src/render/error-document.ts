@@ -9,7 +9,8 @@
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
 
 /** `plan --format json`: bumped on any incompatible change of its shape. */
-export const PLAN_FORMAT_VERSION = 1;
+/** 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`. */
+export const PLAN_FORMAT_VERSION = 1.1;
 /** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
 

@@ -15,6 +15,7 @@ import { config, useCliFixture, type Workspace, workspace } from '../cli/apply-s
 import { gitRepo } from '../helpers/git-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { runDriftCheck } from './drift-check-script.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -103,7 +104,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     expect(all).toContain('npm ci');
     expect(all).toContain('npx --no-install sitesync apply');
     expect(all).toContain('sitesync plan -f websites.yaml --out plan.json --format markdown > plan.md');
-    expect(all).toContain('sitesync plan -f websites.yaml --detailed-exitcode --format markdown > drift.md');
+    expect(all).toContain(
+      'sitesync plan -f websites.yaml --baseline sitesync-applied --detailed-exitcode --format markdown > drift.md',
+    );
     expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json -f websites\.yaml --journal apply-journal\.jsonl/);
   });
 });
@@ -233,29 +236,6 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     );
   });
 });
-
-async function runDriftCheck(
-  ws: Workspace,
-  baseEnv: Record<string, string> = ws.env,
-  overrides: Record<string, string> = {},
-): Promise<{ code: number; stdout: string }> {
-  const env = {
-    ...baseEnv,
-    PATH: process.env.PATH ?? '',
-    // tsx by path: the script runs in the workspace, where `tsx` would not resolve.
-    SITESYNC: `${process.execPath} --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/e2e/sitesync-dev.ts')}`,
-    SITESYNC_REPORT_DIR: ws.dir,
-    ...overrides,
-  };
-  try {
-    // Both streams: cron mails whatever the job writes to either.
-    const { stdout, stderr } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
-    return { code: 0, stdout: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout + failed.stderr };
-  }
-}
 
 // The GitOps loop in a real git repository (issue 16 item 11): two pull requests planned
 // from the same main, both merged; the second's reviewed plan is refused as stale; the

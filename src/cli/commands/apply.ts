@@ -32,18 +32,26 @@ import {
   refuseUnsafe,
   startRun,
 } from '../apply-steps.js';
+import { loadBaseline, type MarkTarget, markApplied, prepareMarkApplied } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { openSession, planSession, type Session } from '../prepare.js';
-import { addSharedOptions, collect, readSharedOptions } from '../shared-options.js';
+import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
     .command('apply')
     .description('apply the configuration (plan, confirm, apply), or a saved plan file as reviewed')
     .argument('[plan-file]', 'a plan saved with `sitesync plan --out`: applied without a prompt if still true');
+  for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command)
+    .addOption(
+      new Option(
+        '--mark-applied <tag>',
+        'after a fully successful, verified apply, move this git tag to the applied commit (HEAD); the configuration must equal HEAD',
+      ),
+    )
     .addOption(new Option('--auto-approve', 'apply without asking (required off a terminal)'))
     .addOption(
       new Option('--allow-delete <domain-or-glob>', 'acknowledge deleting this domain (repeatable)').argParser(collect),
@@ -67,7 +75,11 @@ async function runApply(planFile: string | undefined, raw: ApplyFlags & { format
   let run: ApplyRun | undefined;
   try {
     run = startRun(readSharedOptions(raw, io), raw, io);
-    return planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io);
+    const mark = markTarget(run, io);
+    const code =
+      planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io, mark);
+    if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+    return code;
   } catch (error) {
     if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
       run?.output.refused({ code: error.code, message: error.message });
@@ -80,11 +92,32 @@ async function runApply(planFile: string | undefined, raw: ApplyFlags & { format
   }
 }
 
+/**
+ * --mark-applied, checked before anything is read or written. Not with
+ * --only/--skip: a partial apply is not "the configuration was applied".
+ */
+function markTarget(run: ApplyRun, io: Io): MarkTarget | undefined {
+  const tag = run.flags.markApplied;
+  if (tag === undefined) return undefined;
+  if (run.shared.only.length > 0 || run.shared.skip.length > 0) {
+    throw new SitesyncError(
+      'usage',
+      '--mark-applied cannot be combined with --only or --skip: the tag marks a whole apply',
+    );
+  }
+  return prepareMarkApplied(run.shared.files, tag, io);
+}
+
 async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const { shared, flags, output } = run;
   const session = await openSession(shared, io, run.parallelism);
   try {
-    const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const baseline = loadBaseline(shared.files, flags, io);
+    const { live, plan } = await planSession(session, shared, io, {
+      syncWriteOnly: flags.syncWriteOnly === true,
+      unlistedIsDrift: flags.unlistedIsDrift === true,
+      baseline,
+    });
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
     const unsafe = refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
@@ -103,7 +136,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   }
 }
 
-async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
+async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: MarkTarget): Promise<number> {
   refusePlanningFlags(planFile, run);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
   const saved = parseSavedPlan(readPlanFile(path, planFile), planFile);
@@ -124,6 +157,12 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     // Signed by a key holder is not enough: the file must be what the planner makes of this configuration.
     const { differences } = rederive(saved, session.state.websites, session.state.policy);
     if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
+    if (mark !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
+      throw new SitesyncError(
+        'usage',
+        `--mark-applied cannot apply ${planFile}: it was planned with --only or --skip, and the tag marks a whole apply`,
+      );
+    }
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();

@@ -11,15 +11,22 @@ import type { Plan } from '../../model/plan.js';
 import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
 import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
+import { loadBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { openSession, planSession } from '../prepare.js';
-import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  addSharedOptions,
+  baselineOptions,
+  type RawBaselineOptions,
+  readSharedOptions,
+  type SharedOptions,
+} from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
-export interface PlanFlags {
+export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
@@ -28,6 +35,7 @@ export interface PlanFlags {
 
 export function registerPlan(program: Command, context: CommandContext): void {
   const command = program.command('plan').description('show what apply would change, field by field (changes nothing)');
+  for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command, FORMATS)
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
@@ -53,7 +61,16 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const session = await openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
   const { api, state } = session;
   try {
-    const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const baseline = loadBaseline(shared.files, { baseline: flags.baseline }, io);
+    const {
+      live,
+      policy,
+      plan: result,
+    } = await planSession(session, shared, io, {
+      syncWriteOnly: flags.syncWriteOnly === true,
+      unlistedIsDrift: flags.unlistedIsDrift === true,
+      baseline,
+    });
     if (flags.out !== undefined) {
       const saved = createSavedPlan({
         target: api.url,
