@@ -21,3 +21,4 @@ export {
   signatureVerifies,
   signSavedPlan,
 } from './saved-plan.js';
+export { type Scope, scopeOf } from './scope.js';

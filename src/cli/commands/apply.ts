@@ -26,7 +26,7 @@ import {
 import type { CommandContext } from '../command-context.js';
 import type { Io } from '../io.js';
 import { lockPlanFile } from '../plan-lock.js';
-import { openSession, planSession, type Session } from '../prepare.js';
+import { openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, collect, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
@@ -70,7 +70,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const { shared, flags, output } = run;
   const session = await openSession(shared, io, run.parallelism);
   try {
-    const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const { liveCount, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
     const unsafe = refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
@@ -81,9 +81,9 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
       if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const stale = { what: 'the plan', rerun: 'sitesync apply' };
-      skip = await freshOrRefuse(plan, fingerprintsOf(plan), session.api, live.length, stale, io);
+      skip = await freshOrRefuse(plan, fingerprintsOf(plan), session.api, liveCount, stale, io);
     }
-    return await execute(plan, session, run, { liveCount: live.length, skip }, io);
+    return await execute(plan, session, run, { liveCount, skip }, io);
   } finally {
     await session.api.close();
   }
@@ -110,7 +110,8 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
-    const liveCount = liveCountOf(saved.plan);
+    // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
+    const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
     const stale = { what: planFile, rerun: `sitesync plan --out ${planFile}` };
     const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
