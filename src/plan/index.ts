@@ -24,3 +24,4 @@ export {
   signatureVerifies,
   signSavedPlan,
 } from './saved-plan.js';
+export { type Scope, scopeOf } from './scope.js';

@@ -63,6 +63,18 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     expect((await env.client.findWebsite('site-119.example.com'))?.id).toBe(119);
     expect(await env.client.findWebsite('site-1.example')).toBeUndefined();
   });
+
+  it('lists named sites through search: every page of substring matches, exact domains kept', async () => {
+    env = await setup(mode);
+    // 250 substring matches of example.com (three pages of search results), one exact match among them.
+    const domains = Array.from({ length: 250 }, (_, i) => `x${i + 1}.example.com`);
+    domains.splice(200, 0, 'example.com');
+    for (const domain of domains) await insertWebsite(env.server, domain);
+    await insertWebsite(env.server, 'other.test');
+    const sites = await env.client.listWebsitesNamed(['Example.com', 'other.test', 'absent.test']);
+    expect(sites.map((site) => `${site.id} ${site.domain}`)).toEqual(['201 example.com', '252 other.test']);
+    expect(env.client.stats.requests).toBe(3 + 1 + 1);
+  });
 });
 
 /**

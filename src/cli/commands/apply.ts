@@ -36,7 +36,7 @@ import { loadBaseline, type MarkTarget, markApplied, prepareMarkApplied } from '
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
 import { lockPlanFile } from '../plan-lock.js';
-import { openSession, planSession, type Session } from '../prepare.js';
+import { openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
@@ -113,7 +113,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const session = await openSession(shared, io, run.parallelism);
   try {
     const baseline = loadBaseline(shared.files, flags, io);
-    const { live, plan } = await planSession(session, shared, io, {
+    const { liveCount, plan } = await planSession(session, shared, io, {
       syncWriteOnly: flags.syncWriteOnly === true,
       unlistedIsDrift: flags.unlistedIsDrift === true,
       baseline,
@@ -128,9 +128,9 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
       if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const stale = { what: 'the plan', rerun: 'sitesync apply' };
-      skip = await freshOrRefuse(plan, fingerprintsOf(plan), session.api, live.length, stale, io);
+      skip = await freshOrRefuse(plan, fingerprintsOf(plan), session.api, liveCount, stale, io);
     }
-    return await execute(plan, session, run, { liveCount: live.length, skip }, io);
+    return await execute(plan, session, run, { liveCount, skip }, io);
   } finally {
     await session.api.close();
   }
@@ -166,7 +166,8 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: Ma
     const unsafe = refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
-    const liveCount = liveCountOf(saved.plan);
+    // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
+    const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
     const stale = { what: planFile, rerun: `sitesync plan --out ${planFile}` };
     const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
