@@ -9,7 +9,7 @@
  */
 import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
-import type { Change, Plan, PlanPolicy } from '../model/plan.js';
+import type { Baseline, Change, Plan, PlanPolicy } from '../model/plan.js';
 import type { DesiredWebsite } from '../model/website.js';
 import { plan } from './planner.js';
 import { policyFromConfig } from './policy.js';
@@ -31,10 +31,20 @@ export interface Rederived {
 }
 
 /** Plans again from `desired` (the loaded configuration) and the file's recorded live state, and compares. */
-export function rederive(saved: SavedPlan, desired: readonly DesiredWebsite[], config: ConfigPolicy): Rederived {
+export function rederive(
+  saved: SavedPlan,
+  desired: readonly DesiredWebsite[],
+  config: ConfigPolicy,
+  baseline?: Baseline,
+): Rederived {
   const cli = saved.policy;
-  const policy = policyFromConfig(config, { only: cli.only, skip: cli.skip, syncWriteOnly: cli.syncWriteOnly });
-  const derived = plan(desired, saved.live, policy);
+  const policy = policyFromConfig(config, {
+    only: cli.only,
+    skip: cli.skip,
+    syncWriteOnly: cli.syncWriteOnly,
+    unlistedIsDrift: cli.unlistedIsDrift === true,
+  });
+  const derived = plan(desired, saved.live, policy, baseline);
   const differences = [
     ...policyDifferences(saved.policy, policy),
     ...changeDifferences(saved.plan.changes, derived.changes),

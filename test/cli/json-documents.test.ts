@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { renderApplyJson } from '../../src/render/apply-result.js';
-import { planDocument } from '../../src/render/json.js';
+import { PLAN_FORMAT_VERSION, planDocument } from '../../src/render/json.js';
 import { fixturePlan } from '../render/fixture.js';
 import { config, type Run, useCliFixture, workspace } from './apply-support.js';
 
@@ -37,7 +37,7 @@ describe('plan --format json', () => {
   test('a plan is a plan document', async () => {
     const run = await cli.ws.run(['plan', '--format', 'json']);
     expect(run.code).toBe(0);
-    expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: 1, hasChanges: true });
+    expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, hasChanges: true });
   });
 
   test('an invalid configuration is an error document listing every problem', async () => {
@@ -45,7 +45,7 @@ describe('plan --format json', () => {
     const run = await cli.ws.run(['plan', '--format', 'json']);
     expect(run.code).toBe(1);
     const document = documentOf(run, 'plan');
-    expect(document).toMatchObject({ formatVersion: 1, error: { code: 'config' } });
+    expect(document).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, error: { code: 'config' } });
     expect(document.error).toMatchObject({ problems: [{ path: 'websites[0].domain', line: 3 }] });
     expect(run.err).toContain('error: the configuration is invalid (1 problem)');
   });
@@ -57,7 +57,7 @@ describe('plan --format json', () => {
   ])('%s is an error document', async (_name, args, code) => {
     const run = await cli.ws.run(['plan', '--format', 'json', ...args]);
     expect(run.code).toBe(1);
-    expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: 1, error: { code } });
+    expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, error: { code } });
   });
 
   test('a rejected key and an unreachable service are error documents', async () => {
@@ -117,7 +117,7 @@ describe('apply --format json', () => {
     expect(run.code).toBe(1);
     const document = documentOf(run, 'apply');
     expect(document).toMatchObject({ ok: false, error: { code: 'usage' }, result: null });
-    expect(document.plan).toMatchObject({ formatVersion: 1, hasChanges: true });
+    expect(document.plan).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, hasChanges: true });
   });
 });
 

@@ -294,9 +294,15 @@ function sitesyncArgv(script: string, command: 'plan' | 'apply'): string[] {
   const args = literal
     .trim()
     .split(/\s+/)
-    .filter((arg) => arg !== '');
+    .filter((arg) => arg !== '')
+    .map(expandCiVariables);
   return [command, ...args];
 }
+
+/** The CI variables the example commands name, as a pull request into main sets them. */
+const CI_VARIABLES: Record<string, string> = { GITHUB_BASE_REF: 'main', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' };
+const expandCiVariables = (arg: string): string =>
+  arg.replace(/"/g, '').replace(/\$\{?(\w+)\}?/g, (whole, name: string) => CI_VARIABLES[name] ?? whole);
 
 /** The plan file an apply line reads (its positional argument) and the file a plan line writes (--out). */
 const planFileOf = (argv: string[]): string => {
@@ -342,6 +348,7 @@ describe.each(['github', 'gitlab'] as const)('the GitOps loop in a real git repo
       repo.branch(branch, 'main');
       repo.write('websites.yaml', edit(readFileSync(join(ws.dir, 'websites.yaml'), 'utf8')));
       repo.commit(message);
+      repo.git('update-ref', 'refs/remotes/origin/main', 'main'); // the job's fetch of the base branch
       const planned = await ws.run(argv.plan);
       expect(planned.code, planned.err).toBe(0);
       const artifact = readFileSync(join(ws.dir, outOf(argv.plan)), 'utf8');

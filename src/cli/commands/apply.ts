@@ -155,7 +155,11 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: Ma
       );
     }
     // Signed by a key holder is not enough: the file must be what the planner makes of this configuration.
-    const { differences } = rederive(saved, session.state.websites, session.state.policy);
+    // A plan classified against a baseline is re-derived against the same commit.
+    const recorded = saved.plan.baseline;
+    const baseline =
+      recorded === undefined ? undefined : loadBaseline(run.shared.files, { baseline: recorded.commit }, io);
+    const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
     if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
     if (mark !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
       throw new SitesyncError(
