@@ -11,9 +11,12 @@ import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { type SavedPlan, type SavedPlanSet, savedPlanOf } from '../plan/index.js';
 import { APPLY_RESULT_FORMAT_VERSION } from '../render/apply-result.js';
+import { renderApplyError } from '../render/error-document.js';
 import { type ApplyRun, startRun } from './apply-steps.js';
+import type { BaselineAt } from './baseline.js';
 import { mostSevere } from './exit-code.js';
 import type { Io } from './io.js';
+import type { SharedOptions } from './shared-options.js';
 import {
   fanOut,
   refuseConnectionFlags,
@@ -26,14 +29,22 @@ import {
 /** The single-target apply of one target: from the configuration (`saved` undefined) or a saved plan. */
 export type ApplyOne = (run: ApplyRun, io: Io, saved?: SavedPlan) => Promise<number>;
 
+/** A saved plan over targets, and the file it came from (for messages). */
+export interface PlanSetFile {
+  file: string;
+  plan: SavedPlanSet;
+}
+
 export async function applyTargets(
   declared: readonly TargetDeclaration[],
   base: ApplyRun,
   io: Io,
   applyOne: ApplyOne,
-  set?: { file: string; plan: SavedPlanSet },
+  /** `set`: apply its parts; else plan each target, classified against `baseline` (resolved once for all). */
+  options: { set?: PlanSetFile; baseline?: BaselineAt | undefined },
 ): Promise<number> {
   const { shared, flags } = base;
+  const { set } = options;
   refuseConnectionFlags(shared);
   if (set === undefined && flags.autoApprove !== true) {
     throw new SitesyncError(
@@ -41,8 +52,7 @@ export async function applyTargets(
       'with targets, apply asks no question: review a plan (sitesync plan --out plan.json) and apply that file, or pass --auto-approve',
     );
   }
-  const chosen =
-    set === undefined ? selectTargets(declared, shared.targets) : partsTargets(declared, set, shared.targets);
+  const chosen = chosenTargets(declared, shared, set);
   const barrier = flags.allOrNothing === true ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
   // Every target must reach the barrier, so none may wait for a free slot.
   const bound = barrier === undefined ? targetParallelism(flags.targetParallelism) : chosen.length;
@@ -58,6 +68,7 @@ export async function applyTargets(
       ...(base.planFile !== undefined && { planFile: base.planFile }),
       // An --allow-delete names one target's delete: the others need not plan it.
       acksSpanTargets: true,
+      ...(options.baseline !== undefined && { baselineAt: options.baseline }),
     };
     if (barrier) run.beforeWrites = () => barrier.arrive(target.name);
     try {
@@ -74,10 +85,19 @@ export async function applyTargets(
   return mostSevere(outcomes.map((outcome) => outcome.code));
 }
 
+/** The targets a run applies: chosen by --target among the declared ones, or among the saved plan's parts. */
+export function chosenTargets(
+  declared: readonly TargetDeclaration[],
+  shared: Pick<SharedOptions, 'targets'>,
+  set?: PlanSetFile,
+): TargetDeclaration[] {
+  return set === undefined ? selectTargets(declared, shared.targets) : partsTargets(declared, set, shared.targets);
+}
+
 /** The saved plan's parts chosen by --target; each must be a target the configuration declares. */
 function partsTargets(
   declared: readonly TargetDeclaration[],
-  set: { file: string; plan: SavedPlanSet },
+  set: PlanSetFile,
   patterns: readonly string[],
 ): TargetDeclaration[] {
   const inFile = set.plan.targets.map((part) => part.name);
@@ -154,10 +174,16 @@ function applyTargetsHuman(outcomes: readonly TargetOutcome<never>[]): string {
   return `${parts.join('\n')}\nTargets: ${outcomes.length}; ${tail}.\n`;
 }
 
+/**
+ * `{formatVersion: 2, ok, targets}` (schemas/apply-targets.schema.json): each
+ * element is the target's own apply document (its refusal or error
+ * included) plus `name` and `exitCode`.
+ */
 function applyTargetsJson(outcomes: readonly TargetOutcome<never>[]): string {
   const targets = outcomes.map(({ target, stdout, error, code }) => {
-    const document = stdout.trim() === '' ? { target: target.url } : (JSON.parse(stdout) as Record<string, unknown>);
-    return { name: target.name, ...document, ...(error !== undefined && { error }), exitCode: code };
+    // Every target's run writes its document, a failure too; this is only a guard.
+    const text = stdout.trim() === '' ? renderApplyError({ code: 'internal', message: error ?? 'failed' }) : stdout;
+    return { name: target.name, ...(JSON.parse(text) as Record<string, unknown>), exitCode: code };
   });
   const ok = outcomes.every((outcome) => outcome.code === 0);
   return `${JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, targets }, null, 2)}\n`;

@@ -44,6 +44,8 @@ export interface SharedOptions extends ConnectionOptions {
   targets: string[];
   /** The target this run is for (set by cli/targets.ts): its settings apply over the loaded files'. */
   target?: TargetDeclaration;
+  /** With `target`: the command's own files (before the target's), which declare the targets. */
+  rootFiles?: string[];
 }
 
 /** commander's raw values for the shared options (before readSharedOptions). */
@@ -98,6 +100,25 @@ export function addSharedOptions<A extends unknown[], O extends OptionValues, G 
 /** --target, for the commands that run on targets (plan, apply, export, validate). */
 export function targetOption(): Option {
   return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
+}
+
+/** commander's raw values of the baseline options of plan and apply. */
+export interface RawBaselineOptions {
+  /** A git revision, or false for --no-baseline. */
+  baseline?: string | boolean | undefined;
+  unlistedIsDrift?: boolean | undefined;
+}
+
+/** --baseline, --no-baseline and --unlisted-is-drift (docs/plan-format.md, "Baseline"), for `addOption`. */
+export function baselineOptions(): Option[] {
+  return [
+    new Option(
+      '--baseline <ref>',
+      'git revision the configuration was last applied at: classify changes as pending, drift or conflict (also SITESYNC_BASELINE; default: the tag sitesync-applied when it exists)',
+    ),
+    new Option('--no-baseline', 'no baseline, not even the default tag'),
+    new Option('--unlisted-is-drift', 'websites in the manage scope that are not listed (prune off) are drift'),
+  ];
 }
 
 /** Validates the connection options; a bad value is a `usage` SitesyncError naming the option. */

@@ -56,7 +56,8 @@ export function refuseConnectionFlags(shared: Pick<SharedOptions, 'url' | 'apiKe
  * source; --rate-limit over the target's rate_limit.
  */
 export function targetOptions<T extends SharedOptions>(shared: T, target: TargetDeclaration, cwd: string): T {
-  return { ...targetConnection(shared, target, cwd), files: targetFiles(shared.files, target, cwd), target };
+  const files = targetFiles(shared.files, target, cwd);
+  return { ...targetConnection(shared, target, cwd), files, rootFiles: [...shared.files], target };
 }
 
 /** The target's URL and key source, and --rate-limit over its rate_limit. */

@@ -21,6 +21,8 @@ export function configDigest(input: {
       SETTING_NAMES.map((name) => site.settings[name]),
       site.password !== undefined,
       [...site.ignoreChanges].sort(),
+      // Only when set, so the digest of every configuration without it stays as it was.
+      ...(site.passwordVersion === undefined ? [] : [site.passwordVersion]),
     ])
     .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
   const head = canonicalJson({

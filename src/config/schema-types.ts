@@ -16,6 +16,10 @@ export type Privacy = 'public' | 'private' | 'password' | 0 | 1 | 2;
  * Password for privacy: password, taken from the environment: ${NAME}. A literal password is refused.
  */
 export type Password = string;
+/**
+ * Any text next to password: changing it (compared with the git baseline) re-sends the password, a rotation. The password itself is never stored.
+ */
+export type PasswordVersion = string | number;
 export type Flag = boolean;
 /**
  * URL query parameter names: a list, or a multi-line string.
@@ -59,6 +63,10 @@ export interface WebsitesConfig {
    * Delete live websites in scope that are not listed (default false).
    */
   prune?: boolean;
+  /**
+   * Report live websites in scope that are not listed (prune off) as drift, like --unlisted-is-drift (default false).
+   */
+  unlisted_is_drift?: boolean;
   manage?: Manage;
   protect?: GlobList;
   limits?: Limits;
@@ -68,6 +76,7 @@ export interface WebsitesConfig {
   defaults?: {
     privacy?: Privacy;
     password?: Password;
+    password_version?: PasswordVersion;
     email?: Flag;
     exclude_bots?: Flag;
     exclude_params?: ParamList;
@@ -145,6 +154,7 @@ export interface Website {
   domain: string;
   privacy?: Privacy;
   password?: Password;
+  password_version?: PasswordVersion;
   email?: Flag;
   exclude_bots?: Flag;
   exclude_params?: ParamList;

@@ -282,6 +282,8 @@ export interface DesiredWebsite {
   settings: WebsiteSettings;
   /** Resolved from the environment; write-only, never compared, never printed. */
   password?: Secret;
+  /** `password_version`: a change of it since the git baseline re-sends the password (a rotation). */
+  passwordVersion?: string;
   /** Fields this tool never changes on this site. */
   ignoreChanges: FieldName[];
   source?: SourceLocation;

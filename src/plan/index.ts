@@ -1,9 +1,11 @@
 /** The planning layer's public surface: pure functions over plain data. */
 
+export { classifyPlan, countClasses, createClass, deleteClass, fieldClass, withBaselineWrites } from './baseline.js';
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
 export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';
 export { type CliPolicy, policyFromConfig } from './policy.js';
+export { type PlanDifference, type Rederived, rederive } from './rederive.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {
   type ApplyTarget,
@@ -12,6 +14,7 @@ export {
   fingerprintsOf,
   liveCountOf,
   parseSavedPlan,
+  type RecordedLiveSite,
   SAVED_PLAN_KIND,
   SAVED_PLAN_VERSION,
   type SavedPlan,
@@ -30,3 +33,4 @@ export {
   savedPlanOf,
   serializeSavedPlanSet,
 } from './saved-plan-set.js';
+export { type Scope, scopeOf } from './scope.js';

@@ -7,8 +7,9 @@
  * finished plan and attached as data; apply enforces it.
  */
 import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
-import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import type { Baseline, Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
+import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { fingerprintLive } from './fingerprint.js';
 import { checkSafety, renamePairs } from './safety.js';
@@ -23,6 +24,8 @@ interface Tally {
   ignoredOnly: IgnoredOnlySite[];
   outOfScope: string[];
   kept: string[];
+  /** Kept sites reported as drift (--unlisted-is-drift): not listed now, nor at the baseline. */
+  unlistedDrift: string[];
   protected: string[];
   unverified: string[];
   ignored: string[];
@@ -34,12 +37,23 @@ interface Tally {
   managedLive: number;
 }
 
-export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebsite[], policy: PlanPolicy): Plan {
+/**
+ * `baseline`: the configuration at a git revision (normally the one last
+ * applied): write-only values changed since are sent, and every change is
+ * classified pending, drift or conflict (baseline.ts).
+ */
+export function plan(
+  desired: readonly DesiredWebsite[],
+  live: readonly LiveWebsite[],
+  policy: PlanPolicy,
+  baseline?: Baseline,
+): Plan {
   const tally: Tally = {
     changes: [],
     ignoredOnly: [],
     outOfScope: [],
     kept: [],
+    unlistedDrift: [],
     protected: [],
     unverified: [],
     ignored: [],
@@ -50,8 +64,9 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     managedLive: 0,
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
-  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
-  planUnlisted(liveByDomain, listed, policy, tally);
+  const baseSites = baseline === undefined ? undefined : baselineSites(baseline);
+  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally, baseSites);
+  planUnlisted(liveByDomain, listed, policy, tally, baseSites);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
   const result: Plan = { changes: tally.changes, notes, safety: [], summary: summaryOf(tally) };
@@ -63,6 +78,11 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     desiredCount: listed.size,
     inScopeLiveCount: tally.managedLive,
   });
+  if (baseline !== undefined) {
+    classifyPlan(result, baseline, desired, liveByDomain, baseSites);
+  } else if (policy.unlistedIsDrift === true) {
+    result.summary.drift = tally.unlistedDrift.length;
+  }
   return result;
 }
 
@@ -73,6 +93,7 @@ function planListed(
   serverWriteOnly: ReadonlySet<SettingName>,
   policy: PlanPolicy,
   tally: Tally,
+  baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): Set<string> {
   const scope = scopeOf(policy);
   const listed = new Set<string>();
@@ -94,6 +115,8 @@ function planListed(
       continue;
     }
     const comparison = compareSite(site, current, policy.syncWriteOnly);
+    if (baseSites !== undefined)
+      comparison.fields = withBaselineWrites(comparison.fields, site, baseSites.get(site.domain), current);
     if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
     if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
     tally.unverifiable += comparison.unverifiable;
@@ -128,6 +151,7 @@ function planUnlisted(
   listed: ReadonlySet<string>,
   policy: PlanPolicy,
   tally: Tally,
+  baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): void {
   const scope = scopeOf(policy);
   for (const [domain, current] of liveByDomain) {
@@ -141,8 +165,11 @@ function planUnlisted(
     }
     tally.managedLive += 1;
     if (!scope.selected(domain)) tally.filtered.push(domain);
-    else if (!policy.prune) tally.kept.push(domain);
-    else if (scope.isProtected(domain)) tally.protected.push(domain);
+    else if (!policy.prune) {
+      // A site listed at the baseline was created through the configuration: unlisted since, not drift.
+      if (policy.unlistedIsDrift === true && baseSites?.has(domain) !== true) tally.unlistedDrift.push(domain);
+      else tally.kept.push(domain);
+    } else if (scope.isProtected(domain)) tally.protected.push(domain);
     else tally.changes.push(deleteOf(domain, current));
   }
 }
@@ -154,7 +181,7 @@ function summaryOf(tally: Tally): PlanSummary {
     delete: 0,
     unchanged: tally.unchanged,
     outOfScope: tally.outOfScope.length,
-    kept: tally.kept.length + tally.protected.length,
+    kept: tally.kept.length + tally.unlistedDrift.length + tally.protected.length,
     unverifiable: tally.unverifiable,
     ignoredDrift: tally.ignoredDrift,
   };
@@ -227,6 +254,7 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   };
   add('out_of_scope', tally.outOfScope);
   add('kept_not_in_config', tally.kept);
+  add('unlisted_drift', tally.unlistedDrift);
   add('protected', tally.protected);
   add('write_only_unverified', tally.unverified, tally.unverifiable);
   add('ignored_drift', tally.ignored, tally.ignoredDrift);

@@ -6,10 +6,12 @@ export interface CliPolicy {
   only?: readonly string[];
   skip?: readonly string[];
   syncWriteOnly?: boolean;
+  /** --unlisted-is-drift: on here, or by `unlisted_is_drift: true` in the configuration. */
+  unlistedIsDrift?: boolean;
 }
 
 export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): PlanPolicy {
-  return {
+  const policy: PlanPolicy = {
     prune: config.prune,
     manage: { include: [...config.manage.include], exclude: [...config.manage.exclude] },
     protect: [...config.protect],
@@ -18,4 +20,6 @@ export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): Pla
     skip: [...(cli.skip ?? [])],
     syncWriteOnly: cli.syncWriteOnly ?? false,
   };
+  if (config.unlistedIsDrift === true || cli.unlistedIsDrift === true) policy.unlistedIsDrift = true;
+  return policy;
 }

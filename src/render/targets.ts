@@ -29,11 +29,22 @@ export interface TargetReport {
   code: number;
 }
 
-/** `ok`, `changes`, `unsafe` or `failed`: the summary table's status column. */
+/** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
 export function targetStatus(report: TargetReport): string {
   if (report.plan === undefined) return 'failed';
   if (report.plan.safety.length > 0) return 'unsafe';
+  if ((driftCount(report.plan) ?? 0) > 0) return 'drift';
   return report.plan.changes.length > 0 ? 'changes' : 'ok';
+}
+
+/**
+ * Changes classed drift or conflict against the git baseline (docs/plan-format.md,
+ * Baseline); undefined for a plan without a baseline, which cannot tell drift from pending.
+ */
+export function driftCount(plan: Plan): number | undefined {
+  const { drift, conflict } = plan.summary;
+  if (drift === undefined && conflict === undefined) return undefined;
+  return (drift ?? 0) + (conflict ?? 0);
 }
 
 export function renderTargetsHuman(reports: readonly TargetReport[], options: { color: boolean }): string {
@@ -68,7 +79,8 @@ export function renderTargetsMarkdown(reports: readonly TargetReport[]): string 
   ];
   for (const report of reports) {
     const s = report.plan?.summary;
-    const cells = s === undefined ? ['–', '–', '–', '–'] : [s.create, s.update, s.delete, s.ignoredDrift];
+    const drift = report.plan && driftCount(report.plan);
+    const cells = s === undefined ? ['–', '–', '–', '–'] : [s.create, s.update, s.delete, drift ?? '–'];
     lines.push(`| ${escapeMarkdown(report.name)} | ${cells.join(' | ')} | ${targetStatus(report)} |`);
   }
   const head = `${lines.join('\n')}\n`;

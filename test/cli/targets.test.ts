@@ -25,6 +25,8 @@ const fixture = {} as Three;
 const ajv = new Ajv2020({ strict: true });
 ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
 const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+ajv.addSchema(JSON.parse(readFileSync('schemas/apply.schema.json', 'utf8')));
+const validApplyTargets = ajv.compile(JSON.parse(readFileSync('schemas/apply-targets.schema.json', 'utf8')));
 
 beforeEach(async () => {
   fixture.staging = await startTestServer({ quirks: undefined });
@@ -135,7 +137,7 @@ describe('plan over targets', () => {
   it('writes Markdown with a summary table and one section per target', async () => {
     const { out } = await fixture.ws.run(['plan', '--format', 'markdown']);
     expect(out).toContain('| Target | Creates | Updates | Deletes | Drift | Status |');
-    expect(out).toContain('| staging | 2 | 0 | 0 | 0 | changes |');
+    expect(out).toContain('| staging | 2 | 0 | 0 | – | changes |');
     expect(out).toContain('| broken | – | – | – | – | failed |');
     expect(out).toMatch(/## production\n/);
   });
@@ -228,13 +230,15 @@ describe('apply over targets', () => {
     expect(applied.code).toBe(1);
     const document = JSON.parse(applied.out) as {
       ok: boolean;
-      targets: { name: string; ok: boolean; error?: string; refusal?: { code: string } }[];
+      targets: { name: string; ok: boolean; exitCode: number; refusal?: { code: string; message: string } }[];
     };
     expect(document.ok).toBe(false);
     const [staging, production] = document.targets;
     expect(staging).toMatchObject({ name: 'staging', ok: true });
     expect(production).toMatchObject({ name: 'production', ok: false, refusal: { code: 'stale_plan' } });
-    expect(production?.error).toContain('production-only.example');
+    expect(production?.refusal?.message).toContain('production-only.example');
+    expect(production?.exitCode).toBe(1);
+    expect(validApplyTargets(document), JSON.stringify(validApplyTargets.errors)).toBe(true);
     const after = await fixture.ws.run(['plan', '--target', 'staging', '--detailed-exitcode']);
     expect(after.code).toBe(0);
   });
@@ -275,6 +279,11 @@ describe('validate over targets', () => {
     expect(code).toBe(0);
     const document = JSON.parse(out) as { valid: boolean; targets: { name: string; websites: number }[] };
     expect(document).toMatchObject({ valid: true, targets: [{ name: 'staging', websites: 2 }] });
+    const validateSchema = new Ajv2020({ strict: true }).compile(
+      JSON.parse(readFileSync('schemas/validate.schema.json', 'utf8')),
+    );
+    expect(validateSchema(document), JSON.stringify(validateSchema.errors)).toBe(true);
+    expect(validateSchema({ ...document, targets: [{ name: 'staging' }] })).toBe(false);
   });
 });
 

@@ -13,6 +13,7 @@ const MARKER = '<!-- sitesync-plan -->';
 
 interface Step {
   run?: string;
+  uses?: string;
   env?: Record<string, string>;
   if?: string;
 }
@@ -94,6 +95,56 @@ describe('examples/ci/github', () => {
   });
 });
 
+describe('the git baseline in the examples (issue 13)', () => {
+  const gitlab = parse(readFileSync(join(DIR, 'gitlab/.gitlab-ci.yml'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  const gitlabScript = (job: string) => ((gitlab[job]?.script ?? []) as string[]).join('\n');
+  const runs = (name: string, job: string) =>
+    (github(name).jobs[job]?.steps ?? []).map((step) => step.run ?? '').join('\n');
+
+  test('the drift jobs compare with the applied tag and fail only on drift (4); pending (2) is a warning', () => {
+    const drift = runs('sitesync-drift.yml', 'drift');
+    expect(drift).toContain('--baseline sitesync-applied --detailed-exitcode');
+    expect(drift).toMatch(/2\) echo "::warning::[^\n]*" ;;/);
+    expect(drift).toMatch(/4\) echo "::error::[^\n]*"; exit 4 ;;/);
+    const checkout = github('sitesync-drift.yml').jobs.drift?.steps[0] as Step & { with?: Record<string, unknown> };
+    expect(checkout.with?.['fetch-depth']).toBe(0); // the tag and its commit
+    expect(gitlabScript('sitesync:drift')).toContain('refs/tags/sitesync-applied');
+    expect(gitlabScript('sitesync:drift')).toContain('--baseline sitesync-applied --detailed-exitcode');
+    expect(gitlab['sitesync:drift']?.allow_failure).toEqual({ exit_codes: [2] });
+  });
+
+  test('pull-request plans pass the base branch as --baseline', () => {
+    expect(runs('sitesync-plan.yml', 'plan')).toContain(
+      'sitesync plan -f websites.yaml --baseline "origin/$GITHUB_BASE_REF"',
+    );
+    expect(gitlabScript('sitesync:plan')).toContain('--baseline "origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"');
+  });
+
+  test('every apply marks the applied commit and pushes the tag after success only', () => {
+    const apply = github('sitesync-apply.yml');
+    for (const job of ['apply', 'apply-replanned']) {
+      const steps = apply.jobs[job]!.steps;
+      const applying = steps.findIndex((step) => step.run?.includes('sitesync apply'));
+      expect(steps[applying]?.run).toContain('--mark-applied sitesync-applied');
+      const push = steps.findIndex((step) => step.run?.includes('git push --force origin refs/tags/sitesync-applied'));
+      expect(push).toBeGreaterThan(applying);
+      expect(steps[push]?.if).toBeUndefined(); // runs only when the apply step succeeded
+      expect((apply.jobs[job] as GithubJob & { permissions?: Record<string, string> }).permissions?.contents).toBe(
+        'write',
+      );
+    }
+    for (const job of ['sitesync:apply', 'sitesync:apply-replanned']) {
+      const lines = (gitlab[job]?.script ?? []) as string[];
+      const applying = lines.findIndex((line) => line.includes('sitesync apply'));
+      expect(lines[applying]).toContain('--mark-applied sitesync-applied');
+      expect(lines[applying + 1]).toContain('repository/tags');
+    }
+  });
+});
+
 describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
   const ci = parse(readFileSync(join(DIR, 'gitlab/.gitlab-ci.yml'), 'utf8')) as Record<string, Record<string, unknown>>;
   const script = (job: string) => ((ci[job]?.script ?? []) as string[]).join('\n');
@@ -155,7 +206,7 @@ describe('examples/ci/targets', () => {
     expect(job.strategy?.matrix?.target).toEqual(declared.map((target) => target.name));
     expect(job.environment).toBe(`sitesync-$\{{ matrix.target }}`);
     const run = job.steps.map((step) => step.run ?? '').join('\n');
-    expect(run).toContain('sitesync plan --target "$TARGET" --detailed-exitcode');
+    expect(run).toContain('sitesync plan --target "$TARGET" --baseline sitesync-applied --detailed-exitcode');
   });
 
   test('both jobs give every key_env at step level only, and the fan-out job plans all targets at once', () => {
@@ -169,7 +220,19 @@ describe('examples/ci/targets', () => {
     }
     const fanout = targets('sitesync-drift-fanout.yml').jobs.drift!;
     expect(fanout.steps.map((step) => step.run ?? '').join('\n')).toMatch(
-      /sitesync plan --detailed-exitcode(?! --target)/,
+      /sitesync plan --baseline sitesync-applied --detailed-exitcode(?! --target)/,
     );
+  });
+
+  test('both drift jobs fetch the tag they compare with and fail on drift (4), not on pending changes (2)', () => {
+    for (const name of ['sitesync-drift-matrix.yml', 'sitesync-drift-fanout.yml']) {
+      const job = targets(name).jobs.drift!;
+      expect(JSON.stringify(job.steps.find((step) => step.uses?.startsWith('actions/checkout'))), name).toContain(
+        '"fetch-depth":0',
+      );
+      const run = job.steps.map((step) => step.run ?? '').join('\n');
+      expect(run, name).toMatch(/2\) echo "::warning::/);
+      expect(run, name).not.toMatch(/^\s*exit "\$code"$/m);
+    }
   });
 });

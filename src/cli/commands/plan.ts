@@ -3,7 +3,9 @@
  * print the plan as human text, JSON or Markdown; optionally save it for a
  * later `apply` (--out). Never changes anything. Exit codes (docs/exit-codes.md):
  * 0 no changes (or changes without --detailed-exitcode), 2 changes with
- * --detailed-exitcode, 3 the plan violates a safety limit, 1 any error.
+ * --detailed-exitcode, 4 drift with --detailed-exitcode (a baseline), 3 the
+ * plan violates a safety limit, 1 any error. With targets: one plan per
+ * target, one report, the most severe code.
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
@@ -19,6 +21,7 @@ import {
   serializeSavedPlanSet,
   signSavedPlan,
 } from '../../plan/index.js';
+import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import {
   renderTargetsHuman,
@@ -26,11 +29,18 @@ import {
   renderTargetsMarkdown,
   type TargetReport,
 } from '../../render/targets.js';
+import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
-import { type Io, writeAtomically } from '../io.js';
+import { aborted, type Io, writeAtomically } from '../io.js';
 import { loadDesiredState, openSession, planSession } from '../prepare.js';
-import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  addSharedOptions,
+  baselineOptions,
+  type RawBaselineOptions,
+  readSharedOptions,
+  type SharedOptions,
+} from '../shared-options.js';
 import {
   fanOut,
   refuseConnectionFlags,
@@ -42,7 +52,7 @@ import {
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
-export interface PlanFlags {
+export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
@@ -52,6 +62,7 @@ export interface PlanFlags {
 
 export function registerPlan(program: Command, context: CommandContext): void {
   const command = program.command('plan').description('show what apply would change, field by field (changes nothing)');
+  for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command, FORMATS)
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
@@ -61,7 +72,16 @@ export function registerPlan(program: Command, context: CommandContext): void {
     )
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
-      await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
+      await context.run(async () => {
+        try {
+          return await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+        } catch (error) {
+          // stdout is written only on success: with --format json a failure is a document too.
+          if (raw.format === 'json')
+            context.io.stdout.write(renderPlanError(errorJsonOf(error, aborted(context.io, error))));
+          throw error;
+        }
+      });
     });
 }
 
@@ -71,7 +91,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const root = await loadDesiredState(shared, io, secrets);
   if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
   refuseTargetsWithout(shared);
-  const planned = await planOnce(shared, flags, io, root);
+  const planned = await planOnce(shared, flags, io, loadBaseline(shared.files, flags, io), root);
   if (flags.out !== undefined) {
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
@@ -90,18 +110,27 @@ interface PlannedTarget {
   code: number;
 }
 
-/** One target's plan (the single-target pipeline): load, connect, list, plan. */
+/** One target's plan (the single-target pipeline): load, connect, list, plan, classify against `baseline`. */
 async function planOnce(
   shared: SharedOptions,
   flags: PlanFlags,
   io: Io,
+  baseline: ReturnType<typeof loadBaseline>,
   loaded?: DesiredState,
 ): Promise<PlannedTarget> {
   const secrets = flags.syncWriteOnly === true ? 'resolve' : 'check';
   const session = await openSession(shared, io, undefined, secrets, loaded);
   const { api, state } = session;
   try {
-    const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const {
+      live,
+      policy,
+      plan: result,
+    } = await planSession(session, shared, io, {
+      syncWriteOnly: flags.syncWriteOnly === true,
+      unlistedIsDrift: flags.unlistedIsDrift === true,
+      baseline,
+    });
     const saved = signSavedPlan(
       createSavedPlan({
         target: api.url,
@@ -109,6 +138,7 @@ async function planOnce(
         keyId: session.connection.keyId,
         policy,
         plan: result,
+        live,
       }),
       session.connection.sign,
     );
@@ -135,8 +165,11 @@ async function planTargets(
 ): Promise<number> {
   refuseConnectionFlags(shared);
   const chosen = selectTargets(declared, shared.targets);
+  // Resolved once: every target reads its files at the same commit.
+  const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
   const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
-    const planned = await planOnce(targetOptions(shared, target, io.cwd), flags, targetIo);
+    const targetShared = targetOptions(shared, target, io.cwd);
+    const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
     return { code: planned.code, value: planned };
   });
   const reports: TargetReport[] = outcomes.map(({ target, code, value, error }) => ({
