@@ -123,11 +123,34 @@ export interface IgnoredOnlySite {
   fields: IgnoredDrift[];
 }
 
+/**
+ * How much of the account this configuration covers, counted over every live
+ * record (like driftctl's coverage). Managed: listed, or unlisted inside
+ * `manage` and pruned. Unmanaged: the rest, by reason.
+ */
+export interface Coverage {
+  /** Live records of the account, every one (a domain held twice counts twice). */
+  live: number;
+  managed: number;
+  /** `outOfScope + kept + duplicates`. */
+  unmanaged: number;
+  /** Unlisted, outside `manage`: never touched. */
+  outOfScope: number;
+  /** Unlisted, inside `manage`, kept: prune is off, or `protect` matches. */
+  kept: number;
+  /** The newer records of a domain the service holds more than once: never changed or pruned. */
+  duplicates: number;
+  /** `managed / live` in percent, rounded down to one decimal (never 100 while one is unmanaged); null with no live record. */
+  percent: number | null;
+}
+
 export interface Plan {
   changes: Change[];
   notes: Note[];
   safety: SafetyViolation[];
   summary: PlanSummary;
+  /** Always set by the planner; absent in a plan saved by an older sitesync. */
+  coverage?: Coverage;
   /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */
   ignoredOnly?: IgnoredOnlySite[];
 }

@@ -10,6 +10,7 @@ import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/doma
 import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
+import { coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
@@ -54,7 +55,13 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
   planUnlisted(liveByDomain, listed, policy, tally);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
-  const result: Plan = { changes: tally.changes, notes, safety: [], summary: summaryOf(tally) };
+  const result: Plan = {
+    changes: tally.changes,
+    notes,
+    safety: [],
+    summary: summaryOf(tally),
+    coverage: coverageOf(liveByDomain.keys(), duplicates, listed, policy),
+  };
   result.notes.push(...possibleRenames(tally, liveByDomain));
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {

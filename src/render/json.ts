@@ -25,6 +25,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   };
   if (options.target !== undefined) document.target = options.target;
   document.summary = plan.summary;
+  if (plan.coverage !== undefined) document.coverage = plan.coverage;
   document.changes = plan.changes;
   if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
   // The document words notes and violations (`message`), in the order of its documented shape.

@@ -3,7 +3,7 @@
  * their structure (kind or rule, domains, counts, limit, actual); every
  * renderer, the JSON document and apply's refusal word them here, once.
  */
-import type { Note, SafetyViolation } from '../model/plan.js';
+import type { Coverage, Note, SafetyViolation } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
 
 export const PRUNE_UNSCOPED_TEXT =
@@ -54,4 +54,17 @@ export function violationText(violation: SafetyViolation): string {
       return `${old} → ${violation.renamedTo} looks like a rename: the service cannot rename a website, so ${old} and its whole analytics history would be deleted`;
     }
   }
+}
+
+/** `Coverage: 20 of 22 live websites managed (90.9%); 2 unmanaged: 1 outside manage, 1 not listed, kept`. */
+export function coverageText(coverage: Coverage): string {
+  if (coverage.percent === null) return 'Coverage: the account has no websites.';
+  const head = `Coverage: ${coverage.managed} of ${countOf(coverage.live, 'live website')} managed (${coverage.percent}%)`;
+  if (coverage.unmanaged === 0) return `${head}.`;
+  const reasons = [
+    coverage.outOfScope > 0 ? `${coverage.outOfScope} outside manage` : '',
+    coverage.kept > 0 ? `${coverage.kept} not listed, kept` : '',
+    coverage.duplicates > 0 ? `${coverage.duplicates} ${coverage.duplicates === 1 ? 'duplicate' : 'duplicates'}` : '',
+  ].filter((reason) => reason !== '');
+  return `${head}; ${coverage.unmanaged} unmanaged: ${reasons.join(', ')}.`;
 }

@@ -10,7 +10,7 @@ import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, 
 import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
-import { noteText, violationText } from './plan-text.js';
+import { coverageText, noteText, violationText } from './plan-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -37,6 +37,8 @@ export interface PlanView {
   sites: SiteView[];
   safety: string[];
   notes: string[];
+  /** Absent for a plan saved by an older sitesync. */
+  coverage?: string;
   summary: string;
 }
 
@@ -60,6 +62,7 @@ export function projectPlan(plan: Plan): PlanView {
     })),
     safety: view.safety.map(printable),
     notes: view.notes.map(printable),
+    ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
     summary: printable(view.summary),
   };
 }
@@ -73,6 +76,7 @@ function rawView(plan: Plan): PlanView {
     ],
     safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
     notes: plan.notes.map(noteLine),
+    ...(plan.coverage === undefined ? {} : { coverage: coverageText(plan.coverage) }),
     summary: summaryLine(plan),
   };
 }

@@ -15,6 +15,7 @@ describe('schemas/plan.schema.json', () => {
     ['the fixture plan', renderJson(fixturePlan(), { target: 'https://analytics.example.com' })],
     ['a plan with --explain', renderJson(fixturePlan(), { explain: explain(desiredSites, liveSites, fixturePolicy) })],
     ['an empty plan', renderJson(plan([desired('a.com')], [live(1, 'a.com')], policy()))],
+    ['an empty account (coverage percent null)', renderJson(plan([desired('a.com')], [], policy()))],
     [
       'a suspected rename and write-only values',
       renderJson(

@@ -110,6 +110,7 @@ describe('renderers: behaviour', () => {
         'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)',
         'Note: 2 fields drifted but are in ignore_changes: not changed (a.example, b.example)',
         '',
+        'Coverage: 2 of 2 live websites managed (100%).',
         'Plan: 0 to create, 1 to update, 0 to delete; 1 unchanged.',
         '',
       ].join('\n'),
