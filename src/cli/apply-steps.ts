@@ -37,7 +37,7 @@ export interface ApplyFlags {
   maxChangePercent?: string;
   parallelism: string;
   journal?: string;
-  syncWriteOnly?: boolean;
+  syncWriteOnly?: string[] | boolean;
 }
 
 /** One apply command's settings, read once. */
@@ -114,7 +114,7 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
   const given = [
     ...shared.only.map((glob) => `--only ${glob}`),
     ...shared.skip.map((glob) => `--skip ${glob}`),
-    ...(flags.syncWriteOnly === true ? ['--sync-write-only'] : []),
+    ...syncWriteOnlyWords(flags.syncWriteOnly),
   ];
   const first = given[0];
   if (first === undefined) return;
@@ -123,6 +123,13 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
     'usage',
     `${flag} cannot be used with a saved plan: ${planFile} is applied exactly as reviewed; make a new plan with it (sitesync plan ${given.join(' ')} --out ${planFile}) and apply that`,
   );
+}
+
+/** --sync-write-only as given, for the command line a refusal suggests. */
+function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
+  if (values === undefined || values === false) return [];
+  const given = values === true ? [] : values.filter((value) => value !== '');
+  return given.length === 0 ? ['--sync-write-only'] : given.map((value) => `--sync-write-only ${value}`);
 }
 
 export function readPlanFile(path: string, shown: string): string {

@@ -160,6 +160,10 @@ export interface PlanPolicy extends ConfigPolicy {
   /** --only / --skip globs. */
   only: string[];
   skip: string[];
-  /** --sync-write-only: re-send every configured write-only value. */
+  /** --sync-write-only: re-send configured write-only values (every one, unless narrowed below). */
   syncWriteOnly: boolean;
+  /** `--sync-write-only FIELD`: only these fields; absent: every write-only field. */
+  syncWriteOnlyFields?: FieldName[];
+  /** `--sync-write-only DOMAIN|GLOB`: only these sites (still within --only/--skip); absent: every site. */
+  syncWriteOnlySites?: string[];
 }

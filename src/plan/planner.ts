@@ -12,6 +12,7 @@ import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
+import { writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
 
@@ -82,6 +83,7 @@ function planListed(
   tally: Tally,
 ): Set<string> {
   const scope = scopeOf(policy);
+  const resendOf = writeOnlyResend(policy);
   const listed = new Set<string>();
   for (const site of desired) {
     if (listed.has(site.domain)) continue; // the config loader rejects duplicates; keep the first
@@ -100,7 +102,7 @@ function planListed(
       tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
       continue;
     }
-    const comparison = compareSite(site, current, policy.syncWriteOnly);
+    const comparison = compareSite(site, current, resendOf(site.domain));
     if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
     if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
     tally.unverifiable += comparison.unverifiable;

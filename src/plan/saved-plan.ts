@@ -181,6 +181,9 @@ function policyProblemOf(policy: unknown): string | undefined {
   if (!isStringArray(policy.protect) || !isStringArray(policy.only) || !isStringArray(policy.skip)) {
     return 'protect, only and skip must be lists of globs';
   }
+  for (const key of ['syncWriteOnlyFields', 'syncWriteOnlySites'] as const) {
+    if (policy[key] !== undefined && !isStringArray(policy[key])) return `${key} must be a list`;
+  }
   const limits = policy.limits;
   if (!isRecord(limits) || typeof limits.maxDeletes !== 'number' || typeof limits.maxChangePercent !== 'number') {
     return 'limits must have maxDeletes and maxChangePercent';

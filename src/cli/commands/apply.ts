@@ -25,6 +25,7 @@ import {
 } from '../apply-steps.js';
 import type { CommandContext } from '../command-context.js';
 import type { Io } from '../io.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { openSession, planSession, type Session } from '../prepare.js';
 import { addSharedOptions, collect, readSharedOptions, type SharedOptions } from '../shared-options.js';
@@ -48,7 +49,7 @@ export function registerApply(program: Command, context: CommandContext): void {
     )
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
-    .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
+    .addOption(syncWriteOnlyOption())
     .action(async (planFile, raw) => {
       await context.run(async () => runApply(planFile, readSharedOptions(raw, context.io), raw, context.io));
     });
@@ -70,7 +71,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const { shared, flags, output } = run;
   const session = await openSession(shared, io, run.parallelism);
   try {
-    const { live, plan } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const { live, plan } = await planSession(session, shared, io, readSyncWriteOnly(flags.syncWriteOnly));
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
     const unsafe = refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;

@@ -13,7 +13,8 @@ import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
-import { openSession, planSession } from '../prepare.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { openSession, planSession, requireResentPasswords } from '../prepare.js';
 import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
@@ -22,7 +23,7 @@ export interface PlanFlags {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
-  syncWriteOnly?: boolean | undefined;
+  syncWriteOnly?: string[] | boolean | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -31,19 +32,20 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
-    .addOption(
-      new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
-    )
+    .addOption(syncWriteOnlyOption())
     .action(async (raw) => {
       await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
     });
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const session = await openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  // Passwords are resolved where they are needed: requireResentPasswords, after planning.
+  const session = await openSession(shared, io, undefined, 'check');
   const { api, state } = session;
   try {
-    const { live, policy, plan: result } = await planSession(session, shared, io, flags.syncWriteOnly === true);
+    const { live, policy, plan: result } = await planSession(session, shared, io, syncWriteOnly);
+    requireResentPasswords(result, policy, state.websites, io);
     if (flags.out !== undefined) {
       const saved = createSavedPlan({
         target: api.url,
