@@ -15,7 +15,7 @@ import type { Plan, PlanPolicy } from '../model/plan.js';
 import { UnresolvedSecret } from '../model/secret.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { plan, policyFromConfig, type WriteOnlySync, writeOnlyResend } from '../plan/index.js';
-import type { Io } from './io.js';
+import { type Io, todayOf } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
@@ -85,7 +85,12 @@ export async function planSession(
   const live = await listLive(session.api, shared, io);
   refuseUnmatchedOnly(shared.only, session.state.websites, live);
   if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
-  const policy = policyFromConfig(session.state.policy, { only: shared.only, skip: shared.skip, syncWriteOnly });
+  const policy = policyFromConfig(session.state.policy, {
+    only: shared.only,
+    skip: shared.skip,
+    syncWriteOnly,
+    today: todayOf(io),
+  });
   return { live, policy, plan: plan(session.state.websites, live, policy) };
 }
 

@@ -16,13 +16,18 @@ export function configDigest(input: {
 }): string {
   // Websites as fixed-shape tuples (settings in SETTING_NAMES order): canonical without sorting keys, and fast.
   const websites = input.websites
-    .map((site) => [
-      site.domain,
-      SETTING_NAMES.map((name) => site.settings[name]),
-      site.password !== undefined,
-      [...site.ignoreChanges].sort(),
-    ])
-    .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+    .map((site) => {
+      const tuple: unknown[] = [
+        site.domain,
+        SETTING_NAMES.map((name) => site.settings[name]),
+        site.password !== undefined,
+        [...site.ignoreChanges].sort(),
+      ];
+      // Only when written, so the digest of a configuration without rules is what it was before them.
+      if (site.ignoreRules !== undefined) tuple.push(site.ignoreRules.map((rule) => canonicalJson(rule)).sort());
+      return tuple;
+    })
+    .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
   const head = canonicalJson({
     version: 1,
     apiUrl: input.apiUrl ?? null,

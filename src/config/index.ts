@@ -29,6 +29,8 @@ export interface LoadOptions extends Omit<ReadOptions, 'limit'> {
    * with no `manage` scope is a plan note): `validate` asks for it.
    */
   advice?: boolean;
+  /** Today (YYYY-MM-DD, UTC): with `advice`, an ignore_changes rule whose `until` has passed is a warning. */
+  today?: string;
   /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
   secrets?: SecretMode;
 }
@@ -79,7 +81,7 @@ export function loadConfigText(
   text: string,
   file: string,
   env: Env,
-  options: { advice?: boolean; secrets?: SecretMode } = {},
+  options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
 ): LoadResult {
   const sources = [{ text, file }];
   return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], [file], { env, ...options });
@@ -91,7 +93,7 @@ export function loadConfigText(
  */
 function loadQuickly(
   sources: readonly ConfigText[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode },
+  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
 ): LoadResult | undefined {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
@@ -102,6 +104,7 @@ function loadQuickly(
   const built = buildState(loaded, options.env, {
     advice: options.advice === true,
     secrets: options.secrets ?? 'resolve',
+    ...(options.today !== undefined && { today: options.today }),
   });
   if (!built.state || built.problems.length > 0) return undefined;
   return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
@@ -111,7 +114,7 @@ function loadSources(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode },
+  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
 ): LoadResult {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
@@ -127,6 +130,7 @@ function loadSources(
   const built = buildState(loaded, options.env, {
     advice: options.advice === true,
     secrets: options.secrets ?? 'resolve',
+    ...(options.today !== undefined && { today: options.today }),
   });
   problems.push(...built.problems);
 

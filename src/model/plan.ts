@@ -70,7 +70,8 @@ export type NoteKind =
   | 'filtered' // excluded by --only / --skip
   | 'prune_unscoped' // prune is on and `manage` covers the whole account
   | 'duplicate_domain' // the service holds one canonical domain more than once: one note per group
-  | 'possible_rename'; // prune off: a create whose settings match a kept site (a domain edit makes a second site)
+  | 'possible_rename' // prune off: a create whose settings match a kept site (a domain edit makes a second site)
+  | 'ignore_expired'; // an ignore_changes rule's `until` has passed: its field is compared again (one note per rule)
 
 /** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {
@@ -82,6 +83,10 @@ export interface Note {
   ids?: number[];
   /** possible_rename: the kept live site that the created one (`domains[0]`) looks like a rename of. */
   renameOf?: string;
+  /** ignore_expired: the rule's field, last day (YYYY-MM-DD, UTC) and reason as written. */
+  field?: FieldName;
+  until?: string;
+  reason?: string;
 }
 
 export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';
@@ -166,4 +171,6 @@ export interface PlanPolicy extends ConfigPolicy {
   syncWriteOnlyFields?: FieldName[];
   /** `--sync-write-only DOMAIN|GLOB`: only these sites (still within --only/--skip); absent: every site. */
   syncWriteOnlySites?: string[];
+  /** Today, YYYY-MM-DD in UTC: an ignore_changes rule whose `until` is before it has expired. Absent: none expires. */
+  today?: string;
 }

@@ -16,6 +16,7 @@ import {
   sameValue,
 } from '../model/website.js';
 import { canonicalOf, passwordField } from './compare.js';
+import { expiredRules, withoutExpired } from './ignore-rules.js';
 import { type Resend, writeOnlyResend } from './policy.js';
 import { scopeOf } from './scope.js';
 
@@ -51,7 +52,8 @@ export function explain(
   for (const site of desired) {
     const current = liveByDomain.get(site.domain);
     if (current === undefined || !scope.selected(site.domain)) continue;
-    sites.push({ domain: site.domain, id: current.id, fields: explainSite(site, current, resendOf(site.domain)) });
+    const compared = withoutExpired(site, expiredRules(site, policy.today));
+    sites.push({ domain: site.domain, id: current.id, fields: explainSite(compared, current, resendOf(site.domain)) });
   }
   return sites.sort(byDomain);
 }

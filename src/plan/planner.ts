@@ -12,6 +12,7 @@ import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
+import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
 import { writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
@@ -29,6 +30,7 @@ interface Tally {
   unverified: string[];
   ignored: string[];
   filtered: string[];
+  expired: ExpiredRules;
   unchanged: number;
   unverifiable: number;
   ignoredDrift: number;
@@ -46,6 +48,7 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     unverified: [],
     ignored: [],
     filtered: [],
+    expired: new ExpiredRules(),
     unchanged: 0,
     unverifiable: 0,
     ignoredDrift: 0,
@@ -85,13 +88,16 @@ function planListed(
   const scope = scopeOf(policy);
   const resendOf = writeOnlyResend(policy);
   const listed = new Set<string>();
-  for (const site of desired) {
-    if (listed.has(site.domain)) continue; // the config loader rejects duplicates; keep the first
-    listed.add(site.domain);
-    if (!scope.selected(site.domain)) {
-      tally.filtered.push(site.domain);
+  for (const written of desired) {
+    if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
+    listed.add(written.domain);
+    if (!scope.selected(written.domain)) {
+      tally.filtered.push(written.domain);
       continue;
     }
+    const expired = expiredRules(written, policy.today);
+    tally.expired.add(written.domain, expired);
+    const site = withoutExpired(written, expired);
     const current = liveByDomain.get(site.domain);
     if (current === undefined) {
       const after = canonicalSettings(site.settings);
@@ -240,5 +246,6 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   add('write_only_unverified', tally.unverified, tally.unverifiable);
   add('ignored_drift', tally.ignored, tally.ignoredDrift);
   add('filtered', tally.filtered);
+  notes.push(...tally.expired.notes());
   return notes;
 }

@@ -20,6 +20,8 @@ export interface CliPolicy {
   skip?: readonly string[];
   /** `true`: every write-only value of every site (the bare flag). */
   syncWriteOnly?: boolean | WriteOnlySync;
+  /** Today, YYYY-MM-DD in UTC, from the CLI's clock: when ignore_changes rules expire. */
+  today?: string;
 }
 
 export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): PlanPolicy {
@@ -35,6 +37,7 @@ export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): Pla
   };
   if (typeof sync === 'object' && sync.fields.length > 0) policy.syncWriteOnlyFields = [...sync.fields];
   if (typeof sync === 'object' && sync.sites.length > 0) policy.syncWriteOnlySites = [...sync.sites];
+  if (cli.today !== undefined) policy.today = cli.today;
   return policy;
 }
 

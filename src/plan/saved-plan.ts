@@ -184,6 +184,7 @@ function policyProblemOf(policy: unknown): string | undefined {
   for (const key of ['syncWriteOnlyFields', 'syncWriteOnlySites'] as const) {
     if (policy[key] !== undefined && !isStringArray(policy[key])) return `${key} must be a list`;
   }
+  if (policy.today !== undefined && typeof policy.today !== 'string') return 'today must be a date';
   const limits = policy.limits;
   if (!isRecord(limits) || typeof limits.maxDeletes !== 'number' || typeof limits.maxChangePercent !== 'number') {
     return 'limits must have maxDeletes and maxChangePercent';

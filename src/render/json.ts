@@ -35,6 +35,9 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
     domains: note.domains,
     ...(note.ids && { ids: note.ids }),
     ...(note.renameOf !== undefined && { renameOf: note.renameOf }),
+    ...(note.field !== undefined && { field: note.field }),
+    ...(note.until !== undefined && { until: note.until }),
+    ...(note.reason !== undefined && { reason: note.reason }),
   }));
   document.safety = plan.safety.map((violation) => {
     const { rule, total: _total, deletes: _deletes, ...rest } = violation;

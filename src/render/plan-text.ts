@@ -5,6 +5,7 @@
  */
 import type { Coverage, Note, SafetyViolation } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
+import { CONFIG_FIELD_NAMES } from '../model/website.js';
 
 export const PRUNE_UNSCOPED_TEXT =
   'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
@@ -34,6 +35,11 @@ export function noteText(note: Note): string {
       const [kept, ...others] = note.ids ?? [];
       const them = others.length === 1 ? `id ${others[0]}` : `ids ${others.join(', ')}`;
       return `${note.domains[0]} is held ${others.length + 1} times by the service (ids ${[kept, ...others].join(', ')}): sitesync manages the oldest (id ${kept}); ${them} ${others.length === 1 ? 'is' : 'are'} never changed or pruned: remove by hand what is not needed`;
+    }
+    case 'ignore_expired': {
+      const field = note.field === undefined ? 'a field' : CONFIG_FIELD_NAMES[note.field];
+      const reason = note.reason === undefined ? '' : ` (reason: ${note.reason})`;
+      return `ignore_changes for ${field} expired on ${note.until} (UTC)${reason}: ${field} is compared again on ${sites}; remove the rule or move its until`;
     }
     case 'possible_rename':
       return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;

@@ -17,6 +17,21 @@ describe('schemas/plan.schema.json', () => {
     ['an empty plan', renderJson(plan([desired('a.com')], [live(1, 'a.com')], policy()))],
     ['an empty account (coverage percent null)', renderJson(plan([desired('a.com')], [], policy()))],
     [
+      'an expired ignore_changes rule (note with field, until, reason)',
+      renderJson(
+        plan(
+          [
+            {
+              ...desired('a.com', { email: true }, { ignoreChanges: ['email'] }),
+              ignoreRules: [{ field: 'email', until: '2026-06-30', reason: 'CRM migration' }],
+            },
+          ],
+          [live(1, 'a.com')],
+          policy({ today: '2026-07-01' }),
+        ),
+      ),
+    ],
+    [
       'a suspected rename and write-only values',
       renderJson(
         plan(
