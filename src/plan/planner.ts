@@ -10,7 +10,7 @@ import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/doma
 import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
-import { coverageOf } from './coverage.js';
+import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
 import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
 import { writeOnlyResend } from './policy.js';
@@ -36,6 +36,7 @@ interface Tally {
   ignoredDrift: number;
   /** Live sites this configuration manages: listed, or unlisted inside `manage`. */
   managedLive: number;
+  coverage: CoverageCounts;
 }
 
 export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebsite[], policy: PlanPolicy): Plan {
@@ -53,6 +54,7 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     unverifiable: 0,
     ignoredDrift: 0,
     managedLive: 0,
+    coverage: { listed: 0, outOfScope: 0, unlistedInScope: 0, pruned: 0 },
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
   const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
@@ -64,7 +66,7 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     notes,
     safety: [],
     summary: summaryOf(tally),
-    coverage: coverageOf(liveByDomain.keys(), duplicates, listed, policy),
+    coverage: coverageOf(tally.coverage, duplicates),
   };
   result.notes.push(...possibleRenames(tally, liveByDomain));
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
@@ -145,19 +147,25 @@ function planUnlisted(
   tally: Tally,
 ): void {
   const scope = scopeOf(policy);
+  const counts = tally.coverage;
   for (const [domain, current] of liveByDomain) {
     if (listed.has(domain)) {
       tally.managedLive += 1;
+      counts.listed += 1;
       continue;
     }
     if (!scope.inScope(domain)) {
       tally.outOfScope.push(domain);
+      counts.outOfScope += 1;
       continue;
     }
     tally.managedLive += 1;
+    counts.unlistedInScope += 1;
+    const pruned = policy.prune && !scope.isProtected(domain);
+    if (pruned) counts.pruned += 1;
     if (!scope.selected(domain)) tally.filtered.push(domain);
     else if (!policy.prune) tally.kept.push(domain);
-    else if (scope.isProtected(domain)) tally.protected.push(domain);
+    else if (!pruned) tally.protected.push(domain);
     else tally.changes.push(deleteOf(domain, current));
   }
 }
