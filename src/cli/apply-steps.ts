@@ -128,7 +128,7 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
 /** --sync-write-only as given, for the command line a refusal suggests. */
 function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
   if (values === undefined || values === false) return [];
-  const given = values === true ? [] : values.filter((value) => value !== '');
+  const given = values === true ? [] : values.filter((value) => value !== '*');
   return given.length === 0 ? ['--sync-write-only'] : given.map((value) => `--sync-write-only ${value}`);
 }
 

@@ -43,14 +43,15 @@ export function globsOption(option: string, globs: string[] | undefined, what = 
 
 /**
  * `--sync-write-only [FIELD|DOMAIN|GLOB]`, declared alike by plan and apply:
- * repeatable, each value may be a comma-separated list; the bare flag is ''.
+ * repeatable, each value may be a comma-separated list; the bare flag is `*`
+ * (every site, every field), so flags combine the same in any order.
  */
 export function syncWriteOnlyOption() {
   return new Option(
     '--sync-write-only [fields-or-sites]',
-    're-send configured write-only values: all, or only these fields (password, exclude_params) and/or domains/globs (repeatable, comma lists)',
+    're-send configured write-only values: of every site, or only these fields (password, exclude_params) and/or domains/globs (repeatable, comma lists)',
   )
-    .preset('')
+    .preset('*')
     .argParser(collect);
 }
 

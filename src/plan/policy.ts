@@ -45,14 +45,14 @@ export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): Pla
  * The values of `--sync-write-only` (each may be a comma-separated list):
  * field names are a fixed set (websites.yaml's: `password`, `exclude_params`,
  * ...), so a word that is one is a field, and anything else is a domain or
- * glob. An empty value (the bare flag) selects nothing narrower.
+ * glob. `*` (the bare flag's value) or an empty value selects nothing narrower.
  */
 export function parseWriteOnlySync(values: readonly string[]): WriteOnlySync {
   const fields: FieldName[] = [];
   const sites: string[] = [];
   for (const word of values.flatMap((value) => value.split(','))) {
     const token = word.trim();
-    if (token === '') continue;
+    if (token === '' || token === '*') continue; // the bare flag: no narrowing
     const field = fieldFromConfigName(token.toLowerCase());
     if (field !== undefined) {
       if (!fields.includes(field)) fields.push(field);

@@ -56,6 +56,9 @@ describe('sitesync plan --sync-write-only FIELD|DOMAIN|GLOB', () => {
   it('password alone: only the two password-protected sites, only their password', async () => {
     const run = await plan(['--sync-write-only', 'password']);
     expect(updates(run.out)).toEqual(['investors.orbit.example: password', 'partners.acme.example: password']);
+    // The bare flag is `*` (no narrowing), so it combines the same in any order.
+    const bareFirst = await plan(['--sync-write-only', '--sync-write-only', 'password']);
+    expect(updates(bareFirst.out)).toEqual(updates(run.out));
   });
 
   it('a domain or glob selects sites, every field; fields and sites combine (also as a comma list)', async () => {

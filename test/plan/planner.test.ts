@@ -387,7 +387,8 @@ describe('--sync-write-only values', () => {
       fields: ['excludeParams', 'password'],
       sites: ['shop.example', '*.orbit.example'],
     });
-    expect(parseWriteOnlySync([''])).toEqual({ fields: [], sites: [] });
+    expect(parseWriteOnlySync(['*'])).toEqual({ fields: [], sites: [] });
+    expect(parseWriteOnlySync(['*', 'password'])).toEqual(parseWriteOnlySync(['password', '*']));
     expect(() => parseWriteOnlySync(['exclude params'])).toThrow(/neither a field .* nor a domain or glob/);
   });
 
