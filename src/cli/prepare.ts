@@ -5,8 +5,7 @@
  * plan. Commands import these steps, never each other.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
-import type { SecretMode } from '../config/env.js';
-import { missingMessage } from '../config/env.js';
+import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
@@ -82,9 +81,10 @@ export async function planSession(
   io: Io,
   syncWriteOnly: WriteOnlySync | false,
 ): Promise<Planned> {
+  // Before any request: only configured sites can be re-sent.
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
   const live = await listLive(session.api, shared, io);
   refuseUnmatchedOnly(shared.only, session.state.websites, live);
-  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
