@@ -11,7 +11,16 @@ const POSTGRES_CONTRACT = [
   'test/server/path-spelling.test.ts',
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',
+  'test/server/quirks-v31.test.ts',
+  'test/server/keys.test.ts',
+  'test/server/request-log.test.ts',
+  'test/server/storage.test.ts',
+  'test/server/serve-command.test.ts',
+  'test/server/concurrency.test.ts',
   'test/server/postgres-*.test.ts',
+  // Client and apply tests whose out-of-band writes are awaited (no reliance on SQLite answering synchronously).
+  'test/api/listing.test.ts',
+  'test/apply/apply-plan.test.ts',
 ];
 
 export default defineConfig({

@@ -54,6 +54,14 @@ async function clientListing(url: string, concurrency: number): Promise<{ count:
   return { count: sites.length, requests: client.stats.requests };
 }
 
+/** A targeted plan's listing (--only one exact domain): one search instead of every page. */
+async function targetedListing(url: string): Promise<{ count: number; requests: number }> {
+  const client = createClient({ url, apiKey: new Secret(KEY), rateLimitPerMinute: 0 });
+  const sites = await client.listWebsitesNamed([`site-${SITES / 2}.example.com`]);
+  await client.close();
+  return { count: sites.length, requests: client.stats.requests };
+}
+
 async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; result: T }> {
   const started = performance.now();
   const result = await run();
@@ -113,6 +121,8 @@ async function main(): Promise<void> {
       requests = sequential.result.requests;
     }
     const memory = await peakMemory(() => clientListing(url, 4));
+    const targeted = await timed(() => targetedListing(url));
+    if (targeted.result.count !== 1) throw new Error('the targeted listing did not find its one site');
     const bare = median(times.bare);
     const row = (name: string, ms: number, used: number | string) =>
       `| ${name.padEnd(30)} | ${String(used).padStart(8)} | ${ms.toFixed(0).padStart(7)} | ${(ms / bare).toFixed(2).padStart(9)} |`;
@@ -122,10 +132,13 @@ async function main(): Promise<void> {
     console.log(row('bare undici loop (sequential)', bare, PAGES));
     console.log(row('client, concurrency 1', median(times.sequential), requests));
     console.log(row('client, concurrency 4', median(times.concurrent), requests));
+    console.log(row('client, --only 1 exact domain', targeted.ms, targeted.result.requests));
     console.log(
       `\npeak memory of one client listing: heap +${memory.heapMb.toFixed(1)} MB, RSS +${memory.rssMb.toFixed(1)} MB`,
     );
     const ratio = median(times.sequential) / bare;
+    const one = targeted.result.requests;
+    console.log(`${one === 1 ? 'ok  ' : 'MISS'} a plan of 1 site (--only) on ${SITES} sites: ${one} request (goal 1)`);
     console.log(`${requests <= PAGES ? 'ok  ' : 'MISS'} requests ${requests} (goal ${PAGES})`);
     console.log(
       `${ratio <= 1.5 ? 'ok  ' : 'MISS'} wall time ${ratio.toFixed(2)}× the bare loop at the same concurrency (goal ≤ 1.5×)`,

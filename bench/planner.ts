@@ -54,6 +54,35 @@ function benchPure(): void {
 }
 
 /**
+ * The same input classified against a baseline (the configuration unchanged
+ * since: every update is drift), as a ratio of the plain planner in the same run.
+ */
+function benchBaseline(): void {
+  const input = pureInput();
+  const baseline = {
+    ref: { ref: 'sitesync-applied', commit: '0'.repeat(40), source: 'option' as const },
+    websites: input.desired,
+    policy: input.policy,
+  };
+  const plain: number[] = [];
+  const classified: number[] = [];
+  let summary = '';
+  for (let round = 0; round < ROUNDS; round++) {
+    let start = performance.now();
+    plan(input.desired, input.live, input.policy);
+    plain.push(performance.now() - start);
+    start = performance.now();
+    const result = plan(input.desired, input.live, input.policy, baseline);
+    classified.push(performance.now() - start);
+    summary = `${result.summary.pending} pending, ${result.summary.drift} drift`;
+  }
+  const ratio = median(classified) / median(plain);
+  console.log(
+    `| planner with a baseline, ${PURE_SITES.toLocaleString('en')} sites (${summary}) | median of ${ROUNDS} ${median(classified).toFixed(0)} ms, ${ratio.toFixed(2)}× the plain planner (${median(plain).toFixed(0)} ms) in the same run | |`,
+  );
+}
+
+/**
  * Server side for bench/cli.ts (a child process): an in-memory reference
  * server seeded with `count` sites (default 10,000); prints its URL.
  */
@@ -73,4 +102,5 @@ if (process.argv[2] === '--server') {
   console.log('| benchmark | result | goal |');
   console.log('| --- | --- | --- |');
   benchPure();
+  benchBaseline();
 }

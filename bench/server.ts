@@ -8,6 +8,12 @@
  * a client looping searches runs beside a client reading by id (fairness). The
  * server runs in a child process so the load generator does not share its
  * event loop. Prints one line per scenario and checks the targets.
+ *
+ * Each size runs on SQLite and then on PostgreSQL (BENCH_BACKENDS=sqlite,postgres;
+ * BENCH_PG_SIZES to give PostgreSQL other sizes): a throwaway PostgreSQL 15
+ * cluster is started for the run (test/helpers/postgres-cluster.ts, default
+ * settings, fsync on), or BENCH_POSTGRES_URL=postgres://user@host:port names a
+ * server where a scratch database is created and dropped.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,11 +22,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
+import pg from 'pg';
 import { startServer } from '../src/server/index.js';
+import { startThrowawayCluster } from '../test/helpers/postgres-cluster.js';
 import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
+type Backend = 'sqlite' | 'postgres';
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',') as Backend[];
+const PG_SIZES = process.env.BENCH_PG_SIZES ? process.env.BENCH_PG_SIZES.split(',').map(Number) : SIZES;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 3);
 const CONNECTIONS = 16;
 const HEADERS = { authorization: `Bearer ${KEY}`, accept: 'application/json' };
@@ -87,6 +98,51 @@ async function runServer(sites: number): Promise<void> {
   });
 }
 
+/** Runs `work` on one connection to `url`. */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Child side, PostgreSQL: a scratch database on the cluster at `base`, the schema
+ * and the key made by a first server start, the same sites seeded in one statement
+ * (the per-row count trigger off, the count set once), ANALYZE, then the server.
+ */
+async function runPostgresServer(sites: number, base: string): Promise<void> {
+  const name = `sitesync_bench_${process.pid}`;
+  await withClient(`${base}/postgres`, (admin) => admin.query(`CREATE DATABASE ${name}`));
+  const db = `${base}/${name}`;
+  const seeding = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
+  const accountId = (await seeding.store.listAccounts())[0]!.id;
+  await seeding.close();
+  await withClient(db, async (client) => {
+    await client.query('ALTER TABLE websites DISABLE TRIGGER websites_count');
+    await client.query(
+      `INSERT INTO websites (account_id, domain, privacy, email, exclude_bots, favorited_at, created_at, updated_at)
+       SELECT $1, 'seed-' || i || '.example', 1, 0, 1,
+         CASE WHEN i % ${FAVOURITE_EVERY} = 0 THEN '2024-01-01T00:00:00' END,
+         '2024-01-01T00:00:00.000000Z', '2024-01-01T00:00:00.000000Z' FROM generate_series(0, $2 - 1) i`,
+      [accountId, sites],
+    );
+    await client.query('ALTER TABLE websites ENABLE TRIGGER websites_count');
+    await client.query('UPDATE accounts SET website_count = $2 WHERE id = $1', [accountId, sites]);
+    await client.query('VACUUM ANALYZE websites');
+  });
+  const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0, poolSize: 16 });
+  process.stdout.write(`${server.url}\n`);
+  process.once('SIGTERM', () => {
+    void server
+      .close()
+      .then(() => withClient(`${base}/postgres`, (admin) => admin.query(`DROP DATABASE ${name} WITH (FORCE)`)));
+  });
+}
+
 /** Child side: the ceiling, a bare fastify answering a small JSON object. */
 async function runHello(): Promise<void> {
   const app = Fastify({ logger: false });
@@ -144,13 +200,15 @@ const cycling = (next: (i: number) => string): AutocannonRequest => {
 /** Pseudo-random but repeatable numbers below `n`. */
 const spread = (i: number, n: number) => (i * 7919 + 13) % n;
 
-async function measureSize(sites: number, checks: [string, boolean][]): Promise<void> {
+async function measureSize(sites: number, checks: [string, boolean][], postgres?: { base: string }): Promise<void> {
   const started = Date.now();
-  const { child, url } = await spawnServer(fileURLToPath(import.meta.url), ['--sites', String(sites)]);
+  const args = ['--sites', String(sites), ...(postgres ? ['--postgres', postgres.base] : [])];
+  const { child, url } = await spawnServer(fileURLToPath(import.meta.url), args);
   const server = { child, url, pid: child.pid! };
   try {
     process.stdout.write(
-      `\n${sites.toLocaleString('en')} sites (seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      `\n${sites.toLocaleString('en')} sites on ${postgres ? 'PostgreSQL' : 'SQLite'} ` +
+        `(seeded in ${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
     );
     const middle = Math.max(1, Math.floor(sites / 100 / 2));
     const queries: [string, AutocannonRequest][] = [
@@ -188,7 +246,8 @@ async function measureSize(sites: number, checks: [string, boolean][]): Promise<
         body: `email=${updates++ % 2}`,
       }),
     });
-    if (sites === Math.max(...SIZES)) {
+    // The targets are SQLite's; PostgreSQL's rows are figures (the database shares the 2 cores with the server).
+    if (!postgres && sites === Math.max(...SIZES)) {
       const label = sites.toLocaleString('en');
       for (const name of [queries[1]![0], queries[2]![0], queries[3]![0]]) {
         checks.push([`${label}: ${name} median <= 5 ms (1 connection: ${single[name]} ms)`, single[name]! <= 5]);
@@ -213,7 +272,11 @@ async function measureSize(sites: number, checks: [string, boolean][]): Promise<
 
 async function main(): Promise<void> {
   if (process.argv.includes('--hello')) return runHello();
-  if (process.argv.includes('--server')) return runServer(Number(process.argv[process.argv.indexOf('--sites') + 1]));
+  const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1]!;
+  if (process.argv.includes('--server')) {
+    const sites = Number(argument('--sites'));
+    return process.argv.includes('--postgres') ? runPostgresServer(sites, argument('--postgres')) : runServer(sites);
+  }
   const load = loadavg()[0]!.toFixed(1);
   process.stdout.write(
     `sitesync serve benchmark: ${CONNECTIONS} connections, ${DURATION_S} s per scenario, sizes ${SIZES.join(', ')}, ` +
@@ -230,7 +293,19 @@ async function main(): Promise<void> {
     hello.child.kill('SIGTERM');
   }
   const checks: [string, boolean][] = [];
-  for (const sites of SIZES) await measureSize(sites, checks);
+  const cluster =
+    BACKENDS.includes('postgres') && !process.env.BENCH_POSTGRES_URL ? await startThrowawayCluster() : undefined;
+  const base = process.env.BENCH_POSTGRES_URL ?? cluster?.url;
+  try {
+    for (const sites of [...new Set([...SIZES, ...PG_SIZES])].sort((a, b) => a - b)) {
+      if (BACKENDS.includes('sqlite') && SIZES.includes(sites)) await measureSize(sites, checks);
+      if (base && PG_SIZES.includes(sites)) await measureSize(sites, checks, { base });
+    }
+    // Hook for the replica rows (issue 10, scripts/replicas.sh): two servers on one PostgreSQL database behind
+    // the load balancer, create and list with 16 connections, measured here against `base` beside the rows above.
+  } finally {
+    cluster?.stop();
+  }
   process.stdout.write('\n');
   for (const [label, ok] of checks) process.stdout.write(`${ok ? 'ok  ' : 'MISS'} ${label}\n`);
 }

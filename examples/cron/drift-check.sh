@@ -1,10 +1,17 @@
 #!/bin/sh
 # Drift check for cron: plans against the live service (changes nothing) and,
 # when the websites differ from the configuration, keeps a dated Markdown
-# report and optionally mails it. Exit codes: 0 no drift (no output at all, so
-# cron mails nothing), 2 drift, 3 the plan breaks a safety rule, 1 error (cron
-# mails non-empty output to MAILTO). sitesync's warnings are shown only when
-# something is wrong, never on the quiet path.
+# report and optionally mails it. Run it in the configuration's git checkout:
+# when the tag sitesync-applied exists (apply --mark-applied moves it), it is
+# the baseline, and drift (changed outside sitesync) is told apart from pending
+# changes (merged, not applied yet); SITESYNC_BASELINE names another revision.
+# Exit codes: 0 no drift (no output at all, so cron mails nothing; with a
+# baseline, also when only pending changes were found: a warning is printed,
+# which cron mails), 4 drift or a conflict (with a baseline), 2 the websites
+# differ (no baseline: drift and pending cannot be told apart), 3 the plan
+# breaks a safety rule, 1 error (cron mails non-empty output to MAILTO).
+# sitesync's warnings are shown only when something is wrong, never on the
+# quiet path.
 #
 #   PATH=/usr/local/bin:/usr/bin:/bin
 #   17 3 * * *  SITESYNC_API_KEY_FILE=/etc/sitesync/key /opt/sitesync/drift-check.sh
@@ -40,11 +47,19 @@ case "$code" in
   0)
     rm -f "$report.tmp" "$report.err"
     ;;
-  2 | 3)
+  2 | 3 | 4)
     mv "$report.tmp" "$report"
     cat "$report.err" >&2
     rm -f "$report.err"
-    if [ "$code" -eq 2 ]; then
+    if [ "$code" -eq 2 ] && grep -q '^Compared with the ' "$report"; then
+      # Classified against a baseline: only pending changes. A warning, not a failure.
+      subject="sitesync pending: $config"
+      echo "sitesync: warning: $config has changes that were not applied yet (pending, no drift): see $report"
+      code=0
+    elif [ "$code" -eq 4 ]; then
+      subject="sitesync drift: $config"
+      echo "sitesync: drift found in $config: websites were changed outside sitesync: see $report"
+    elif [ "$code" -eq 2 ]; then
       subject="sitesync drift: $config"
       echo "sitesync: drift found in $config: the live websites differ from the configuration: see $report"
     else

@@ -15,7 +15,7 @@ import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { mismatchedFields } from './compare.js';
 import { createWebsite } from './create.js';
 import { errorForResponse, isLoginPage } from './http-errors.js';
-import { findFirst, listEverything, PAGE_SIZE } from './listing.js';
+import { findFirst, listEverything, listNamed, PAGE_SIZE } from './listing.js';
 import type { CallOptions, Requester } from './requester.js';
 import type { HttpRequest, HttpResponse } from './transport.js';
 import type { Cancellable, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
@@ -57,6 +57,15 @@ export class ApiClient implements WebsitesApi {
   listWebsites(options: Cancellable = {}): Promise<LiveWebsite[]> {
     return listEverything(
       (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE), signal),
+      this.#parts.concurrency,
+      options.signal,
+    );
+  }
+
+  listWebsitesNamed(domains: readonly string[], options: Cancellable = {}): Promise<LiveWebsite[]> {
+    return listNamed(
+      (search, page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, search), signal),
+      domains,
       this.#parts.concurrency,
       options.signal,
     );

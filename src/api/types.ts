@@ -35,6 +35,11 @@ export interface WebsitesApi {
   readonly url: string;
   /** Every website of the account, complete or an error: never a partial list. */
   listWebsites(options?: Cancellable): Promise<LiveWebsite[]>;
+  /**
+   * Every website whose canonical domain is one of `domains` (a `search` per
+   * domain, filtered to exact matches): the live state of a targeted plan.
+   */
+  listWebsitesNamed(domains: readonly string[], options?: Cancellable): Promise<LiveWebsite[]>;
   /** One website, or undefined when it does not exist (404). */
   getWebsite(id: number, options?: Cancellable): Promise<LiveWebsite | undefined>;
   /** Exact canonical-domain lookup through `search`. */

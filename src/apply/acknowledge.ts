@@ -15,7 +15,7 @@
  */
 import { matchesAny } from '../model/glob.js';
 import type { SafetyViolation } from '../model/plan.js';
-import { violationText } from '../render/plan-text.js';
+import type { NeededAcknowledgement, SafetyRefusal } from '../render/safety-refusal.js';
 
 export interface Acknowledgements {
   /** Domains or globs whose deletion the user accepts. */
@@ -69,18 +69,21 @@ function missingDomains(violation: SafetyViolation, acks: Acknowledgements): str
 }
 
 /**
- * What to print when refusing: each rule broken, per rule the exact flags
- * that would acknowledge it, and one line with every flag needed at once.
+ * What a refusal must say, as data (render/safety-refusal.ts words it): per
+ * violation the domains still to name and the limit that would cover it, and
+ * every flag needed at once.
  */
-export function refusalMessage(violations: readonly SafetyViolation[], acks: Acknowledgements): string {
-  const lines = [
-    `refusing to apply: the plan breaks ${violations.length} safety rule${violations.length === 1 ? '' : 's'}:`,
-  ];
-  for (const violation of violations) lines.push(`  - ${violationText(violation)} [${violation.rule}]`);
-  lines.push('To apply anyway:');
-  for (const violation of violations) lines.push(`  - ${acknowledgementFor(violation, acks)}`);
-  if (violations.length > 1) lines.push(`All at once: ${allFlags(violations, acks).join(' ')}`);
-  return lines.join('\n');
+export function refusalOf(violations: readonly SafetyViolation[], acks: Acknowledgements): SafetyRefusal {
+  const needed = violations.map((violation): NeededAcknowledgement => {
+    const entry: NeededAcknowledgement = { violation, allowDelete: missingDomains(violation, acks) };
+    if (violation.rule === 'max_deletes') entry.limit = violation.actual ?? violation.domains.length;
+    if (violation.rule === 'max_change_percent') {
+      entry.allowDelete = [];
+      entry.limit = Math.ceil(percentNeeded(violation, acks));
+    }
+    return entry;
+  });
+  return { needed, allAtOnce: allFlags(violations, acks) };
 }
 
 /** Every flag the refused violations need, deletes named once each, the percentage after those deletes. */
@@ -98,22 +101,6 @@ export function allFlags(violations: readonly SafetyViolation[], acks: Acknowled
     }
   }
   return flags;
-}
-
-function acknowledgementFor(violation: SafetyViolation, acks: Acknowledgements): string {
-  const allow = missingDomains(violation, acks)
-    .map((domain) => `--allow-delete ${domain}`)
-    .join(' ');
-  switch (violation.rule) {
-    case 'max_deletes':
-      return `[max_deletes] name each deleted domain (its analytics history is lost): ${allow}; or raise the delete limit: --max-deletes ${violation.actual ?? violation.domains.length}`;
-    case 'empty_config_prune':
-      return `[empty_config_prune] name each domain to delete, exactly (its analytics history is lost): ${allow}`;
-    case 'suspected_rename':
-      return `[suspected_rename] name the old domain, exactly, to delete it (its analytics history is lost): ${allow}`;
-    case 'max_change_percent':
-      return `[max_change_percent] raise the limit for this run: --max-change-percent ${Math.ceil(percentNeeded(violation, acks))}${(violation.deletes ?? []).length > 0 ? ' (deletes named with --allow-delete do not count)' : ''}`;
-  }
 }
 
 /** The flags given that acknowledge `violation`, for the plan's wording; undefined when it stands. */

@@ -9,9 +9,8 @@ import type { WebsitesApi } from '../api/types.js';
 import type { ChangeResult, Divergence, Verification } from '../model/apply-result.js';
 import { isSitesyncError } from '../model/errors.js';
 import type { FieldChange, Plan, PlanPolicy } from '../model/plan.js';
-import { CONFIG_FIELD_NAMES, type DesiredWebsite, type LiveWebsite } from '../model/website.js';
+import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { plan as replan } from '../plan/index.js';
-import { fieldDifferenceText } from '../render/field-text.js';
 import { type ReadTarget, readTargets } from './read-back.js';
 
 /** Everything in scope, nothing pruned, no limits: only "does each site match its configuration?". */
@@ -49,7 +48,7 @@ export async function verifyApplied(
   for (const result of applied) {
     const site = live.get(result.domain);
     if (result.action === 'delete') {
-      if (site) divergences.push({ domain: result.domain, detail: 'still exists after the delete' });
+      if (site) divergences.push({ domain: result.domain, kind: 'still_exists' });
       continue;
     }
     const wanted = desired.get(result.domain);
@@ -57,13 +56,13 @@ export async function verifyApplied(
     if (site) touchedLive.push(site);
   }
   for (const change of replan(touchedDesired, touchedLive, REPLAN_POLICY).changes) {
-    if (change.action === 'create') divergences.push({ domain: change.domain, detail: 'missing when read back' });
+    if (change.action === 'create') divergences.push({ domain: change.domain, kind: 'missing' });
     if (change.action === 'update') {
       const otherWriter = tookOurWrite(change.id, desired.get(change.domain), written);
       divergences.push(
         ...change.fields.map((field) => ({
           domain: change.domain,
-          detail: describeField(field),
+          ...fieldDivergence(field),
           ...(otherWriter && { otherWriter }),
         })),
       );
@@ -85,10 +84,15 @@ function tookOurWrite(
   );
 }
 
-function describeField(field: FieldChange): string {
-  const name = CONFIG_FIELD_NAMES[field.field];
-  if (field.field === 'password') return `${name}: not set`;
-  return fieldDifferenceText(field.field, field.after, field.before, 'wanted');
+/** The field, the configured value and the one read back; a password only by name (its value never leaves Secret). */
+function fieldDivergence(field: FieldChange): Pick<Divergence, 'kind' | 'field' | 'wanted' | 'actual'> {
+  if (field.field === 'password') return { kind: 'field', field: field.field };
+  return {
+    kind: 'field',
+    field: field.field,
+    ...(field.after !== undefined && { wanted: field.after }),
+    ...(field.before !== undefined && { actual: field.before }),
+  };
 }
 
 /** Sites in the account after the apply, from the plan's counts (chooses listing vs per-site reads). */

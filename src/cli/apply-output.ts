@@ -7,6 +7,7 @@ import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '..
 import type { ApplyRefusal, ApplyResult } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
 import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
+import { type ErrorJson, renderApplyError } from '../render/error-document.js';
 import { paint, planDocument, renderHuman } from '../render/index.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
@@ -58,6 +59,13 @@ export class ApplyOutput {
   result(result: ApplyResult, ok: boolean): void {
     if (this.#shared.format === 'json') this.#json({ ok, result });
     else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
+  }
+
+  /** A failure that is not a refusal (config, network, usage, a bug): under --format json, a document all the same. */
+  failed(error: ErrorJson): void {
+    if (this.#shared.format !== 'json' || this.#written) return;
+    this.#written = true;
+    this.#io.stdout.write(renderApplyError(error, this.#plan ?? null));
   }
 
   /** The JSON document, once, and only after the plan is known. */

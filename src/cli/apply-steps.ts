@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { WebsitesApi } from '../api/index.js';
-import { type Acknowledgements, refusalMessage, unacknowledged } from '../apply/acknowledge.js';
+import { type Acknowledgements, refusalOf, unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { checkFreshness } from '../apply/staleness.js';
@@ -19,7 +19,8 @@ import type { Plan } from '../model/plan.js';
 import { listFirst } from '../model/text.js';
 import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
-import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
+import { confirmQuestion, divergenceText, staleRefusalText } from '../render/apply-result.js';
+import { safetyRefusalText } from '../render/safety-refusal.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
@@ -38,6 +39,11 @@ export interface ApplyFlags {
   parallelism: string;
   journal?: string;
   syncWriteOnly?: string[] | boolean;
+  /** A git revision, or false for --no-baseline. */
+  baseline?: string | boolean;
+  unlistedIsDrift?: boolean;
+  /** --mark-applied TAG: move TAG to HEAD after a fully successful, verified apply. */
+  markApplied?: string;
 }
 
 /** One apply command's settings, read once. */
@@ -115,6 +121,8 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
     ...shared.only.map((glob) => `--only ${glob}`),
     ...shared.skip.map((glob) => `--skip ${glob}`),
     ...syncWriteOnlyWords(flags.syncWriteOnly),
+    ...(typeof flags.baseline === 'string' ? [`--baseline ${flags.baseline}`] : []),
+    ...(flags.unlistedIsDrift === true ? ['--unlisted-is-drift'] : []),
   ];
   const first = given[0];
   if (first === undefined) return;
@@ -184,7 +192,7 @@ export async function execute(
       event: 'end',
       counts: result.counts,
       interrupted: result.interrupted,
-      divergences: result.verification.divergences,
+      divergences: result.verification.divergences.map((d) => ({ ...d, detail: divergenceText(d) })),
     });
     run.output.result(result, ok);
     return exitCodeFor({ kind: 'applied', result });
@@ -199,7 +207,7 @@ export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefi
   refuseUnmatchedAllowDelete(plan, run.acks);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
-  const message = refusalMessage(open, run.acks);
+  const message = safetyRefusalText(refusalOf(open, run.acks));
   io.stderr.write(`${message}\n`);
   run.output.refused({ code: 'unsafe_plan', message });
   return exitCodeFor({ kind: 'refused', code: 'unsafe_plan' });

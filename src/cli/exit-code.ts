@@ -1,8 +1,9 @@
 /**
  * Every command's exit code, decided in one place from what the command
  * ended with (docs/exit-codes.md): 0 done, 1 an error or an unmet goal, 2 a
- * plan with changes under --detailed-exitcode, 3 an unsafe plan, 130 an
- * interruption.
+ * plan with changes under --detailed-exitcode, 3 an unsafe plan, 4 a plan
+ * with drift or a conflict (classified against a baseline) under
+ * --detailed-exitcode, 130 an interruption.
  */
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
@@ -30,7 +31,9 @@ export function exitCodeFor(outcome: CommandOutcome): number {
       return outcome.valid ? EXIT.ok : EXIT.error;
     case 'planned':
       if (outcome.plan.safety.length > 0) return EXIT.unsafe;
-      return outcome.detailedExitcode && outcome.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
+      if (!outcome.detailedExitcode) return EXIT.ok;
+      if (drifted(outcome.plan)) return EXIT.drift;
+      return outcome.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;
     case 'applied':
       if (outcome.result.interrupted) return EXIT.interrupted;
       return succeeded(outcome.result) ? EXIT.ok : EXIT.error;
@@ -42,6 +45,11 @@ export function exitCodeFor(outcome: CommandOutcome): number {
     case 'usage':
       return outcome.helpShown ? EXIT.ok : EXIT.error;
   }
+}
+
+/** Drift or a conflict: only a plan classified against a baseline (or with --unlisted-is-drift) has them. */
+function drifted(plan: Plan): boolean {
+  return (plan.summary.drift ?? 0) > 0 || (plan.summary.conflict ?? 0) > 0;
 }
 
 function codeExit(code: ErrorCode): number {

@@ -44,6 +44,8 @@ export const EXIT = {
   error: 1,
   changes: 2,
   unsafe: 3,
+  /** A plan with drift or a conflict, classified against a git baseline (--detailed-exitcode). */
+  drift: 4,
   /** Ctrl-C: in-flight requests finished, the rest skipped. */
   interrupted: 130,
 } as const;
@@ -161,4 +163,9 @@ function writeFailure(error: unknown): string {
     default:
       return error instanceof Error ? error.message : String(error);
   }
+}
+
+/** Whether `error` is the run's own interruption (Ctrl-C, SIGTERM) escaping a wait, not a bug. */
+export function aborted(io: Pick<Io, 'signal'>, error: unknown): boolean {
+  return io.signal?.aborted === true && error === io.signal.reason;
 }

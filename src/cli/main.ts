@@ -4,10 +4,12 @@
  */
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { isSitesyncError } from '../model/errors.js';
+import { printable } from '../model/text.js';
+import { renderApplyError, renderPlanError } from '../render/error-document.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
-import { EXIT, type Io } from './io.js';
+import { aborted as abortedBy, EXIT, type Io } from './io.js';
 
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -38,7 +40,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) return exitCodeFor({ kind: 'usage', helpShown: error.exitCode === 0 });
+    if (error instanceof CommanderError) {
+      if (error.exitCode !== 0) writeUsageDocument(argv, error.message, io);
+      return exitCodeFor({ kind: 'usage', helpShown: error.exitCode === 0 });
+    }
     return reportError(error, io);
   }
   return exitCode;
@@ -73,11 +78,26 @@ async function registrationsFor(argv: readonly string[]): Promise<Register[]> {
   return Promise.all(COMMANDS.filter(([name]) => wanted.includes(name)).map(([, load]) => load()));
 }
 
+/**
+ * A command line commander rejects (unknown option, bad --format value) never
+ * reaches the command: when it asked plan or apply for JSON, stdout still
+ * gets the command's error document (commander has written the message to stderr).
+ */
+function writeUsageDocument(argv: readonly string[], message: string, io: Io): void {
+  const command = argv[0];
+  if (command !== 'plan' && command !== 'apply') return;
+  const json = argv.some((arg, index) => arg === '--format=json' || (arg === '--format' && argv[index + 1] === 'json'));
+  if (!json) return;
+  const error = { code: 'usage' as const, message: message.replace(/^error: /, '') };
+  io.stdout.write(command === 'plan' ? renderPlanError(error) : renderApplyError(error));
+}
+
 /** One readable line for a user error; a stack trace only for a bug. Ctrl-C (SIGINT/SIGTERM) exits 130. */
 export function reportError(error: unknown, io: Io): number {
-  const aborted = io.signal?.aborted === true && error === io.signal.reason;
+  const aborted = abortedBy(io, error);
   if (isSitesyncError(error)) {
-    io.stderr.write(`error: ${error.message}\n`);
+    // Messages quote the service (domains, error bodies): no raw control byte reaches the terminal.
+    io.stderr.write(`error: ${error.message.split('\n').map(printable).join('\n')}\n`);
   } else if (aborted) {
     // The raw abort reason escaped a wait somewhere: still an interruption, not a bug.
     const reason = error instanceof Error ? error.message : String(error);

@@ -10,10 +10,18 @@ import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
-import type { Plan, PlanPolicy } from '../model/plan.js';
+import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
 import { UnresolvedSecret } from '../model/secret.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
-import { plan, policyFromConfig, type WriteOnlySync, writeOnlyResend } from '../plan/index.js';
+import {
+  MIN_SITES_FOR_PERCENT,
+  plan,
+  policyFromConfig,
+  scopeOf,
+  type WriteOnlySync,
+  writeOnlyResend,
+} from '../plan/index.js';
+import { problemJson } from '../render/validate.js';
 import { type Io, todayOf } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
@@ -27,7 +35,9 @@ export async function loadDesiredState(
   for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    throw new SitesyncError('config', invalidConfigMessage(loaded.errors));
+    // The problems ride along for the JSON error document (render/error-document.ts).
+    const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
   }
   return loaded.state;
 }
@@ -55,23 +65,71 @@ export async function openSession(
   return { state, connection, api: openClient(shared, io, connection, concurrency) };
 }
 
-/** Every live site, with a debug line of what the listing cost. */
-export async function listLive(api: WebsitesApi, options: ConnectionOptions, io: Io): Promise<LiveWebsite[]> {
-  const live = await api.listWebsites(io.signal ? { signal: io.signal } : {});
-  const { requests, retries, throttled } = api.stats;
+/**
+ * The live sites a plan needs, with a debug line of what the listing cost:
+ * every site of the account, or, given `domains` (see `targetedDomains`),
+ * only the sites with those exact domains, one `search` each. One function
+ * per target, so a fan-out over several installations calls it once for each.
+ */
+export async function listLive(
+  api: WebsitesApi,
+  options: ConnectionOptions,
+  io: Io,
+  domains?: readonly string[],
+): Promise<LiveWebsite[]> {
+  const before = api.stats.requests;
+  const calls = io.signal ? { signal: io.signal } : {};
+  const live = domains === undefined ? await api.listWebsites(calls) : await api.listWebsitesNamed(domains, calls);
+  const { retries, throttled } = api.stats;
+  const what = domains === undefined ? 'websites' : `websites named by --only (${domains.length} searched)`;
   log(
     options,
     io,
     'debug',
-    `listed ${live.length} websites in ${requests} requests (${retries} retries, ${throttled} throttled)`,
+    `listed ${live.length} ${what} in ${api.stats.requests - before} requests (${retries} retries, ${throttled} throttled)`,
   );
   return live;
 }
 
+/**
+ * The exact domains to search for instead of listing the whole account, or
+ * undefined for a full listing. Only when every --only names one domain (no
+ * glob), fewer than MIN_SITES_FOR_PERCENT of them (so the share-changed rule,
+ * which counts the sites listed, says the same as with a full listing), and
+ * prune cannot delete any of them (prune off, or each named domain outside
+ * `manage` or protected). The plan is then the same as with a full listing,
+ * except the counts of sites it does not name (unchanged, out of scope).
+ */
+export function targetedDomains(policy: PlanPolicy): string[] | undefined {
+  const { only } = policy;
+  if (only.length === 0 || only.length >= MIN_SITES_FOR_PERCENT) return undefined;
+  // Unlisted sites are drift only if the whole account is listed.
+  if (policy.unlistedIsDrift === true) return undefined;
+  if (only.some((glob) => /[*?]/.test(glob))) return undefined;
+  const scope = scopeOf(policy);
+  const prunable = (domain: string) => policy.prune && scope.inScope(domain) && !scope.isProtected(domain);
+  const domains = only.map((glob) => glob.toLowerCase());
+  return domains.some(prunable) ? undefined : domains;
+}
+
 export interface Planned {
   live: LiveWebsite[];
+  /**
+   * How many sites the account holds, for choosing a listing or per-site reads
+   * later: `live.length`, or infinite (unknown: read per site) after a targeted listing.
+   */
+  liveCount: number;
   policy: PlanPolicy;
   plan: Plan;
+}
+
+/** The command line's planning choices beyond the shared options. */
+export interface PlanChoices {
+  /** --sync-write-only: which write-only values to re-send (fields, sites), or false without the flag. */
+  syncWriteOnly: WriteOnlySync | false;
+  unlistedIsDrift?: boolean;
+  /** The configuration at the git baseline (cli/baseline.ts), if any. */
+  baseline?: Baseline | undefined;
 }
 
 /** Lists the live sites and plans the session's configuration against them with the command line's choices. */
@@ -79,19 +137,23 @@ export async function planSession(
   session: Session,
   shared: SharedOptions,
   io: Io,
-  syncWriteOnly: WriteOnlySync | false,
+  choices: PlanChoices,
 ): Promise<Planned> {
+  const { syncWriteOnly } = choices;
   // Before any request: only configured sites can be re-sent.
   if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
-  const live = await listLive(session.api, shared, io);
-  refuseUnmatchedOnly(shared.only, session.state.websites, live);
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
     syncWriteOnly,
+    unlistedIsDrift: choices.unlistedIsDrift === true,
     today: todayOf(io),
   });
-  return { live, policy, plan: plan(session.state.websites, live, policy) };
+  const domains = targetedDomains(policy);
+  const live = await listLive(session.api, shared, io, domains);
+  refuseUnmatchedOnly(shared.only, session.state.websites, live);
+  const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
+  return { live, liveCount, policy, plan: plan(session.state.websites, live, policy, choices.baseline) };
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */

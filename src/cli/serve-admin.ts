@@ -24,7 +24,12 @@ export function throwIfSetupError(error: unknown): void {
   if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
 }
 
-/** Opens the database of an accounts command; only `create` may make a new file. */
+/** The --db value as it may be shown: a postgres:// URL without its password. */
+export function shownDb(db: string): string {
+  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}
+
+/** Opens the database of an accounts command (an SQLite file or a postgres:// URL); only `create` may make a new file. */
 async function withStore<T>(db: string, create: boolean, work: (store: ServerStore) => Promise<T>): Promise<T> {
   if (db === ':memory:') {
     throw new SitesyncError(
@@ -32,16 +37,14 @@ async function withStore<T>(db: string, create: boolean, work: (store: ServerSto
       'accounts commands need a database file (--db <path>): in ":memory:" the change would be lost at once',
     );
   }
-  if (/^postgres(ql)?:\/\//i.test(db)) {
-    // Not built yet on PostgreSQL; never echo the URL (it may hold a password).
-    throw new SitesyncError('usage', 'accounts commands take an SQLite file for now, not a postgres:// URL');
-  }
+  const { isPostgresUrl, openPostgresStore, openSqliteStore } = await import('../server/index.js');
+  const postgres = isPostgresUrl(db);
   const { existsSync } = await import('node:fs');
-  if (!create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
-  const { openSqliteStore } = await import('../server/index.js');
+  if (!postgres && !create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
   let store: ServerStore;
   try {
-    store = openSqliteStore(db);
+    // On PostgreSQL the schema is brought up to date like at a server's start (under the migration lock).
+    store = postgres ? await openPostgresStore(db, { poolSize: 1 }) : openSqliteStore(db);
   } catch (error) {
     throwIfSetupError(error);
     throw error;
@@ -55,7 +58,7 @@ async function withStore<T>(db: string, create: boolean, work: (store: ServerSto
 
 async function findAccount(store: ServerStore, name: string, db: string): Promise<Account> {
   const account = await store.findAccountByName(name);
-  if (!account) throw new SitesyncError('usage', `no account "${name}" in ${db}`);
+  if (!account) throw new SitesyncError('usage', `no account "${name}" in ${shownDb(db)}`);
   return account;
 }
 
@@ -73,12 +76,12 @@ async function createAccount(
     options.websiteLimit === undefined ? null : integerOption('website-limit', options.websiteLimit, 0, 1_000_000_000);
   return withStore(options.db, true, async (store) => {
     if (await store.findAccountByName(name)) {
-      throw new SitesyncError('usage', `account "${name}" already exists in ${options.db}`);
+      throw new SitesyncError('usage', `account "${name}" already exists in ${shownDb(options.db)}`);
     }
     const { account, key } = await createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
     const access = options.apiAccess ? '' : ', no API access';
     io.stderr.write(
-      `created account "${name}" (id ${account.id}, ${describeLimit(websiteLimit)}${access}) in ${options.db}\n`,
+      `created account "${name}" (id ${account.id}, ${describeLimit(websiteLimit)}${access}) in ${shownDb(options.db)}\n`,
     );
     io.stderr.write('its API key, shown only this once:\n');
     io.stdout.write(`${key}\n`);
@@ -128,7 +131,7 @@ async function rotate(name: string, db: string, io: Io): Promise<number> {
 async function revoke(keyIdText: string, db: string, io: Io): Promise<number> {
   const keyId = integerOption('key id', keyIdText, 1, Number.MAX_SAFE_INTEGER);
   return withStore(db, false, async (store) => {
-    if (!(await store.revokeKey(keyId))) throw new SitesyncError('usage', `no key ${keyId} in ${db}`);
+    if (!(await store.revokeKey(keyId))) throw new SitesyncError('usage', `no key ${keyId} in ${shownDb(db)}`);
     io.stderr.write(`key ${keyId} revoked: it is refused from the next request on\n`);
     return exitCodeFor({ kind: 'done' });
   });
@@ -155,6 +158,14 @@ async function setApiAccess(name: string, apiAccess: boolean, db: string, io: Io
 
 async function backup(db: string, out: string, io: Io): Promise<number> {
   if (db === ':memory:') throw new SitesyncError('usage', 'backup needs a database file (--db <path>)');
+  if (/^postgres(ql)?:\/\//i.test(db)) {
+    // PostgreSQL has its own consistent online copy; the key secret is a table, so a dump holds it.
+    throw new SitesyncError(
+      'usage',
+      'backup copies SQLite files; back up PostgreSQL with pg_dump (its dump includes the key secret): ' +
+        'pg_dump --format=custom --file=sitesync.dump "$URL" (see docs/server.md, "Backups")',
+    );
+  }
   const { backupDatabase } = await import('../server/backup.js');
   try {
     const result = await backupDatabase(db, out);
@@ -168,25 +179,24 @@ async function backup(db: string, out: string, io: Io): Promise<number> {
 }
 
 export function registerAdminCommands(serveCommand: Command, context: CommandContext): void {
+  // As for `serve` itself: --db, else SITESYNC_SERVE_DB, else the default file.
+  const db = () => (serveCommand.opts() as { db?: string }).db ?? context.io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB;
   serveCommand
     .command('backup')
     .description('Write a consistent copy of the database (and its key secret) while servers use it.')
     .requiredOption('--out <file>', 'the copy to write (must not exist); its secret goes to <file>.secret')
     .addHelpText(
       'after',
-      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: "${DEFAULT_DB}")\n`,
+      `\nOption of serve that applies here:\n  --db <path>          SQLite database file to copy (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; PostgreSQL: pg_dump)\n`,
     )
-    .action((options) =>
-      context.run(() => backup((serveCommand.opts() as { db: string }).db, options.out, context.io)),
-    );
+    .action((options) => context.run(() => backup(db(), options.out, context.io)));
 
-  const db = () => (serveCommand.opts() as { db: string }).db;
   const run = (work: () => Promise<number>) => context.run(work);
   const accounts = serveCommand.command('accounts').description('Manage the accounts and keys of a database.');
   // `--db` belongs to `serve`: commander reads a parent's options after its subcommands too,
   // so declaring it here would never receive a value. The help says it applies.
   const dbHelp = (verb: string) =>
-    `\nOption of serve that applies here (before or after "accounts ${verb}"):\n  --db <path>          SQLite database file (default: "${DEFAULT_DB}"; not ":memory:")\n`;
+    `\nOption of serve that applies here (before or after "accounts ${verb}"):\n  --db <path|url>      SQLite database file or postgres:// URL (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; not ":memory:")\n`;
 
   accounts
     .command('list')
@@ -201,7 +211,7 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
     .option('--no-api-access', 'the account may not use the API (403)')
     .addHelpText(
       'after',
-      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path>          SQLite database file to add the account to (default: "${DEFAULT_DB}"; not ":memory:")\n`,
+      `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path|url>      SQLite database file or postgres:// URL to add the account to (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; not ":memory:")\n`,
     )
     .action((name, options) => run(() => createAccount(name, { ...options, db: db() }, context.io)));
   accounts

@@ -86,6 +86,25 @@ export function addSharedOptions<A extends unknown[], O extends OptionValues, G 
   return command as unknown as Command<A, O & RawSharedOptions, G>;
 }
 
+/** commander's raw values of the baseline options of plan and apply. */
+export interface RawBaselineOptions {
+  /** A git revision, or false for --no-baseline. */
+  baseline?: string | boolean | undefined;
+  unlistedIsDrift?: boolean | undefined;
+}
+
+/** --baseline, --no-baseline and --unlisted-is-drift (docs/plan-format.md, "Baseline"), for `addOption`. */
+export function baselineOptions(): Option[] {
+  return [
+    new Option(
+      '--baseline <ref>',
+      'git revision the configuration was last applied at: classify changes as pending, drift or conflict (also SITESYNC_BASELINE; default: the tag sitesync-applied when it exists)',
+    ),
+    new Option('--no-baseline', 'no baseline, not even the default tag'),
+    new Option('--unlisted-is-drift', 'websites in the manage scope that are not listed (prune off) are drift'),
+  ];
+}
+
 /** Validates the connection options; a bad value is a `usage` SitesyncError naming the option. */
 export function readConnectionOptions(raw: RawSharedOptions): ConnectionOptions {
   return {

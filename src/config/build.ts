@@ -146,6 +146,9 @@ function resolveWebsite(
   // Only a password-protected site has one: a password written for (or defaulted to) any other is never sent.
   const password = own.password ?? defaults.password;
   if (password && settings.privacy === 'password') site.password = password;
+  const version = item.password_version ?? defaults.written.password_version;
+  if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
+    site.passwordVersion = String(version);
   problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
   return { site, path: formatPath(path), domainAt: () => locate(source, [...path, 'domain']) };
 }

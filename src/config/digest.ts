@@ -23,7 +23,8 @@ export function configDigest(input: {
         site.password !== undefined,
         [...site.ignoreChanges].sort(),
       ];
-      // Only when written, so the digest of a configuration without rules is what it was before them.
+      // Each only when set, so the digest of a configuration without them is what it was before them.
+      if (site.passwordVersion !== undefined) tuple.push(site.passwordVersion);
       if (site.ignoreRules !== undefined) tuple.push(site.ignoreRules.map((rule) => canonicalJson(rule)).sort());
       return tuple;
     })

@@ -83,8 +83,20 @@ export function loadConfigText(
   env: Env,
   options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
 ): LoadResult {
-  const sources = [{ text, file }];
-  return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], [file], { env, ...options });
+  return loadConfigTexts([{ text, file }], env, options);
+}
+
+/**
+ * Several files given as text, loaded as `loadConfig` loads those files in
+ * this order (the configuration as it was at a git revision, read with `git show`).
+ */
+export function loadConfigTexts(
+  sources: readonly ConfigText[],
+  env: Env,
+  options: { advice?: boolean; secrets?: SecretMode } = {},
+): LoadResult {
+  const order = sources.map((source) => source.file);
+  return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], order, { env, ...options });
 }
 
 /**

@@ -16,6 +16,10 @@ export type Privacy = 'public' | 'private' | 'password' | 0 | 1 | 2;
  * Password for privacy: password, taken from the environment: ${NAME}. A literal password is refused.
  */
 export type Password = string;
+/**
+ * Any text next to password: changing it (compared with the git baseline) re-sends the password, a rotation. The password itself is never stored.
+ */
+export type PasswordVersion = string | number;
 export type Flag = boolean;
 /**
  * URL query parameter names: a list, or a multi-line string.
@@ -63,6 +67,10 @@ export interface WebsitesConfig {
    */
   prune?: boolean;
   /**
+   * Report live websites in scope that are not listed (prune off) as drift, like --unlisted-is-drift (default false).
+   */
+  unlisted_is_drift?: boolean;
+  /**
    * Which live websites this configuration owns (globs on canonical domains).
    */
   manage?: {
@@ -89,6 +97,7 @@ export interface WebsitesConfig {
   defaults?: {
     privacy?: Privacy;
     password?: Password;
+    password_version?: PasswordVersion;
     email?: Flag;
     exclude_bots?: Flag;
     exclude_params?: ParamList;
@@ -122,6 +131,7 @@ export interface Website {
   domain: string;
   privacy?: Privacy;
   password?: Password;
+  password_version?: PasswordVersion;
   email?: Flag;
   exclude_bots?: Flag;
   exclude_params?: ParamList;

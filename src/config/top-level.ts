@@ -9,7 +9,7 @@ import { type Env, interpolate, missingMessage } from './env.js';
 import { type DataPath, formatLocation, locate, problemAt, type SourceFile } from './positions.js';
 import type { WebsitesConfig } from './schema-types.js';
 
-export const ONCE_KEYS = ['api', 'prune', 'manage', 'protect', 'limits', 'defaults'] as const;
+export const ONCE_KEYS = ['api', 'prune', 'unlisted_is_drift', 'manage', 'protect', 'limits', 'defaults'] as const;
 export type OnceKey = (typeof ONCE_KEYS)[number];
 
 export interface LoadedFile {
@@ -65,7 +65,7 @@ function globs(located: Located<unknown> | undefined, path: DataPath, problems: 
 
 export function resolvePolicy(top: TopLevel, problems: ConfigProblem[]): ConfigPolicy {
   const limits = top.limits?.value;
-  return {
+  const policy: ConfigPolicy = {
     prune: top.prune?.value ?? DEFAULT_POLICY.prune,
     manage: {
       include: globs(top.manage, ['manage', 'include'], problems) ?? [...DEFAULT_POLICY.manage.include],
@@ -77,6 +77,9 @@ export function resolvePolicy(top: TopLevel, problems: ConfigProblem[]): ConfigP
       maxChangePercent: limits?.max_change_percent ?? DEFAULT_POLICY.limits.maxChangePercent,
     },
   };
+  // Only when set, so the digest of every configuration without it stays as it was.
+  if (top.unlisted_is_drift?.value === true) policy.unlistedIsDrift = true;
+  return policy;
 }
 
 /**

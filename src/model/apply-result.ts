@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from './errors.js';
 import type { Action } from './plan.js';
-import type { SettingName, SettingValue } from './website.js';
+import type { FieldName, SettingName, SettingValue } from './website.js';
 
 export type Outcome = 'applied' | 'failed' | 'skipped';
 
@@ -21,11 +21,19 @@ export interface ChangeResult {
   code?: ErrorCode;
 }
 
-/** A touched site that, read back after the apply, still differs from the configuration. */
+/**
+ * A touched site that, read back after the apply, still differs from the
+ * configuration: as data (render/apply-result.ts `divergenceText` words it:
+ * "favorite: wanted true, is false", "still exists after the delete").
+ */
 export interface Divergence {
   domain: string;
-  /** "favorite: wanted true, is false", "still exists", "missing". */
-  detail: string;
+  /** `still_exists` after a delete, `missing` after a create, or one `field` that differs. */
+  kind: 'still_exists' | 'missing' | 'field';
+  /** For `field`: which, the configured value and the value read back (absent for a password: never shown). */
+  field?: FieldName;
+  wanted?: SettingValue;
+  actual?: SettingValue;
   /** Our write was answered as configured, but the read-back differs: someone else changed the site during the run. */
   otherWriter?: boolean;
 }

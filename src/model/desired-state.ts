@@ -9,6 +9,8 @@ export interface ConfigPolicy {
   manage: { include: string[]; exclude: string[] };
   protect: string[];
   limits: { maxDeletes: number; maxChangePercent: number };
+  /** `unlisted_is_drift: true`: live sites in scope that are not listed (prune off) are drift. Absent: false. */
+  unlistedIsDrift?: boolean;
 }
 
 export const DEFAULT_POLICY: ConfigPolicy = {

@@ -6,9 +6,17 @@
  * value never appears here, only the fact that one will be sent.
  */
 import type { ConfigPolicy } from './desired-state.js';
-import type { FieldName, SettingName, SettingValue, WebsiteSettings } from './website.js';
+import type { DesiredWebsite, FieldName, SettingName, SettingValue, WebsiteSettings } from './website.js';
 
 export type Action = 'create' | 'update' | 'delete';
+
+/**
+ * With a git baseline (the configuration as last applied): `pending` the
+ * configuration changed since, the live side did not; `drift` the configuration
+ * did not change, the live side moved; `conflict` both moved and disagree.
+ * Absent without a baseline. See src/plan/baseline.ts.
+ */
+export type ChangeClass = 'pending' | 'drift' | 'conflict';
 
 export interface FieldChange {
   field: FieldName;
@@ -18,6 +26,8 @@ export interface FieldChange {
   after?: SettingValue;
   /** The value is sent but cannot be read back, so it cannot be verified. */
   writeOnly?: boolean;
+  /** With a baseline: why this field changes. */
+  class?: ChangeClass;
 }
 
 /** Drift in a field listed in ignore_changes: shown, never changed. */
@@ -34,6 +44,7 @@ export interface CreateChange {
   after: WebsiteSettings;
   /** Every field that the create sends, write-only ones marked. */
   fields: FieldChange[];
+  class?: ChangeClass;
 }
 
 export interface UpdateChange {
@@ -47,6 +58,8 @@ export interface UpdateChange {
   ignored: IgnoredDrift[];
   /** Digest of the live record this change was planned against. */
   fingerprint: string;
+  /** The most serious class of its fields: conflict, then drift, then pending. */
+  class?: ChangeClass;
 }
 
 export interface DeleteChange {
@@ -57,6 +70,7 @@ export interface DeleteChange {
   /** When the site was created: how much analytics history a delete destroys. */
   createdAt?: string;
   fingerprint: string;
+  class?: ChangeClass;
 }
 
 export type Change = CreateChange | UpdateChange | DeleteChange;
@@ -70,6 +84,7 @@ export type NoteKind =
   | 'filtered' // excluded by --only / --skip
   | 'prune_unscoped' // prune is on and `manage` covers the whole account
   | 'duplicate_domain' // the service holds one canonical domain more than once: one note per group
+  | 'unlisted_drift' // --unlisted-is-drift: in scope, not listed, prune off: created outside the configuration
   | 'possible_rename' // prune off: a create whose settings match a kept site (a domain edit makes a second site)
   | 'ignore_expired'; // an ignore_changes rule's `until` has passed: its field is compared again (one note per rule)
 
@@ -119,6 +134,10 @@ export interface PlanSummary {
   unverifiable: number;
   /** Fields with ignored drift. */
   ignoredDrift: number;
+  /** With a baseline (or --unlisted-is-drift): changes by class; `drift` also counts unlisted_drift sites. */
+  pending?: number;
+  drift?: number;
+  conflict?: number;
 }
 
 /** A listed site that is not changed, but drifted in `ignore_changes` fields (an update carries its own in `ignored`). */
@@ -158,6 +177,25 @@ export interface Plan {
   coverage?: Coverage;
   /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */
   ignoredOnly?: IgnoredOnlySite[];
+  /** Present when the plan was classified against a git baseline. */
+  baseline?: BaselineRef;
+}
+
+/** Which git revision the plan was classified against. */
+export interface BaselineRef {
+  /** As given (`--baseline`, SITESYNC_BASELINE) or the default tag. */
+  ref: string;
+  /** The full commit id REF resolved to. */
+  commit: string;
+  /** `default`: the tag --mark-applied maintains, used without being asked for. */
+  source: 'option' | 'default';
+}
+
+/** The configuration as it was at the baseline: what the classification compares with. */
+export interface Baseline {
+  ref: BaselineRef;
+  websites: readonly DesiredWebsite[];
+  policy: ConfigPolicy;
 }
 
 /** What the planner needs beyond desired and live state: the configuration's policy plus command-line choices. */

@@ -293,6 +293,8 @@ export interface DesiredWebsite {
   settings: WebsiteSettings;
   /** Resolved from the environment; write-only, never compared, never printed. */
   password?: Secret;
+  /** `password_version`: a change of it since the git baseline re-sends the password (a rotation). */
+  passwordVersion?: string;
   /** Fields this tool never changes on this site (every entry of ignore_changes, expired or not). */
   ignoreChanges: FieldName[];
   /** The entries of ignoreChanges written as rules (with a reason or an until), one per field at most. */

@@ -1,5 +1,6 @@
 /** The planning layer's public surface: pure functions over plain data. */
 
+export { classifyPlan, countClasses, createClass, deleteClass, fieldClass, withBaselineWrites } from './baseline.js';
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
 export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';
@@ -11,6 +12,7 @@ export {
   type WriteOnlySync,
   writeOnlyResend,
 } from './policy.js';
+export { type PlanDifference, type Rederived, rederive } from './rederive.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {
   type ApplyTarget,
@@ -19,6 +21,7 @@ export {
   fingerprintsOf,
   liveCountOf,
   parseSavedPlan,
+  type RecordedLiveSite,
   SAVED_PLAN_KIND,
   SAVED_PLAN_VERSION,
   type SavedPlan,
@@ -28,3 +31,4 @@ export {
   signatureVerifies,
   signSavedPlan,
 } from './saved-plan.js';
+export { type Scope, scopeOf } from './scope.js';

@@ -7,8 +7,9 @@
  * finished plan and attached as data; apply enforces it.
  */
 import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
-import type { Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import type { Baseline, Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
+import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
 import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
@@ -26,11 +27,15 @@ interface Tally {
   ignoredOnly: IgnoredOnlySite[];
   outOfScope: string[];
   kept: string[];
+  /** Kept sites reported as drift (--unlisted-is-drift): not listed now, nor at the baseline. */
+  unlistedDrift: string[];
   protected: string[];
   unverified: string[];
   ignored: string[];
   filtered: string[];
   expired: ExpiredRules;
+  /** The sites with an expired rule, as compared (the rule's field no longer ignored), by domain. */
+  compared: Map<string, DesiredWebsite>;
   unchanged: number;
   unverifiable: number;
   ignoredDrift: number;
@@ -39,17 +44,29 @@ interface Tally {
   coverage: CoverageCounts;
 }
 
-export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebsite[], policy: PlanPolicy): Plan {
+/**
+ * `baseline`: the configuration at a git revision (normally the one last
+ * applied): write-only values changed since are sent, and every change is
+ * classified pending, drift or conflict (baseline.ts).
+ */
+export function plan(
+  desired: readonly DesiredWebsite[],
+  live: readonly LiveWebsite[],
+  policy: PlanPolicy,
+  baseline?: Baseline,
+): Plan {
   const tally: Tally = {
     changes: [],
     ignoredOnly: [],
     outOfScope: [],
     kept: [],
+    unlistedDrift: [],
     protected: [],
     unverified: [],
     ignored: [],
     filtered: [],
     expired: new ExpiredRules(),
+    compared: new Map(),
     unchanged: 0,
     unverifiable: 0,
     ignoredDrift: 0,
@@ -57,8 +74,9 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     coverage: { listed: 0, outOfScope: 0, unlistedInScope: 0, pruned: 0 },
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
-  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally);
-  planUnlisted(liveByDomain, listed, policy, tally);
+  const baseSites = baseline === undefined ? undefined : baselineSites(baseline);
+  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally, baseSites);
+  planUnlisted(liveByDomain, listed, policy, tally, baseSites);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
   const result: Plan = {
@@ -76,6 +94,14 @@ export function plan(desired: readonly DesiredWebsite[], live: readonly LiveWebs
     desiredCount: listed.size,
     inScopeLiveCount: tally.managedLive,
   });
+  if (baseline !== undefined) {
+    // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
+    const compared =
+      tally.compared.size === 0 ? desired : desired.map((site) => tally.compared.get(site.domain) ?? site);
+    classifyPlan(result, baseline, compared, liveByDomain, baseSites);
+  } else if (policy.unlistedIsDrift === true) {
+    result.summary.drift = tally.unlistedDrift.length;
+  }
   return result;
 }
 
@@ -86,6 +112,7 @@ function planListed(
   serverWriteOnly: ReadonlySet<SettingName>,
   policy: PlanPolicy,
   tally: Tally,
+  baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): Set<string> {
   const scope = scopeOf(policy);
   const resendOf = writeOnlyResend(policy);
@@ -100,6 +127,7 @@ function planListed(
     const expired = expiredRules(written, policy.today);
     tally.expired.add(written.domain, expired);
     const site = withoutExpired(written, expired);
+    if (site !== written) tally.compared.set(site.domain, site);
     const current = liveByDomain.get(site.domain);
     if (current === undefined) {
       const after = canonicalSettings(site.settings);
@@ -111,6 +139,8 @@ function planListed(
       continue;
     }
     const comparison = compareSite(site, current, resendOf(site.domain));
+    if (baseSites !== undefined)
+      comparison.fields = withBaselineWrites(comparison.fields, site, baseSites.get(site.domain), current);
     if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
     if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
     tally.unverifiable += comparison.unverifiable;
@@ -145,6 +175,7 @@ function planUnlisted(
   listed: ReadonlySet<string>,
   policy: PlanPolicy,
   tally: Tally,
+  baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): void {
   const scope = scopeOf(policy);
   const counts = tally.coverage;
@@ -164,8 +195,11 @@ function planUnlisted(
     const pruned = policy.prune && !scope.isProtected(domain);
     if (pruned) counts.pruned += 1;
     if (!scope.selected(domain)) tally.filtered.push(domain);
-    else if (!policy.prune) tally.kept.push(domain);
-    else if (!pruned) tally.protected.push(domain);
+    else if (!policy.prune) {
+      // A site listed at the baseline was created through the configuration: unlisted since, not drift.
+      if (policy.unlistedIsDrift === true && baseSites?.has(domain) !== true) tally.unlistedDrift.push(domain);
+      else tally.kept.push(domain);
+    } else if (!pruned) tally.protected.push(domain);
     else tally.changes.push(deleteOf(domain, current));
   }
 }
@@ -177,7 +211,7 @@ function summaryOf(tally: Tally): PlanSummary {
     delete: 0,
     unchanged: tally.unchanged,
     outOfScope: tally.outOfScope.length,
-    kept: tally.kept.length + tally.protected.length,
+    kept: tally.kept.length + tally.unlistedDrift.length + tally.protected.length,
     unverifiable: tally.unverifiable,
     ignoredDrift: tally.ignoredDrift,
   };
@@ -250,6 +284,7 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   };
   add('out_of_scope', tally.outOfScope);
   add('kept_not_in_config', tally.kept);
+  add('unlisted_drift', tally.unlistedDrift);
   add('protected', tally.protected);
   add('write_only_unverified', tally.unverified, tally.unverifiable);
   add('ignored_drift', tally.ignored, tally.ignoredDrift);

@@ -22,6 +22,8 @@ export interface CliPolicy {
   syncWriteOnly?: boolean | WriteOnlySync;
   /** Today, YYYY-MM-DD in UTC, from the CLI's clock: when ignore_changes rules expire. */
   today?: string;
+  /** --unlisted-is-drift: on here, or by `unlisted_is_drift: true` in the configuration. */
+  unlistedIsDrift?: boolean;
 }
 
 export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): PlanPolicy {
@@ -38,6 +40,7 @@ export function policyFromConfig(config: ConfigPolicy, cli: CliPolicy = {}): Pla
   if (typeof sync === 'object' && sync.fields.length > 0) policy.syncWriteOnlyFields = [...sync.fields];
   if (typeof sync === 'object' && sync.sites.length > 0) policy.syncWriteOnlySites = [...sync.sites];
   if (cli.today !== undefined) policy.today = cli.today;
+  if (config.unlistedIsDrift === true || cli.unlistedIsDrift === true) policy.unlistedIsDrift = true;
   return policy;
 }
 

@@ -7,9 +7,11 @@
  */
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
+import type { LiveWebsite } from '../model/website.js';
 
 export const SAVED_PLAN_KIND = 'sitesync-plan';
-export const SAVED_PLAN_VERSION = 1;
+/** 2: the file records the live state it was planned against (`live`), so apply can plan again and compare. */
+export const SAVED_PLAN_VERSION = 2;
 
 /** What the planner saw of one touched site; `id` and `fingerprint` are null for a create (the domain was absent). */
 export interface SiteFingerprint {
@@ -18,8 +20,15 @@ export interface SiteFingerprint {
   fingerprint: string | null;
 }
 
+/**
+ * One live site as the planner saw it, recorded in the file: id, domain, the
+ * readable settings, whether a password is set (absent when the server does
+ * not say), when it was created. Never a password: the service returns none.
+ */
+export type RecordedLiveSite = Pick<LiveWebsite, 'id' | 'domain' | 'settings' | 'hasPassword' | 'createdAt'>;
+
 export interface SavedPlan {
-  formatVersion: 1;
+  formatVersion: typeof SAVED_PLAN_VERSION;
   kind: 'sitesync-plan';
   /** The service's base URL, without credentials. */
   target: string;
@@ -31,6 +40,8 @@ export interface SavedPlan {
   plan: Plan;
   /** One per change, in plan order. */
   fingerprints: SiteFingerprint[];
+  /** Every live site the plan was made against, by id: apply plans again from these and the configuration (rederive.ts). */
+  live: RecordedLiveSite[];
   /** HMAC of everything above, keyed from the API key (api/connection.ts `planSignatureOf`); written last. */
   signature?: string;
 }
@@ -53,6 +64,7 @@ export function createSavedPlan(input: {
   keyId: string;
   policy: PlanPolicy;
   plan: Plan;
+  live: readonly LiveWebsite[];
 }): SavedPlan {
   return {
     formatVersion: SAVED_PLAN_VERSION,
@@ -63,7 +75,21 @@ export function createSavedPlan(input: {
     policy: input.policy,
     plan: input.plan,
     fingerprints: fingerprintsOf(input.plan),
+    live: input.live.map(recordedSite).sort((a, b) => a.id - b.id),
   };
+}
+
+/** Only what the planner reads: no raw record, no update time (a no-op touch must not change the file). */
+function recordedSite(site: LiveWebsite): RecordedLiveSite {
+  // An unknown password flag is undefined, which JSON leaves out: parsed back, it is undefined again.
+  const recorded: RecordedLiveSite = {
+    id: site.id,
+    domain: site.domain,
+    settings: site.settings,
+    hasPassword: site.hasPassword,
+  };
+  if (site.createdAt !== undefined) recorded.createdAt = site.createdAt;
+  return recorded;
 }
 
 /** What the planner saw of each touched site, in plan order: the input of a freshness check. */
@@ -137,6 +163,9 @@ const isStringArray = (value: unknown): value is string[] =>
 export function savedPlanProblem(data: unknown): string | undefined {
   if (!isRecord(data)) return 'expected a JSON object';
   if (data.kind !== SAVED_PLAN_KIND) return `kind must be "${SAVED_PLAN_KIND}"`;
+  if (typeof data.formatVersion === 'number' && data.formatVersion < SAVED_PLAN_VERSION) {
+    return `formatVersion ${data.formatVersion} was written by an older sitesync, which did not record the live state apply plans again from: make the plan again with this sitesync and review it`;
+  }
   if (data.formatVersion !== SAVED_PLAN_VERSION) {
     return `formatVersion ${JSON.stringify(data.formatVersion)} is not supported (this sitesync reads ${SAVED_PLAN_VERSION})`;
   }
@@ -166,6 +195,21 @@ export function savedPlanProblem(data: unknown): string | undefined {
       return `fingerprints[${index}]: fingerprint must be a string or null`;
     }
   }
+  if (!Array.isArray(data.live)) return 'live must list the live sites the plan was made against';
+  for (const [index, site] of data.live.entries()) {
+    const problem = liveSiteProblem(site);
+    if (problem !== undefined) return `live[${index}]: ${problem}`;
+  }
+  return undefined;
+}
+
+function liveSiteProblem(site: unknown): string | undefined {
+  if (!isRecord(site) || typeof site.id !== 'number' || typeof site.domain !== 'string') {
+    return 'a live site has a numeric id and a domain';
+  }
+  if (!isRecord(site.settings)) return 'settings must be an object';
+  if (site.hasPassword !== undefined && typeof site.hasPassword !== 'boolean') return 'hasPassword must be a boolean';
+  if (site.createdAt !== undefined && typeof site.createdAt !== 'string') return 'createdAt must be a string';
   return undefined;
 }
 

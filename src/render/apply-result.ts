@@ -6,15 +6,25 @@
  */
 import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
+import { printable } from '../model/text.js';
+import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
+import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
 import { fieldDifferenceText } from './field-text.js';
 import { formatDuration } from './progress.js';
 
-/** 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
-export const APPLY_RESULT_FORMAT_VERSION = 2;
+export { APPLY_RESULT_FORMAT_VERSION };
 
-/** "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what failed, was skipped, or did not stick. */
+/**
+ * "applied 7 of 9 changes; 1 failed, 1 skipped (12 requests, 3s)", then what
+ * failed, was skipped, or did not stick. Domains and reasons come from the
+ * service: every line is made printable (no raw control byte reaches a terminal).
+ */
 export function applyResultLines(result: ApplyResult): Line[] {
+  return resultLines(result).map((line) => ({ ...line, text: printable(line.text) }));
+}
+
+function resultLines(result: ApplyResult): Line[] {
   const { counts } = result;
   const took = `${result.requests} requests, ${formatDuration(result.elapsedMs)}`;
   const headline = `applied ${counts.applied} of ${counts.total} change${counts.total === 1 ? '' : 's'}`;
@@ -67,7 +77,7 @@ function divergenceLines(divergences: readonly Divergence[]): Line[] {
   const lines: Line[] = [];
   const ours = divergences.filter((d) => d.otherWriter !== true);
   const theirs = divergences.filter((d) => d.otherWriter === true);
-  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${d.detail}`, tone: 'plain' });
+  const item = (d: Divergence): Line => ({ text: `  ${d.domain}: ${divergenceText(d)}`, tone: 'plain' });
   if (ours.length > 0)
     lines.push({ text: 'the server did not take (read back after the apply):', tone: 'danger' }, ...ours.map(item));
   if (theirs.length > 0) {
@@ -80,6 +90,27 @@ function divergenceLines(divergences: readonly Divergence[]): Line[] {
     );
   }
   return lines;
+}
+
+/** "favorite: wanted true, is false", "password: not set", "still exists after the delete", "missing when read back". */
+export function divergenceText(divergence: Divergence): string {
+  switch (divergence.kind) {
+    case 'still_exists':
+      return 'still exists after the delete';
+    case 'missing':
+      return 'missing when read back';
+    case 'field': {
+      const field = divergence.field;
+      if (field === undefined || field === 'password') return `${CONFIG_FIELD_NAMES.password}: not set`;
+      return fieldDifferenceText(field, divergence.wanted, divergence.actual, 'wanted');
+    }
+  }
+}
+
+/** The result as programs read it: each divergence also worded (`detail`), as the summary shows it. */
+export function resultJson(result: ApplyResult): Record<string, unknown> {
+  const divergences = result.verification.divergences.map((d) => ({ ...d, detail: divergenceText(d) }));
+  return { ...result, verification: { ...result.verification, divergences } };
 }
 
 /**
@@ -97,8 +128,9 @@ export function renderApplyJson(input: {
     formatVersion: APPLY_RESULT_FORMAT_VERSION,
     ok: input.ok,
     plan: input.plan,
-    result: input.result ?? null,
+    result: input.result === undefined ? null : resultJson(input.result),
     refusal: input.refusal ?? null,
+    error: null,
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }
@@ -108,7 +140,7 @@ export function staleRefusalText(what: string, moved: readonly MovedSite[], reru
   const lines = [`${what} is stale: ${moved.length} site${moved.length === 1 ? '' : 's'} moved since it was made:`];
   for (const site of moved) lines.push(`  ${site.domain}: ${howMovedText(site)}`);
   lines.push(`Nothing was applied. Run \`${rerun}\` again and review the new plan.`);
-  return lines.join('\n');
+  return lines.map(printable).join('\n');
 }
 
 /** The answer at apply's prompt that was not `yes`: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
@@ -134,4 +166,34 @@ export function howMovedText(site: MovedSite): string {
 
 function movesText(site: MovedSite, wording: 'planned' | 'was'): string {
   return site.moves.map((move) => fieldDifferenceText(move.field, move.planned, move.now, wording)).join('; ');
+}
+
+/** A value of a re-derivation difference, short: `true`, `"public"`, `(absent)`. */
+function differenceValue(value: unknown): string {
+  if (value === undefined || value === null) return '(absent)';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The refusal of a saved plan whose content is not what the configuration and
+ * its recorded live state give: each site and field, the file's value against
+ * the re-derived one (the first 10, then a count).
+ */
+export function rederivedRefusalText(
+  planFile: string,
+  differences: readonly { domain: string | undefined; part: string; inFile: unknown; derived: unknown }[],
+): string {
+  const lines = [
+    `${planFile} does not match the plan that its configuration and recorded live state give (the file was edited): nothing was applied`,
+  ];
+  for (const difference of differences.slice(0, 10)) {
+    const where = difference.domain === undefined ? difference.part : `${difference.domain}: ${difference.part}`;
+    lines.push(
+      `  ${where}: the file says ${differenceValue(difference.inFile)}, the configuration gives ${differenceValue(difference.derived)}`,
+    );
+  }
+  if (differences.length > 10) lines.push(`  ... and ${differences.length - 10} more`);
+  lines.push('Make the plan again (sitesync plan --out) and review it.');
+  return lines.map(printable).join('\n');
 }

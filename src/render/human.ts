@@ -40,6 +40,7 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
     lines.push({ text, tone });
   };
   if (options.target !== undefined) push(`sitesync plan for ${options.target}`, 'heading');
+  if (view.baseline !== undefined) push(view.baseline, 'muted');
   if (view.destructive.length > 0) {
     push('');
     push(`DESTRUCTIVE: ${countOf(view.destructive.length, 'website')} will be deleted`, 'danger');
@@ -64,6 +65,10 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
         else push(`  ! ${violation} (acknowledged by ${flags.join(' ')})`, 'update');
       });
     }
+  }
+  if (view.classes.length > 0) {
+    push('');
+    for (const line of view.classes) push(line, line.startsWith('Pending') ? 'update' : 'danger');
   }
   if (view.notes.length > 0) {
     push('');

@@ -7,9 +7,10 @@
 import type { Plan } from '../model/plan.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
+import { PLAN_FORMAT_VERSION } from './error-document.js';
 import { noteText, violationText } from './plan-text.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+export { PLAN_FORMAT_VERSION };
 
 export interface JsonOptions {
   target?: string;
@@ -23,6 +24,10 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
     safe: plan.safety.length === 0,
     fingerprint: planDigest(plan),
   };
+  // Only a plan classified against a baseline (or with --unlisted-is-drift) knows whether it has drift.
+  if (plan.summary.drift !== undefined || plan.summary.conflict !== undefined)
+    document.hasDrift = (plan.summary.drift ?? 0) + (plan.summary.conflict ?? 0) > 0;
+  if (plan.baseline !== undefined) document.baseline = plan.baseline;
   if (options.target !== undefined) document.target = options.target;
   document.summary = plan.summary;
   if (plan.coverage !== undefined) document.coverage = plan.coverage;

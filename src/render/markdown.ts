@@ -50,6 +50,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const view = projectPlan(plan);
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const head: string[] = [`### sitesync plan${options.target === undefined ? '' : ` for \`${options.target}\``}`, ''];
+  if (view.baseline !== undefined) head.push(escapeMarkdown(view.baseline), '');
   const { summary } = plan;
   head.push(
     '| Create | Update | Delete | Unchanged | Kept, not in config | Outside scope |',
@@ -57,6 +58,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     `| ${summary.create} | ${summary.update} | ${summary.delete} | ${summary.unchanged} | ${summary.kept} | ${summary.outOfScope} |`,
     '',
   );
+  if (summary.pending !== undefined || summary.drift !== undefined || summary.conflict !== undefined) {
+    head.push(
+      '| Pending | Drift | Conflict |',
+      '| ---: | ---: | ---: |',
+      `| ${summary.pending ?? 0} | ${summary.drift ?? 0} | ${summary.conflict ?? 0} |`,
+      '',
+    );
+  }
   if (view.destructive.length > 0) {
     head.push(
       '> [!CAUTION]',
@@ -75,6 +84,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     );
   }
   const tail: string[] = [];
+  if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
   if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
   if (view.coverage !== undefined) tail.push(escapeMarkdown(view.coverage), '');
   tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);

@@ -3,7 +3,7 @@
  * their structure (kind or rule, domains, counts, limit, actual); every
  * renderer, the JSON document and apply's refusal word them here, once.
  */
-import type { Coverage, Note, SafetyViolation } from '../model/plan.js';
+import type { BaselineRef, ChangeClass, Coverage, Note, PlanSummary, SafetyViolation } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 
@@ -23,6 +23,8 @@ export function noteText(note: Note): string {
       return `${sites} outside this configuration's scope`;
     case 'kept_not_in_config':
       return `${sites} not in configuration, kept (prune is off)`;
+    case 'unlisted_drift':
+      return `${sites} in scope but not in the configuration: drift (created outside it; --unlisted-is-drift)`;
     case 'protected':
       return `${sites} not in configuration, kept: protected`;
     case 'write_only_unverified':
@@ -44,6 +46,40 @@ export function noteText(note: Note): string {
     case 'possible_rename':
       return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;
   }
+}
+
+/** The line every format shows when a plan was classified against a git baseline. */
+export function baselineText(ref: BaselineRef): string {
+  const short = ref.commit.slice(0, 12);
+  return ref.source === 'default'
+    ? `Compared with the default baseline ${ref.ref} (${short}), the tag apply --mark-applied moves (--no-baseline turns it off)`
+    : `Compared with the baseline ${ref.ref} (${short})`;
+}
+
+/** ` [drift]` after a site or field, nothing without a class. */
+export function classTag(changeClass: ChangeClass | undefined): string {
+  return changeClass === undefined ? '' : ` [${changeClass}]`;
+}
+
+const CLASS_MEANING: Readonly<Record<ChangeClass, string>> = {
+  drift: 'Drift (the live websites moved; repair them with apply, or adopt the change in the configuration)',
+  conflict: 'Conflict (both the configuration and the live websites changed, differently)',
+  pending: 'Pending (configuration changes waiting for apply)',
+};
+
+/** One line per class that has sites: what it means and which sites (drift first: that is what a drift check is for). */
+export function classLines(sites: readonly { domain: string; class?: ChangeClass | undefined }[]): string[] {
+  return (['drift', 'conflict', 'pending'] as const).flatMap((each) => {
+    const domains = sites.filter((site) => site.class === each).map((site) => site.domain);
+    return domains.length === 0 ? [] : [`${CLASS_MEANING[each]}: ${listFirst(domains, 10)}`];
+  });
+}
+
+/** `2 pending, 1 drift, 0 conflicts`, or undefined when the plan has no classes. */
+export function classCountsText(summary: PlanSummary): string | undefined {
+  if (summary.pending === undefined && summary.drift === undefined && summary.conflict === undefined) return undefined;
+  const conflicts = summary.conflict ?? 0;
+  return `${summary.pending ?? 0} pending, ${summary.drift ?? 0} drift, ${conflicts} ${conflicts === 1 ? 'conflict' : 'conflicts'}`;
 }
 
 export function violationText(violation: SafetyViolation): string {

@@ -4,11 +4,12 @@
  * Text only; cli/progress.ts writes them.
  */
 import type { ChangeResult } from '../model/apply-result.js';
+import { printable } from '../model/text.js';
 
-/** `applied  update example.com`, `failed   create a.com: reason`. */
+/** `applied  update example.com`, `failed   create a.com: reason`; the domain and reason made printable (the service's). */
 export function changeLine(result: ChangeResult): string {
   const line = `${result.outcome.padEnd(8)} ${result.action} ${result.domain}`;
-  return result.reason === undefined ? line : `${line}: ${result.reason}`;
+  return printable(result.reason === undefined ? line : `${line}: ${result.reason}`);
 }
 
 /** `applying 37/200 · 12.5 changes/min · about 2m 10s left`. */

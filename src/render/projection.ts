@@ -10,7 +10,15 @@ import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, 
 import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
-import { coverageText, noteText, violationText } from './plan-text.js';
+import {
+  baselineText,
+  classCountsText,
+  classLines,
+  classTag,
+  coverageText,
+  noteText,
+  violationText,
+} from './plan-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -31,11 +39,15 @@ export interface SiteView {
 }
 
 export interface PlanView {
+  /** Which git baseline the classes ([pending], [drift], [conflict]) are relative to. */
+  baseline?: string;
   /** One loud line per delete: what it destroys. Deletes have no other section. */
   destructive: string[];
   /** Creates and updates, in plan order, then unchanged sites with ignored drift. */
   sites: SiteView[];
   safety: string[];
+  /** With a baseline: the sites of each class (drift, conflict, pending), one line each. */
+  classes: string[];
   notes: string[];
   /** Absent for a plan saved by an older sitesync. */
   coverage?: string;
@@ -53,6 +65,7 @@ export function projectPlan(plan: Plan): PlanView {
     ...(line.entry === undefined ? {} : { entry: printable(line.entry) }),
   });
   return {
+    ...(view.baseline === undefined ? {} : { baseline: printable(view.baseline) }),
     destructive: view.destructive.map(printable),
     sites: view.sites.map((site) => ({
       ...site,
@@ -61,6 +74,7 @@ export function projectPlan(plan: Plan): PlanView {
       fields: site.fields.map(fields),
     })),
     safety: view.safety.map(printable),
+    classes: view.classes.map(printable),
     notes: view.notes.map(printable),
     ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
     summary: printable(view.summary),
@@ -69,12 +83,14 @@ export function projectPlan(plan: Plan): PlanView {
 
 function rawView(plan: Plan): PlanView {
   return {
+    ...(plan.baseline === undefined ? {} : { baseline: baselineText(plan.baseline) }),
     destructive: plan.changes.flatMap((change) => (change.action === 'delete' ? [deleteWarning(change)] : [])),
     sites: [
       ...plan.changes.flatMap((change) => (change.action === 'delete' ? [] : [siteView(change)])),
       ...(plan.ignoredOnly ?? []).map(ignoredOnlyView),
     ],
     safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
+    classes: classLines(plan.changes),
     notes: plan.notes.map(noteLine),
     ...(plan.coverage === undefined ? {} : { coverage: coverageText(plan.coverage) }),
     summary: summaryLine(plan),
@@ -83,7 +99,7 @@ function rawView(plan: Plan): PlanView {
 
 function deleteWarning(change: Extract<Change, { action: 'delete' }>): string {
   const since = change.createdAt === undefined ? '' : ` (tracked since ${change.createdAt.slice(0, 10)})`;
-  return `- DELETE ${change.domain} (id ${change.id}): its whole analytics history is lost${since}`;
+  return `- DELETE ${change.domain} (id ${change.id})${classTag(change.class)}: its whole analytics history is lost${since}`;
 }
 
 function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
@@ -92,14 +108,14 @@ function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
       return {
         action: 'create',
         domain: change.domain,
-        headline: `+ ${change.domain} will be created`,
+        headline: `+ ${change.domain} will be created${classTag(change.class)}`,
         fields: change.fields.map(createLine),
       };
     case 'update':
       return {
         action: 'update',
         domain: change.domain,
-        headline: `~ ${change.domain} (id ${change.id}) will be updated`,
+        headline: `~ ${change.domain} (id ${change.id}) will be updated${classTag(change.class)}`,
         fields: [...change.fields.flatMap(updateLines), ...change.ignored.map(ignoredLine)],
       };
   }
@@ -129,28 +145,30 @@ function createLine(field: FieldChange): FieldLine {
 }
 
 function updateLines(field: FieldChange): FieldLine[] {
-  if (field.field === 'password') return [{ kind: 'write-only', text: `${INDENT}password: (write-only) will be sent` }];
+  const tag = classTag(field.class);
+  if (field.field === 'password')
+    return [{ kind: 'write-only', text: `${INDENT}password: (write-only) will be sent${tag}` }];
   if (field.writeOnly) {
     return [
       {
         kind: 'write-only',
-        text: `${INDENT}${nameOf(field.field)}: ${show(field.field, field.after)} (write-only, re-sent)`,
+        text: `${INDENT}${nameOf(field.field)}: ${show(field.field, field.after)} (write-only, re-sent)${tag}`,
       },
     ];
   }
   if (Array.isArray(field.before) && Array.isArray(field.after))
-    return listLines(nameOf(field.field), field.before, field.after);
+    return listLines(nameOf(field.field), field.before, field.after, tag);
   return [
     {
       kind: 'change',
-      text: `${INDENT}${fieldDifferenceText(field.field, field.before, field.after, 'change')}`,
+      text: `${INDENT}${fieldDifferenceText(field.field, field.before, field.after, 'change')}${tag}`,
     },
   ];
 }
 
 /** A list field as a line diff: removed entries, added entries, unchanged ones for context. */
-function listLines(name: string, before: string[], after: string[]): FieldLine[] {
-  const lines: FieldLine[] = [{ kind: 'change', text: `${INDENT}${name}:` }];
+function listLines(name: string, before: string[], after: string[], tag: string): FieldLine[] {
+  const lines: FieldLine[] = [{ kind: 'change', text: `${INDENT}${name}:${tag}` }];
   for (const part of diffArrays(before, after)) {
     const kind: LineKind = part.added ? 'added' : part.removed ? 'removed' : 'kept';
     const mark = part.added ? '+' : part.removed ? '-' : ' ';
@@ -177,7 +195,9 @@ function noteLine(note: Note): string {
 
 function summaryLine(plan: Plan): string {
   const { summary } = plan;
+  const counts = classCountsText(summary);
+  const classes = counts === undefined ? '' : ` Classes: ${counts}.`;
   if (plan.changes.length === 0)
-    return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.`;
-  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete; ${summary.unchanged} unchanged.`;
+    return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.${classes}`;
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete; ${summary.unchanged} unchanged.${classes}`;
 }

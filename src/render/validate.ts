@@ -6,6 +6,7 @@
  */
 import type { ConfigProblem } from '../model/desired-state.js';
 import { countOf } from '../model/text.js';
+import type { ProblemJson } from './error-document.js';
 
 /** Version of the JSON output's shape; bumped on incompatible change. */
 export const VALIDATE_FORMAT_VERSION = 1;
@@ -48,7 +49,8 @@ export function renderValidateJson(view: ValidateView): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-function problemJson(problem: ProblemView): Record<string, unknown> {
+/** One problem in JSON, as validate lists it (also in the `error` of a plan or apply document). */
+export function problemJson(problem: ProblemView): ProblemJson {
   return {
     file: problem.source?.file ?? null,
     line: problem.source?.line ?? null,

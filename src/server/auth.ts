@@ -8,11 +8,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey } from './credentials.js';
-import { forbidden, HttpError, tooManyAttempts, unauthenticated } from './http-error.js';
+import { forbidden, HttpError, throttleUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
 import type { ServerMode } from './mode.js';
 import { isApiPath } from './request-path.js';
 import type { Account, AccountStore } from './store.js';
-import type { Throttle } from './throttle.js';
+import type { Throttle, ThrottleResult } from './throttle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,12 +70,33 @@ function loginRedirect(location: string): HttpError {
  * before authentication, so 401 and 403 answers carry the headers and count too.
  */
 async function throttleByIp(request: FastifyRequest, reply: FastifyReply, throttle: Throttle) {
-  const result = await throttle.hit(`ip:${request.ip}`);
+  const result = await counted(request, () => throttle.hit(`ip:${request.ip}`));
+  if (!result) return;
   reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
   if (result.allowed) return;
   const refused = tooManyAttempts(result.retryAfter);
   const reset = String(Math.ceil(result.resetAt / 1000));
   throw new HttpError(429, refused.body, { ...refused.headers, 'x-ratelimit-reset': reset });
+}
+
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * A throttle that cannot count (its shared store, PostgreSQL, does not answer):
+ * a write fails closed with 503 and Retry-After, so nothing changes uncounted;
+ * a read is served uncounted, without rate-limit headers (undefined), since it
+ * changes nothing and its data comes from the same database anyway.
+ */
+async function counted(
+  request: FastifyRequest,
+  count: () => Promise<ThrottleResult>,
+): Promise<ThrottleResult | undefined> {
+  try {
+    return await count();
+  } catch {
+    if (READS.has(request.method)) return undefined;
+    throw throttleUnavailable();
+  }
 }
 
 export function createAuthHook({ store, mode, throttle, failedAuthThrottle, baseUrl }: AuthOptions) {
@@ -85,13 +106,13 @@ export function createAuthHook({ store, mode, throttle, failedAuthThrottle, base
     if (quirks && throttle) await throttleByIp(request, reply, throttle);
     // A client over its failures is refused before its key is even looked at: a right guess
     // must look exactly like a wrong one until the window resets.
-    const failures = await failedAuthThrottle?.peek(request.ip);
+    const failures = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.peek(request.ip)));
     if (failures && !failures.allowed) throw tooManyAttempts(failures.retryAfter);
     const key = sentKey(request, quirks);
     const keyHash = key === undefined ? undefined : hashKey(key);
     const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found) {
-      await failedAuthThrottle?.hit(request.ip);
+      if (failedAuthThrottle) await counted(request, () => failedAuthThrottle.hit(request.ip));
       // Laravel redirects browsers (no JSON in Accept) to its login page.
       if (quirks && !wantsJson(request)) throw loginRedirect(`${baseUrl()}/login`);
       throw unauthenticated();
@@ -100,7 +121,9 @@ export function createAuthHook({ store, mode, throttle, failedAuthThrottle, base
     request.account = found.account;
     if (!found.account.apiAccess) throw forbidden();
     if (throttle && !quirks) {
-      const result = await throttle.hit(found.keyHash);
+      // Counted by key id: the shared table never holds a key's digest.
+      const result = await counted(request, () => throttle.hit(`key:${found.keyId}`));
+      if (!result) return;
       reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
       if (!result.allowed) throw tooManyAttempts(result.retryAfter);
     }

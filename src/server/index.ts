@@ -107,14 +107,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Laravel's limiter counts whole seconds: the window starts at the first hit's second, so a
     // 429 later in that window says 59, and waiting Retry-After always reaches the next window.
     const throttleClock = mode === 'normal' ? clock : () => Math.floor(clock() / 1000) * 1000;
+    const windowMs = options.throttleWindowMs ?? 60_000;
+    // On PostgreSQL the counts live in the database, so every replica counts the same windows.
+    const throttleOf = (scope: string, limit: number, time: () => number) =>
+      store.sharedThrottle ? store.sharedThrottle(scope, limit, windowMs, time) : createThrottle(limit, windowMs, time);
     let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
     const app = await createApp({
       store,
       mode,
       baseUrl: () => baseUrl,
-      ...(perMinute > 0 && { throttle: createThrottle(perMinute, options.throttleWindowMs, throttleClock) }),
+      ...(perMinute > 0 && { throttle: throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) }),
       ...(failuresPerMinute > 0 && {
-        failedAuthThrottle: createThrottle(failuresPerMinute, options.throttleWindowMs),
+        failedAuthThrottle: throttleOf('failed-auth', failuresPerMinute, Date.now),
       }),
       ...(options.trustProxy && { trustProxyHops: 1 }),
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),

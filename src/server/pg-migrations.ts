@@ -25,6 +25,21 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       await client.query('INSERT INTO server_secret (id, secret) VALUES (1, $1)', [randomBytes(32)]);
     },
   },
+  {
+    version: 2,
+    description: 'throttle windows shared by replicas (pg-throttle.ts)',
+    async up(client) {
+      // UNLOGGED: counts are not worth a WAL write per request; a crash empties the table,
+      // which forgets the current windows, as a restart does on SQLite.
+      await client.query(`CREATE UNLOGGED TABLE throttle_windows (
+        scope text NOT NULL,
+        key text NOT NULL,
+        window_start bigint NOT NULL,
+        hits integer NOT NULL,
+        PRIMARY KEY (scope, key)
+      )`);
+    },
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

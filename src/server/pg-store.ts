@@ -8,6 +8,7 @@
 import pg from 'pg';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './pg-migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './pg-schema.js';
+import { createPgThrottle } from './pg-throttle.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
@@ -269,6 +270,9 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       } finally {
         client.release();
       }
+    },
+    sharedThrottle(scope, limit, windowMs, clock) {
+      return createPgThrottle(pool, scope, limit, windowMs, clock);
     },
     async close() {
       // The operator probe closes the store under a running server, which closes it again on stop.

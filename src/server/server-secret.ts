@@ -36,6 +36,11 @@ export function loadServerSecret(dbPath: string): Buffer {
   return readSecret(path);
 }
 
+/** The secret of an existing database file (never creates one). */
+export function readServerSecret(dbPath: string): Buffer {
+  return readSecret(secretPath(dbPath));
+}
+
 function readSecret(path: string): Buffer {
   const secret = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64url');
   if (secret.length < 16) throw new Error(`the server secret ${path} is damaged (too short)`);

@@ -3,6 +3,7 @@
  * SQLite backend can be joined by a PostgreSQL one without touching HTTP code.
  * Values here are stored values (numbers, NULLs, hashes), never wire strings.
  */
+import type { Throttle } from './throttle.js';
 
 export interface Account {
   id: number;
@@ -174,5 +175,10 @@ export interface ServerStore extends WebsiteStore, AccountStore {
    * backend serialises processes itself (SQLite).
    */
   exclusive?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A throttle counted in the database, shared by every process using it
+   * (`scope` names the throttle). Absent where counts stay per process (SQLite).
+   */
+  sharedThrottle?(scope: string, limit: number, windowMs: number, clock: () => number): Throttle;
   close(): Promise<void>;
 }

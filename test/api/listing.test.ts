@@ -63,39 +63,57 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     expect((await env.client.findWebsite('site-119.example.com'))?.id).toBe(119);
     expect(await env.client.findWebsite('site-1.example')).toBeUndefined();
   });
+
+  it('lists named sites through search: every page of substring matches, exact domains kept', async () => {
+    env = await setup(mode);
+    // 250 substring matches of example.com (three pages of search results), one exact match among them.
+    const domains = Array.from({ length: 250 }, (_, i) => `x${i + 1}.example.com`);
+    domains.splice(200, 0, 'example.com');
+    for (const domain of domains) await insertWebsite(env.server, domain);
+    await insertWebsite(env.server, 'other.test');
+    const sites = await env.client.listWebsitesNamed(['Example.com', 'other.test', 'absent.test']);
+    expect(sites.map((site) => `${site.id} ${site.domain}`)).toEqual(['201 example.com', '252 other.test']);
+    expect(env.client.stats.requests).toBe(3 + 1 + 1);
+  });
 });
+
+/**
+ * Runs `change` (another writer) after the server has read page 1 and before it answers it, awaited, so the
+ * change is committed before the client can ask for page 2, on every backend.
+ */
+function afterPageOne(env: Setup, change: () => Promise<unknown> | undefined): void {
+  const store = env.server.server.store;
+  const listWebsites = store.listWebsites.bind(store);
+  store.listWebsites = async (query, shape) => {
+    const page = await listWebsites(query, shape);
+    if (query.offset === 0) await change();
+    return page;
+  };
+}
 
 describe('a listing that changes while it is read', () => {
   let env: Setup;
   afterEach(() => env.close());
 
   it('is read again, and the result is the listing after the change', async () => {
-    let changes = 1;
     env = await setup('normal');
-    const client = env.connect({
-      logger: (line) => {
-        // Between page 1 and the rest, site 1 is deleted out of band: page 2 now starts one site later.
-        if (line.includes('page=1 → 200') && changes-- > 0)
-          // The SQLite store does its work before its promise settles: the row is gone when this returns.
-          void env.server.server.store.deleteWebsite(env.server.accountId, 1);
-      },
-    });
+    // Between page 1 and the rest, site 1 is deleted out of band: page 2 now starts one site later.
+    let changes = 1;
+    afterPageOne(env, () =>
+      changes-- > 0 ? env.server.server.store.deleteWebsite(env.server.accountId, 1) : undefined,
+    );
     await seed(env.server, 250);
-    const sites = await client.listWebsites();
+    const sites = await env.client.listWebsites();
     expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 249 }, (_, i) => i + 2));
-    expect(client.stats.requests).toBe(6);
+    expect(env.client.stats.requests).toBe(6);
   });
 
   it('is an error, never a partial result, when it keeps changing', async () => {
     env = await setup('normal');
     let next = 1000;
-    const client = env.connect({
-      logger: (line) => {
-        if (line.includes('page=1 → 200')) void insertWebsite(env.server, `new-${next++}.example.com`);
-      },
-    });
+    afterPageOne(env, () => insertWebsite(env.server, `new-${next++}.example.com`));
     await seed(env.server, 150);
-    await expect(client.listWebsites()).rejects.toMatchObject({
+    await expect(env.client.listWebsites()).rejects.toMatchObject({
       code: 'protocol',
       details: { reason: 'unstable_listing' },
       message: expect.stringContaining('the website list changed while it was read, 3 times (total went from'),

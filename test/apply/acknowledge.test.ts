@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { acknowledgedBy, refusalMessage, unacknowledged } from '../../src/apply/acknowledge.js';
+import { acknowledgedBy, refusalOf, unacknowledged } from '../../src/apply/acknowledge.js';
+import { safetyRefusalText } from '../../src/render/safety-refusal.js';
+
+/** The refusal as apply/ decides it and render/ words it. */
+const refusalMessage = (violations: SafetyViolation[], acks: { allowDelete: string[] }) =>
+  safetyRefusalText(refusalOf(violations, acks));
+
 import type { SafetyViolation } from '../../src/model/plan.js';
 
 const tooManyDeletes: SafetyViolation = {

@@ -107,23 +107,30 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
 
   test('the read-back names a site another writer changed during the run', async () => {
     const config = [desired('contested.example', { privacy: 'private', email: true })];
-    const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
-      // Someone changes the site in the web UI right after we created it.
-      onProgress: ({ result: created }) => {
-        // The SQLite store writes before its promise settles, so the change lands before the read-back.
-        void fx.server.server.store.updateWebsite(
-          fx.server.accountId,
-          created.id as number,
-          { privacy: 0 },
-          new Date(),
-        );
-      },
-    });
+    // Someone changes the site in the web UI right after we created it: the server has stored our create
+    // and answers it as sent, and the change is committed (awaited) before that answer leaves.
+    const store = fx.server.server.store;
+    const insertWebsite = store.insertWebsite.bind(store);
+    store.insertWebsite = async (...args) => {
+      const created = await insertWebsite(...args);
+      await store.updateWebsite(created.accountId, created.id, { privacy: 0 }, new Date());
+      return created;
+    };
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
     expect(result.counts.applied).toBe(1);
     expect(result.verification).toEqual({
       status: 'checked',
       // The service answered our create as configured, so the difference is another writer's, named as such.
-      divergences: [{ domain: 'contested.example', detail: 'privacy: wanted private, is public', otherWriter: true }],
+      divergences: [
+        {
+          domain: 'contested.example',
+          kind: 'field',
+          field: 'privacy',
+          wanted: 'private',
+          actual: 'public',
+          otherWriter: true,
+        },
+      ],
     });
     expect(applyResultLines(result).map((line) => line.text)).toEqual(
       expect.arrayContaining([

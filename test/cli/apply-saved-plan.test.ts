@@ -5,6 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { planSignatureOf } from '../../src/api/connection.js';
+import { Secret } from '../../src/model/secret.js';
+import { parseSavedPlan, serializeSavedPlan, signSavedPlan } from '../../src/plan/saved-plan.js';
 import { domainsInDb } from '../apply/support.js';
 import { config, useCliFixture, type Workspace, workspace } from './apply-support.js';
 
@@ -46,6 +49,26 @@ describe('sitesync apply plan.json', () => {
     expect(run.code).toBe(1); // refused as a stale plan is
     expect(run.err).toBe(
       'error: plan.json was modified after sitesync plan wrote it (its signature does not verify with this API key): make the plan again and review it\n',
+    );
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
+  });
+
+  test('a plan.json edited and signed again with the same key is refused: apply plans again and compares', async () => {
+    await savePlan(cli.ws);
+    const path = join(cli.ws.dir, 'plan.json');
+    const saved = parseSavedPlan(readFileSync(path, 'utf8'), 'plan.json');
+    for (const change of saved.plan.changes) if (change.action !== 'delete') change.after.email = true;
+    const key = new Secret(cli.server.key);
+    writeFileSync(path, serializeSavedPlan(signSavedPlan(saved, (text) => planSignatureOf(key, text))));
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(
+      [
+        'error: plan.json does not match the plan that its configuration and recorded live state give (the file was edited): nothing was applied',
+        '  new.example: email: the file says true, the configuration gives false',
+        '  keep.example: email: the file says true, the configuration gives false',
+        'Make the plan again (sitesync plan --out) and review it.\n',
+      ].join('\n'),
     );
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });

@@ -10,6 +10,29 @@ import { desired, live, policy } from '../plan/builders.js';
 const noChanges = plan([desired('a.com')], [live(1, 'a.com')], policy());
 const changes = plan([desired('a.com', { favorite: true })], [live(1, 'a.com')], policy());
 const unsafe: Plan = plan([], [live(1, 'a.com'), live(2, 'b.com')], policy({ prune: true }));
+const baseline = (websites: ReturnType<typeof desired>[], prune = false) => ({
+  ref: { ref: 'sitesync-applied', commit: 'c'.repeat(40), source: 'option' as const },
+  websites,
+  policy: policy({ prune }),
+});
+/** Configuration changed since the baseline, live did not: pending only. */
+const pending = plan(
+  [desired('a.com', { favorite: true })],
+  [live(1, 'a.com')],
+  policy(),
+  baseline([desired('a.com')]),
+);
+/** Configuration unchanged since the baseline, live moved: drift. */
+const drift = plan([desired('a.com')], [live(1, 'a.com', { favorite: true })], policy(), baseline([desired('a.com')]));
+/** Both moved, differently: conflict. */
+const conflict = plan(
+  [desired('a.com', { privacy: 'public' })],
+  [live(1, 'a.com', { privacy: 'password' }, { hasPassword: true })],
+  policy(),
+  baseline([desired('a.com', { privacy: 'private' })]),
+);
+const unlistedDrift = plan([desired('a.com')], [live(1, 'a.com'), live(2, 'b.com')], policy({ unlistedIsDrift: true }));
+const unsafeDrift = plan([], [live(1, 'a.com'), live(2, 'b.com')], policy({ prune: true }), baseline([], true));
 
 function result(overrides: Partial<ApplyResult> = {}): ApplyResult {
   return {
@@ -32,6 +55,12 @@ describe('exitCodeFor', () => {
     ['plan with changes', { kind: 'planned', plan: changes, detailedExitcode: false }, 0],
     ['plan with changes, --detailed-exitcode', { kind: 'planned', plan: changes, detailedExitcode: true }, 2],
     ['unsafe plan', { kind: 'planned', plan: unsafe, detailedExitcode: true }, 3],
+    ['baseline: only pending, --detailed-exitcode', { kind: 'planned', plan: pending, detailedExitcode: true }, 2],
+    ['baseline: drift, --detailed-exitcode', { kind: 'planned', plan: drift, detailedExitcode: true }, 4],
+    ['baseline: conflict, --detailed-exitcode', { kind: 'planned', plan: conflict, detailedExitcode: true }, 4],
+    ['baseline: drift without --detailed-exitcode', { kind: 'planned', plan: drift, detailedExitcode: false }, 0],
+    ['--unlisted-is-drift, no changes', { kind: 'planned', plan: unlistedDrift, detailedExitcode: true }, 4],
+    ['baseline: unsafe drift (3 wins)', { kind: 'planned', plan: unsafeDrift, detailedExitcode: true }, 3],
     ['applied', { kind: 'applied', result: result() }, 0],
     [
       'applied with a failure',
@@ -55,6 +84,15 @@ describe('exitCodeFor', () => {
     ['bad command line', { kind: 'usage', helpShown: false }, 1],
   ])('%s', (_name, outcome, code) => {
     expect(exitCodeFor(outcome)).toBe(code);
+  });
+
+  it('the classified plans of the table are what their names say', () => {
+    expect(pending.summary).toMatchObject({ pending: 1, drift: 0, conflict: 0 });
+    expect(drift.summary).toMatchObject({ pending: 0, drift: 1, conflict: 0 });
+    expect(conflict.summary).toMatchObject({ pending: 0, drift: 0, conflict: 1 });
+    expect(unlistedDrift.changes).toEqual([]);
+    expect(unsafeDrift.summary.drift).toBe(2);
+    expect(unsafeDrift.safety).not.toEqual([]);
   });
 
   it('the unsafe plan of the table is unsafe', () => {

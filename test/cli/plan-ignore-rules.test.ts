@@ -2,6 +2,8 @@
  * Expiring ignore_changes rules end to end against the reference server: the
  * day comes from the injected clock (io.now), never the wall clock.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/server.js';
 import { config, useCliFixture } from './apply-support.js';
@@ -42,6 +44,20 @@ describe('ignore_changes with until', () => {
       until: '2026-06-30',
       reason: 'CRM migration',
     });
+  });
+
+  it('a plan saved on the last day of a rule applies after it as reviewed: re-derived with the day it was made', async () => {
+    const made = await cli.ws.run(['plan', '--out', 'plan.json'], { now: day('2026-06-30T23:00:00Z') });
+    expect(made.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8')).policy.today).toBe('2026-06-30');
+    const applied = await cli.ws.run(['apply', 'plan.json'], { now: day('2026-07-01T01:00:00Z') });
+    expect(applied.err).toBe('');
+    expect(applied.code).toBe(0);
+    expect(applied.out).toContain('email: false → true (ignored: ignore_changes)');
+    expect(applied.out).not.toContain('expired');
+    // What was reviewed (email ignored) is what happened: the live value is untouched.
+    const site = await client(cli.server)('GET', '/api/v1/websites/1');
+    expect(site.body.data).toMatchObject({ email: 0 });
   });
 
   it('validate warns about an expired rule with file:line, and not before', async () => {

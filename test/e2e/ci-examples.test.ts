@@ -94,6 +94,56 @@ describe('examples/ci/github', () => {
   });
 });
 
+describe('the git baseline in the examples (issue 13)', () => {
+  const gitlab = parse(readFileSync(join(DIR, 'gitlab/.gitlab-ci.yml'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  const gitlabScript = (job: string) => ((gitlab[job]?.script ?? []) as string[]).join('\n');
+  const runs = (name: string, job: string) =>
+    (github(name).jobs[job]?.steps ?? []).map((step) => step.run ?? '').join('\n');
+
+  test('the drift jobs compare with the applied tag and fail only on drift (4); pending (2) is a warning', () => {
+    const drift = runs('sitesync-drift.yml', 'drift');
+    expect(drift).toContain('--baseline sitesync-applied --detailed-exitcode');
+    expect(drift).toMatch(/2\) echo "::warning::[^\n]*" ;;/);
+    expect(drift).toMatch(/4\) echo "::error::[^\n]*"; exit 4 ;;/);
+    const checkout = github('sitesync-drift.yml').jobs.drift?.steps[0] as Step & { with?: Record<string, unknown> };
+    expect(checkout.with?.['fetch-depth']).toBe(0); // the tag and its commit
+    expect(gitlabScript('sitesync:drift')).toContain('refs/tags/sitesync-applied');
+    expect(gitlabScript('sitesync:drift')).toContain('--baseline sitesync-applied --detailed-exitcode');
+    expect(gitlab['sitesync:drift']?.allow_failure).toEqual({ exit_codes: [2] });
+  });
+
+  test('pull-request plans pass the base branch as --baseline', () => {
+    expect(runs('sitesync-plan.yml', 'plan')).toContain(
+      'sitesync plan -f websites.yaml --baseline "origin/$GITHUB_BASE_REF"',
+    );
+    expect(gitlabScript('sitesync:plan')).toContain('--baseline "origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"');
+  });
+
+  test('every apply marks the applied commit and pushes the tag after success only', () => {
+    const apply = github('sitesync-apply.yml');
+    for (const job of ['apply', 'apply-replanned']) {
+      const steps = apply.jobs[job]!.steps;
+      const applying = steps.findIndex((step) => step.run?.includes('sitesync apply'));
+      expect(steps[applying]?.run).toContain('--mark-applied sitesync-applied');
+      const push = steps.findIndex((step) => step.run?.includes('git push --force origin refs/tags/sitesync-applied'));
+      expect(push).toBeGreaterThan(applying);
+      expect(steps[push]?.if).toBeUndefined(); // runs only when the apply step succeeded
+      expect((apply.jobs[job] as GithubJob & { permissions?: Record<string, string> }).permissions?.contents).toBe(
+        'write',
+      );
+    }
+    for (const job of ['sitesync:apply', 'sitesync:apply-replanned']) {
+      const lines = (gitlab[job]?.script ?? []) as string[];
+      const applying = lines.findIndex((line) => line.includes('sitesync apply'));
+      expect(lines[applying]).toContain('--mark-applied sitesync-applied');
+      expect(lines[applying + 1]).toContain('repository/tags');
+    }
+  });
+});
+
 describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
   const ci = parse(readFileSync(join(DIR, 'gitlab/.gitlab-ci.yml'), 'utf8')) as Record<string, Record<string, unknown>>;
   const script = (job: string) => ((ci[job]?.script ?? []) as string[]).join('\n');

@@ -4,16 +4,18 @@
 // catches a change made in the web UI (exit 2), in-process and through
 // examples/cron/drift-check.sh.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { config, type Workspace, workspace } from '../cli/apply-support.js';
+import { config, useCliFixture, type Workspace, workspace } from '../cli/apply-support.js';
+import { gitRepo } from '../helpers/git-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { runDriftCheck } from './drift-check-script.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -102,7 +104,9 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     expect(all).toContain('npm ci');
     expect(all).toContain('npx --no-install sitesync apply');
     expect(all).toContain('sitesync plan -f websites.yaml --out plan.json --format markdown > plan.md');
-    expect(all).toContain('sitesync plan -f websites.yaml --detailed-exitcode --format markdown > drift.md');
+    expect(all).toContain(
+      'sitesync plan -f websites.yaml --baseline sitesync-applied --detailed-exitcode --format markdown > drift.md',
+    );
     expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json -f websites\.yaml --journal apply-journal\.jsonl/);
   });
 });
@@ -233,25 +237,170 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
   });
 });
 
-async function runDriftCheck(
-  ws: Workspace,
-  baseEnv: Record<string, string> = ws.env,
-  overrides: Record<string, string> = {},
-): Promise<{ code: number; stdout: string }> {
-  const env = {
-    ...baseEnv,
-    PATH: process.env.PATH ?? '',
-    // tsx by path: the script runs in the workspace, where `tsx` would not resolve.
-    SITESYNC: `${process.execPath} --import ${join(ROOT, 'node_modules/tsx/dist/loader.mjs')} ${join(ROOT, 'test/e2e/sitesync-dev.ts')}`,
-    SITESYNC_REPORT_DIR: ws.dir,
-    ...overrides,
-  };
-  try {
-    // Both streams: cron mails whatever the job writes to either.
-    const { stdout, stderr } = await run('sh', [join(ROOT, 'examples/cron/drift-check.sh')], { cwd: ws.dir, env });
-    return { code: 0, stdout: stdout + stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout + failed.stderr };
-  }
+// The GitOps loop in a real git repository (issue 16 item 11): two pull requests planned
+// from the same main, both merged; the second's reviewed plan is refused as stale; the
+// examples' re-plan-on-main path plans and applies main; a re-plan shows no changes. The
+// sitesync command lines are read out of examples/ci, not re-typed.
+type Provider = 'github' | 'gitlab';
+type CiStep = 'plan' | 'apply' | 'replan' | 'applyReplanned' | 'drift';
+
+interface GithubWorkflow {
+  jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
 }
+
+function githubRun(file: string, job: string, step: string): string {
+  const workflow = parse(readFileSync(join(ROOT, 'examples/ci/github', file), 'utf8')) as GithubWorkflow;
+  const run = workflow.jobs[job]?.steps.find((candidate) => candidate.name === step)?.run;
+  if (run === undefined) throw new Error(`${file}: no step "${step}" in job ${job}`);
+  return run;
+}
+
+function gitlabScript(job: string): string {
+  const ci = parse(readFileSync(join(ROOT, 'examples/ci/gitlab/.gitlab-ci.yml'), 'utf8')) as Record<
+    string,
+    { script?: string[] }
+  >;
+  const script = ci[job]?.script;
+  if (script === undefined) throw new Error(`.gitlab-ci.yml: no job ${job}`);
+  return script.join('\n');
+}
+
+const CI_SCRIPTS: Record<Provider, () => Record<CiStep, string>> = {
+  github: () => ({
+    plan: githubRun('sitesync-plan.yml', 'plan', 'Validate and plan'),
+    apply: githubRun('sitesync-apply.yml', 'apply', 'Apply the reviewed plan'),
+    replan: githubRun('sitesync-apply.yml', 'replan', 'Plan main as it is now'),
+    applyReplanned: githubRun('sitesync-apply.yml', 'apply-replanned', 'Apply the approved plan'),
+    drift: githubRun('sitesync-drift.yml', 'drift', 'Drift check'),
+  }),
+  gitlab: () => ({
+    plan: gitlabScript('sitesync:plan'),
+    apply: gitlabScript('sitesync:apply'),
+    replan: gitlabScript('sitesync:replan'),
+    applyReplanned: gitlabScript('sitesync:apply-replanned'),
+    drift: gitlabScript('sitesync:drift'),
+  }),
+};
+
+/**
+ * The arguments of the step's `npx --no-install sitesync plan|apply ...` line, up to a
+ * redirection; shell-expanded acknowledgements (`"${acks[@]}"`, `$(cat ...)`) are left
+ * out: this loop acknowledges nothing.
+ */
+function sitesyncArgv(script: string, command: 'plan' | 'apply'): string[] {
+  const line = new RegExp(`npx --no-install sitesync ${command}\\b([^\\n;>]*)`).exec(script);
+  if (line === null) throw new Error(`no "sitesync ${command}" in:\n${script}`);
+  const literal = (line[1] ?? '').split(/"\$|\$\(/)[0] ?? '';
+  const args = literal
+    .trim()
+    .split(/\s+/)
+    .filter((arg) => arg !== '')
+    .map(expandCiVariables);
+  return [command, ...args];
+}
+
+/** The CI variables the example commands name, as a pull request into main sets them. */
+const CI_VARIABLES: Record<string, string> = { GITHUB_BASE_REF: 'main', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' };
+const expandCiVariables = (arg: string): string =>
+  arg.replace(/"/g, '').replace(/\$\{?(\w+)\}?/g, (whole, name: string) => CI_VARIABLES[name] ?? whole);
+
+/** The plan file an apply line reads (its positional argument) and the file a plan line writes (--out). */
+const planFileOf = (argv: string[]): string => {
+  const file = argv.find(
+    (arg, index) => arg.endsWith('.json') && argv[index - 1] !== '--out' && argv[index - 1] !== '-f',
+  );
+  if (file === undefined) throw new Error(`no plan file in ${argv.join(' ')}`);
+  return file;
+};
+const outOf = (argv: string[]): string => argv[argv.indexOf('--out') + 1] ?? 'plan.json';
+
+const BASE = `version: 1
+websites:
+  - domain: a.example
+    privacy: public
+  - domain: b.example
+  - domain: c.example
+  - domain: d.example
+  - domain: e.example
+`;
+
+describe.each(['github', 'gitlab'] as const)('the GitOps loop in a real git repository (%s examples)', (provider) => {
+  const cli = useCliFixture();
+
+  test('two pull requests from one main: the second is stale, the re-plan on main applies it, then no changes', async () => {
+    const scripts = CI_SCRIPTS[provider]();
+    const argv = {
+      plan: sitesyncArgv(scripts.plan, 'plan'),
+      apply: sitesyncArgv(scripts.apply, 'apply'),
+      replan: sitesyncArgv(scripts.replan, 'plan'),
+      applyReplanned: sitesyncArgv(scripts.applyReplanned, 'apply'),
+      drift: sitesyncArgv(scripts.drift, 'plan'),
+    };
+    const { ws } = cli;
+    const repo = gitRepo(ws.dir);
+    repo.write('.git/info/exclude', '/*\n!/websites.yaml\n'); // plan files, journals: CI artifacts, never committed
+    repo.write('websites.yaml', BASE);
+    const base = repo.commit('websites: five sites');
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+
+    /** The pull request's plan job: its plan file is the artifact, kept outside the checkout. */
+    const planPullRequest = async (branch: string, edit: (text: string) => string, message: string) => {
+      repo.branch(branch, 'main');
+      repo.write('websites.yaml', edit(readFileSync(join(ws.dir, 'websites.yaml'), 'utf8')));
+      repo.commit(message);
+      repo.git('update-ref', 'refs/remotes/origin/main', 'main'); // the job's fetch of the base branch
+      const planned = await ws.run(argv.plan);
+      expect(planned.code, planned.err).toBe(0);
+      const artifact = readFileSync(join(ws.dir, outOf(argv.plan)), 'utf8');
+      rmSync(join(ws.dir, outOf(argv.plan)));
+      return { planned, artifact };
+    };
+    const one = await planPullRequest('sites/add-new', (text) => `${text}  - domain: new.example\n`, 'add new.example');
+    expect(one.planned.out).toContain('new.example');
+    const two = await planPullRequest(
+      'sites/private-a',
+      (text) => text.replace('privacy: public', 'privacy: private'),
+      'a.example private',
+    );
+    expect(two.planned.out).toContain('a.example');
+    expect(repo.git('merge-base', 'sites/add-new', 'sites/private-a')).toBe(base);
+
+    /** The apply job on main after a merge: the reviewed artifact placed where the example's command reads it. */
+    const applyOnMerge = (artifact: string) => {
+      repo.write(planFileOf(argv.apply), artifact);
+      return ws.run(argv.apply);
+    };
+    repo.checkout('main');
+    repo.merge('sites/add-new');
+    const first = await applyOnMerge(one.artifact);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('applied 1 of 1 change');
+
+    repo.merge('sites/private-a');
+    expect(readFileSync(join(ws.dir, 'websites.yaml'), 'utf8')).toContain('new.example');
+    const second = await applyOnMerge(two.artifact);
+    expect(second.code).toBe(1);
+    expect(second.err).toContain(`the configuration changed since ${planFileOf(argv.apply)} was made`);
+    expect((await ws.run(['plan', '--detailed-exitcode'])).code).toBe(2); // main is not applied yet
+
+    // The re-plan-on-main path: plan main as it is, (approval), apply exactly that plan.
+    const replanned = await ws.run(argv.replan);
+    expect(replanned.code, replanned.err).toBe(0);
+    expect(replanned.out).toContain('a.example');
+    const artifact = readFileSync(join(ws.dir, outOf(argv.replan)), 'utf8');
+    rmSync(join(ws.dir, outOf(argv.replan)));
+    repo.write(planFileOf(argv.applyReplanned), artifact);
+    const applied = await ws.run(argv.applyReplanned);
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.out).toContain('applied 1 of 1 change');
+
+    // The nightly drift job's plan: main and the service agree.
+    expect((await ws.run(argv.drift)).code).toBe(0);
+    expect(repo.git('status', '--porcelain')).toBe('');
+  }, 60_000);
+});
+
+test('docs/workflows.md tells to require branches to be up to date', () => {
+  const text = readFileSync(join(ROOT, 'docs/workflows.md'), 'utf8').replace(/\s+/g, ' ');
+  expect(text).toContain('require branches to be up to date before merging');
+});

@@ -6,14 +6,8 @@
  * in postgres-database.ts). When PostgreSQL cannot start the run fails with
  * the reason: the backend is never skipped silently.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-
-const BIN = '/usr/lib/postgresql/15/bin';
+import { startThrowawayCluster } from './postgres-cluster.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,75 +16,9 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function asPostgres(command: string, args: string[]): void {
-  try {
-    execFileSync('runuser', ['-u', 'postgres', '--', join(BIN, command), ...args], { stdio: 'pipe' });
-  } catch (error) {
-    const output = error as { stderr?: Buffer; stdout?: Buffer; message: string };
-    const detail = `${output.stderr?.toString() ?? ''}${output.stdout?.toString() ?? ''}`.trim() || output.message;
-    throw new Error(`PostgreSQL test cluster: ${command} failed: ${detail}`);
-  }
-}
-
-function uidOf(user: string): { uid: number; gid: number } {
-  try {
-    const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, user]).toString().trim()));
-    return { uid: uid!, gid: gid! };
-  } catch {
-    throw new Error(`PostgreSQL test cluster: no "${user}" user (install postgresql: apt-get install postgresql)`);
-  }
-}
-
 export default async function setup(project: TestProject): Promise<() => void> {
-  if (!existsSync(join(BIN, 'initdb'))) {
-    throw new Error(
-      `PostgreSQL test cluster: ${BIN}/initdb is missing (apt-get install postgresql postgresql-contrib)`,
-    );
-  }
-  const owner = uidOf('postgres');
-  const home = mkdtempSync(join(tmpdir(), 'sitesync-pg-'));
-  const data = join(home, 'data');
-  const stop = () => {
-    if (existsSync(join(data, 'postmaster.pid'))) {
-      try {
-        asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        // Removing the directory below is what matters; a stray server dies with its files.
-      }
-    }
-    rmSync(home, { recursive: true, force: true });
-  };
-  try {
-    chownSync(home, owner.uid, owner.gid);
-    chmodSync(home, 0o700);
-    asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C']);
-    const port = await freePort();
-    writeFileSync(join(home, 'port'), String(port));
-    asPostgres('pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(home, 'log'),
-      '-o',
-      `-p ${port} -k ${home} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
-      '-w',
-      'start',
-    ]);
-    project.provide('postgresUrl', `postgres://postgres@127.0.0.1:${port}`);
-  } catch (error) {
-    stop();
-    throw error;
-  }
-  return stop;
+  // fsync off: the tests' cluster is thrown away, durability buys nothing there.
+  const cluster = await startThrowawayCluster(['-c fsync=off']);
+  project.provide('postgresUrl', cluster.url);
+  return cluster.stop;
 }

@@ -3,7 +3,15 @@ import { keyIdOf } from '../../src/api/connection.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import { Secret } from '../../src/model/secret.js';
 import { plan } from '../../src/plan/planner.js';
-import { admissionRefusal, createSavedPlan, parseSavedPlan, serializeSavedPlan } from '../../src/plan/saved-plan.js';
+import { policyFromConfig } from '../../src/plan/policy.js';
+import { rederive } from '../../src/plan/rederive.js';
+import {
+  admissionRefusal,
+  createSavedPlan,
+  parseSavedPlan,
+  type SavedPlan,
+  serializeSavedPlan,
+} from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
@@ -15,11 +23,12 @@ const saved = createSavedPlan({
   keyId: keyIdOf(new Secret('test-key')),
   policy: thePolicy,
   plan: plan(desiredSites, liveSites, thePolicy),
+  live: liveSites,
 });
 
 describe('saved plan', () => {
   it('records target, config digest, policy and one fingerprint per change, in plan order', () => {
-    expect(saved).toMatchObject({ formatVersion: 1, kind: 'sitesync-plan', target: 'https://analytics.example.com' });
+    expect(saved).toMatchObject({ formatVersion: 2, kind: 'sitesync-plan', target: 'https://analytics.example.com' });
     expect(saved.fingerprints.map((entry) => [entry.domain, entry.id])).toEqual([
       ['gone.com', 2],
       ['new.com', null],
@@ -50,8 +59,18 @@ describe('saved plan', () => {
     ['another kind of file', '{"kind":"x"}', 'plan.json: not a valid sitesync plan file: kind must be "sitesync-plan"'],
     [
       'a newer format',
-      JSON.stringify({ ...saved, formatVersion: 2 }),
-      'formatVersion 2 is not supported (this sitesync reads 1)',
+      JSON.stringify({ ...saved, formatVersion: 3 }),
+      'formatVersion 3 is not supported (this sitesync reads 2)',
+    ],
+    [
+      'format 1, which recorded no live state',
+      JSON.stringify({ ...saved, formatVersion: 1, live: undefined }),
+      'plan.json: not a valid sitesync plan file: formatVersion 1 was written by an older sitesync, which did not record the live state apply plans again from: make the plan again with this sitesync and review it',
+    ],
+    [
+      'a live site without id',
+      JSON.stringify({ ...saved, live: [{ domain: 'a.com', settings: {} }] }),
+      'live[0]: a live site has a numeric id and a domain',
     ],
     [
       'a change without fingerprint',
@@ -81,5 +100,89 @@ describe('saved plan', () => {
     const answer = admissionRefusal(saved, here, 'plan.json');
     if (refusal === undefined) expect(answer).toBeUndefined();
     else expect(answer).toContain(refusal);
+  });
+});
+
+describe('re-deriving a saved plan from the configuration and its recorded live state', () => {
+  const configPolicy = { ...thePolicy };
+  const edited = (edit: (copy: SavedPlan) => void): SavedPlan => {
+    const copy = parseSavedPlan(serializeSavedPlan(saved), 'plan.json');
+    edit(copy);
+    return copy;
+  };
+  const differencesOf = (file: SavedPlan, sites = desiredSites) =>
+    rederive(file, sites, configPolicy).differences.map((d) => [d.domain, d.part, d.inFile, d.derived]);
+
+  it('records every live site without its raw record or update time, and re-derives the same plan', () => {
+    const text = serializeSavedPlan(saved);
+    expect(JSON.parse(text).live.map((site: { id: number; domain: string }) => site.domain)).toEqual([
+      'a.com',
+      'gone.com',
+    ]);
+    expect(text).not.toContain('"raw"');
+    expect(differencesOf(parseSavedPlan(text, 'plan.json'))).toEqual([]);
+    expect(policyFromConfig(configPolicy)).toEqual(thePolicy);
+  });
+
+  it('names the site and field of an edited change (email: true added)', () => {
+    const file = edited((copy) => {
+      const create = copy.plan.changes.find((change) => change.domain === 'new.com');
+      if (create?.action === 'create') create.after.email = true;
+    });
+    expect(differencesOf(file)).toEqual([['new.com', 'email', true, false]]);
+  });
+
+  it('names an added or dropped change, a removed safety violation and an edited policy', () => {
+    const dropped = edited((copy) => {
+      copy.plan.changes = copy.plan.changes.filter((change) => change.domain !== 'gone.com');
+    });
+    expect(differencesOf(dropped)).toContainEqual(['gone.com', 'change', undefined, 'delete']);
+    const relaxed = edited((copy) => {
+      copy.policy.limits.maxDeletes = 100;
+    });
+    const limits = [undefined, 'policy.limits', { ...thePolicy.limits, maxDeletes: 100 }, thePolicy.limits];
+    expect(differencesOf(relaxed)).toContainEqual(limits);
+    const strict = policy({ prune: true, limits: { maxDeletes: 0, maxChangePercent: 100 } });
+    const unsafe = createSavedPlan({
+      ...saved,
+      policy: strict,
+      plan: plan(desiredSites, liveSites, strict),
+      live: liveSites,
+    });
+    expect(unsafe.plan.safety.map((violation) => violation.rule)).toContain('max_deletes');
+    const quiet = { ...unsafe, plan: { ...unsafe.plan, safety: [] } };
+    expect(rederive(quiet, desiredSites, strict).differences.map((d) => d.part)).toEqual(['safety']);
+  });
+
+  it('re-derives with the choices and the day the plan was made with: an ignore rule expiring since changes nothing', () => {
+    const ruled = {
+      ...desired('a.com', { email: true }, { ignoreChanges: ['email'] }),
+      ignoreRules: [{ field: 'email' as const, until: '2026-06-30', reason: 'CRM migration' }],
+    };
+    const sites = [ruled, desired('b.com', { excludeParams: ['ref'] })];
+    const current = [live(1, 'a.com', { email: false }), live(2, 'b.com', {}, { writeOnly: ['excludeParams'] })];
+    const made = policy({
+      ...configPolicy,
+      only: ['*.com'],
+      syncWriteOnly: true,
+      syncWriteOnlyFields: ['excludeParams'],
+      syncWriteOnlySites: ['b.com'],
+      today: '2026-06-30',
+    });
+    const file = createSavedPlan({ ...saved, policy: made, plan: plan(sites, current, made), live: current });
+    expect(file.plan.changes.map((change) => change.domain)).toEqual(['b.com']); // email still ignored on its last day
+    const again = parseSavedPlan(serializeSavedPlan(file), 'plan.json');
+    expect(rederive(again, sites, configPolicy).differences).toEqual([]);
+    // The day is what decided: the same file claiming the next day re-derives another plan.
+    again.policy.today = '2026-07-01';
+    expect(rederive(again, sites, configPolicy).differences.map((d) => [d.domain, d.part])).toContainEqual([
+      'a.com',
+      'change',
+    ]);
+  });
+
+  it('a change the configuration no longer gives is named (another configuration, same file)', () => {
+    const differences = differencesOf(saved, [desired('a.com', { email: true }), desired('new.com', { email: true })]);
+    expect(differences).toContainEqual(['new.com', 'email', false, true]);
   });
 });

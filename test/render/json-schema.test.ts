@@ -41,10 +41,48 @@ describe('schemas/plan.schema.json', () => {
         ),
       ),
     ],
+    [
+      'a plan classified against a baseline (every class, unlisted drift)',
+      renderJson(
+        plan(
+          [
+            desired('a.com', { email: true, favorite: true }),
+            desired('new.com'),
+            desired('c.com', { privacy: 'public' }),
+          ],
+          [live(1, 'a.com', { favorite: false }), live(2, 'stranger.com'), live(3, 'c.com', { privacy: 'password' })],
+          policy({ unlistedIsDrift: true }),
+          {
+            ref: { ref: 'sitesync-applied', commit: 'c'.repeat(40), source: 'default' },
+            websites: [desired('a.com', { favorite: true }), desired('c.com', { privacy: 'private' })],
+            policy: policy(),
+          },
+        ),
+      ),
+    ],
   ])('accepts %s', (_name, text) => {
     const valid = validate(JSON.parse(text));
     expect(validate.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
+  });
+
+  it('a classified plan carries baseline, hasDrift, classes and their counts', () => {
+    const document = JSON.parse(
+      renderJson(
+        plan([desired('a.com', { email: true })], [live(1, 'a.com')], policy(), {
+          ref: { ref: 'main', commit: 'c'.repeat(40), source: 'option' },
+          websites: [desired('a.com')],
+          policy: policy(),
+        }),
+      ),
+    );
+    expect(document).toMatchObject({
+      formatVersion: 1.2,
+      hasDrift: false,
+      baseline: { ref: 'main', source: 'option' },
+      summary: { pending: 1, drift: 0, conflict: 0 },
+      changes: [{ domain: 'a.com', class: 'pending', fields: [{ field: 'email', class: 'pending' }] }],
+    });
   });
 
   it('rejects a document of another format version', () => {

@@ -28,6 +28,7 @@ describe('renderer properties', () => {
             keyId: '0123456789abcdef',
             policy: thePolicy,
             plan: result,
+            live: world.live,
           }),
         ),
       ];

@@ -1,10 +1,9 @@
 // Correct under concurrency: the website limit and domain uniqueness hold when
-// creates race, within one server and across servers sharing one database file.
-import { join } from 'node:path';
+// creates race, within one server and across servers sharing one database (an SQLite file or PostgreSQL).
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { request } from '../helpers/server.js';
-import { useTempDir } from '../helpers/temp.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 const KEY = 'concurrency-key-0123456789';
 const TOO_MANY = { message: { domain: ['You created too many websites.'] }, status: 422 };
@@ -22,10 +21,10 @@ async function createConcurrently(servers: RunningServer[], count: number) {
 }
 
 describe('website limit under concurrent creates', () => {
-  const tempDir = useTempDir('concurrency');
+  const database = useTestDatabase('concurrency');
   let db: string;
   beforeEach(() => {
-    db = join(tempDir(), 'race.db');
+    db = database().db;
   });
 
   it('20 concurrent creates on an account limited to 3 create exactly 3', async () => {

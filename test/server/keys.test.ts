@@ -1,15 +1,17 @@
 // Keys and accounts: listed, revoked and rotated while the server runs; the
 // provisioned set is exactly SITESYNC_SERVE_KEYS; digests peppered with a 0600
-// secret; the database file 0600; untrusted names and paths refused in one line.
+// secret; the database file 0600; untrusted names and paths refused in one line. On both backends
+// (`--db` is a file or a postgres:// URL), but for the file's own modes.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { startServer } from '../../src/server/index.js';
-import { request } from '../helpers/server.js';
-import { useTempDir } from '../helpers/temp.js';
+import { request, TEST_BACKEND } from '../helpers/server.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 const KEY_A = 'provisioned-key-a-0123456789';
 const KEY_B = 'provisioned-key-b-0123456789';
@@ -21,12 +23,11 @@ async function cli(...args: string[]) {
 }
 
 describe('keys and accounts', () => {
-  const tempDir = useTempDir('keys');
+  const database = useTestDatabase('keys');
   let dir: string;
   let db: string;
   beforeEach(() => {
-    dir = tempDir();
-    db = join(dir, 'keys.db');
+    ({ dir, db } = database());
   });
   const status = async (url: string, key: string) => (await request(url, 'GET', '/api/v1/websites', { key })).status;
 
@@ -107,19 +108,41 @@ describe('keys and accounts', () => {
     );
   });
 
-  it('stores key digests peppered with a 0600 secret beside a 0600 database file', async () => {
+  // About the SQLite file and its secret file; PostgreSQL's equivalent is the next test.
+  it.runIf(TEST_BACKEND === 'sqlite')(
+    'stores key digests peppered with a 0600 secret beside a 0600 database file',
+    async () => {
+      const server = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+      expect(await status(server.url, KEY_A)).toBe(200);
+      await server.close();
+      expect(statSync(db).mode & 0o777).toBe(0o600);
+      expect(statSync(`${db}.secret`).mode & 0o777).toBe(0o600);
+      const bytes = readdirSync(dir)
+        .filter((name) => name !== 'keys.db.secret')
+        .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+        .join('');
+      expect(bytes).not.toContain(KEY_A);
+      // A bare sha256 digest would let anyone holding the file test guessed keys offline.
+      expect(bytes).not.toContain(createHash('sha256').update(KEY_A).digest('hex'));
+    },
+  );
+
+  it.runIf(TEST_BACKEND === 'postgres')('stores key digests peppered with the secret kept in PostgreSQL', async () => {
     const server = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
     expect(await status(server.url, KEY_A)).toBe(200);
     await server.close();
-    expect(statSync(db).mode & 0o777).toBe(0o600);
-    expect(statSync(`${db}.secret`).mode & 0o777).toBe(0o600);
-    const bytes = readdirSync(dir)
-      .filter((name) => name !== 'keys.db.secret')
-      .map((name) => readFileSync(join(dir, name)).toString('latin1'))
-      .join('');
-    expect(bytes).not.toContain(KEY_A);
-    // A bare sha256 digest would let anyone holding the file test guessed keys offline.
-    expect(bytes).not.toContain(createHash('sha256').update(KEY_A).digest('hex'));
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT key_hash, prefix FROM api_keys');
+      const digest = createHash('sha256').update(KEY_A).digest('hex');
+      expect(rows).toEqual([{ key_hash: expect.stringMatching(/^[0-9a-f]{64}$/), prefix: KEY_A.slice(0, 4) }]);
+      // Neither the key nor its bare sha256 digest: a leaked api_keys table alone cannot test guessed keys.
+      expect(rows[0].key_hash).not.toBe(digest);
+      expect(JSON.stringify(rows)).not.toContain(KEY_A);
+    } finally {
+      await client.end();
+    }
   });
 
   it.each([

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { startServer } from '../../src/server/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { request } from '../helpers/server.js';
 
@@ -52,13 +53,61 @@ describe('sitesync serve on PostgreSQL', () => {
   });
 });
 
-describe('sitesync serve accounts on a PostgreSQL URL', () => {
-  it('is refused in one line without echoing the URL (not built yet), and creates no file', async () => {
+describe('sitesync serve accounts and backup on a PostgreSQL URL', () => {
+  const cli = async (...args: string[]) => {
     const io = captureIo({ env: {} });
-    const url = 'postgres://someone:hunter2-secret@127.0.0.1:1/x';
-    const code = await main(['serve', 'accounts', 'create', 'team', '--db', url], io);
-    expect(code).not.toBe(0);
-    expect(io.err()).toContain('accounts commands take an SQLite file for now, not a postgres:// URL');
-    expect(io.err()).not.toContain('hunter2');
+    const code = await main(['serve', ...args], io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it('manages accounts and keys on PostgreSQL, effective at the next request; never shows the password', async () => {
+    const url = new URL(database.url);
+    url.password = 'hunter2-secret'; // the test cluster trusts loopback, so any password works
+    const db = url.toString();
+    const created = await cli('accounts', 'create', 'alice', '--website-limit', '1', '--db', db);
+    expect(created.code, created.err).toBe(0);
+    const key = created.out.trim();
+    expect(key).toMatch(/^ss_/);
+    const server = await startServer({ port: 0, db: database.url, throttlePerMinute: 0 });
+    try {
+      const status = async (k: string) => (await request(server.url, 'GET', '/api/v1/websites', { key: k })).status;
+      expect(await status(key)).toBe(200);
+      // SITESYNC_SERVE_DB names the database for accounts commands too, as for serve.
+      const io = captureIo({ env: { SITESYNC_SERVE_DB: db } });
+      expect(await main(['serve', 'accounts', 'list'], io)).toBe(0);
+      const listed = { out: io.out(), err: io.err() };
+      expect(listed.out).toMatch(new RegExp(`\\n1 +alice +0 +1 +on +1 +${key.slice(0, 7)}… +\\S+ +created\\n$`));
+      expect((await cli('accounts', 'disable-api', 'alice', '--db', db)).code).toBe(0);
+      expect(await status(key)).toBe(403);
+      expect((await cli('accounts', 'enable-api', 'alice', '--db', db)).code).toBe(0);
+      const rotated = await cli('accounts', 'rotate-key', 'alice', '--db', db);
+      expect(rotated.err).toContain('1 old key(s) revoked');
+      expect(await status(key)).toBe(401);
+      expect(await status(rotated.out.trim())).toBe(200);
+      expect((await cli('accounts', 'revoke-key', '2', '--db', db)).code).toBe(0);
+      expect(await status(rotated.out.trim())).toBe(401);
+      const missing = await cli('accounts', 'set-limit', 'nobody', '3', '--db', db);
+      expect(missing.err).toBe(`error: no account "nobody" in ${db.replace('hunter2-secret', '***')}\n`);
+      for (const output of [created, listed, rotated, missing])
+        expect(output.err + output.out).not.toContain('hunter2');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an unreachable PostgreSQL is one line without the password', async () => {
+    const result = await cli('accounts', 'list', '--db', 'postgres://someone:hunter2-secret@127.0.0.1:1/x');
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^error: cannot use PostgreSQL at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/x: .*\n$/);
+    expect(result.err).not.toContain('hunter2');
+  });
+
+  it('backup points to pg_dump in one line, without echoing the URL', async () => {
+    const result = await cli('backup', '--db', 'postgres://someone:hunter2-secret@127.0.0.1:1/x', '--out', 'b.db');
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      'error: backup copies SQLite files; back up PostgreSQL with pg_dump (its dump includes the key secret): ' +
+        'pg_dump --format=custom --file=sitesync.dump "$URL" (see docs/server.md, "Backups")\n',
+    );
   });
 });

@@ -5,18 +5,19 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { type LogLevel, startServer } from '../../src/server/index.js';
-import { request } from '../helpers/server.js';
+import type { LogLevel } from '../../src/server/index.js';
+import { request, startTestServer } from '../helpers/server.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 const KEY = 'request-log-key-0123456789';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 async function statusesLogged(logLevel: LogLevel): Promise<number[]> {
   const lines: string[] = [];
-  const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], logLevel, log: (line) => lines.push(line) });
-  await request(server.url, 'GET', '/api/v1/websites', { key: KEY }); // 200
+  const server = await startTestServer({ logLevel, log: (line) => lines.push(line) });
+  await request(server.url, 'GET', '/api/v1/websites', { key: server.key }); // 200
   await request(server.url, 'GET', '/api/v1/websites', { key: 'not-a-key-0123456789' }); // 401
-  await request(server.url, 'GET', '/api/v1/websites/999', { key: KEY }); // 404
+  await request(server.url, 'GET', '/api/v1/websites/999', { key: server.key }); // 404
   await server.close();
   return lines.map((line) => JSON.parse(line).status);
 }
@@ -39,6 +40,7 @@ describe('request log levels', () => {
 });
 
 describe('a stderr nobody reads', () => {
+  const database = useTestDatabase('request-log');
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill('SIGKILL');
@@ -64,7 +66,7 @@ describe('a stderr nobody reads', () => {
         '--port',
         '0',
         '--db',
-        ':memory:',
+        database().db,
         '--throttle',
         '0',
       ],

@@ -1,10 +1,9 @@
 // `sitesync serve` and `sitesync serve accounts create`, in-process through main().
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type CapturedIo, captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { request } from '../helpers/server.js';
-import { useTempDir } from '../helpers/temp.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 /** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
 async function serve(args: string[], env: Record<string, string> = {}) {
@@ -36,10 +35,10 @@ async function serve(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('sitesync serve', () => {
-  const tempDir = useTempDir('serve');
+  const database = useTestDatabase('serve');
   let db: string;
   beforeEach(() => {
-    db = join(tempDir(), 'serve.db');
+    db = database().db;
   });
 
   it('provisions SITESYNC_SERVE_KEYS, logs each request to stderr and stops with exit 0 on a signal', async () => {
@@ -119,7 +118,7 @@ describe('sitesync serve', () => {
     const io = captureIo();
     expect(await main(['serve', 'accounts', 'create', '--help'], io)).toBe(0);
     expect(io.out()).toContain(
-      '  --db <path>          SQLite database file to add the account to (default: "./sitesync.db"; not ":memory:")\n',
+      '  --db <path|url>      SQLite database file or postgres:// URL to add the account to (default: SITESYNC_SERVE_DB, else "./sitesync.db"; not ":memory:")\n',
     );
   });
 
@@ -127,7 +126,7 @@ describe('sitesync serve', () => {
     const io = captureIo();
     expect(await main(['serve', 'accounts', 'list', '--help'], io)).toBe(0);
     expect(io.out()).toContain(
-      '  --db <path>          SQLite database file (default: "./sitesync.db"; not ":memory:")\n',
+      '  --db <path|url>      SQLite database file or postgres:// URL (default: SITESYNC_SERVE_DB, else "./sitesync.db"; not ":memory:")\n',
     );
   });
 

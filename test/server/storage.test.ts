@@ -4,19 +4,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
-import { request } from '../helpers/server.js';
-import { useTempDir } from '../helpers/temp.js';
+import { request, startTestServer, TEST_BACKEND } from '../helpers/server.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 
 const KEY = 'storage-test-key-0123456789';
 const PASSWORD = 'a-memorable-password';
 
-describe('SQLite storage', () => {
-  const tempDir = useTempDir('server');
+describe('storage', () => {
+  const database = useTestDatabase('sitesync');
   let dir: string;
   let db: string;
   beforeEach(() => {
-    dir = tempDir();
-    db = join(dir, 'sitesync.db');
+    ({ dir, db } = database());
   });
 
   it('keeps websites and accounts across a restart; provisioning a key again is idempotent', async () => {
@@ -37,7 +36,8 @@ describe('SQLite storage', () => {
     await second.close();
   });
 
-  it('runs in WAL mode and stores neither keys nor passwords in clear', async () => {
+  // About the SQLite file (PostgreSQL's stored digests: keys.test.ts).
+  it.runIf(TEST_BACKEND === 'sqlite')('runs in WAL mode and stores neither keys nor passwords in clear', async () => {
     const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
     await request(server.url, 'POST', '/api/v1/websites', {
       key: KEY,
@@ -64,7 +64,8 @@ describe('SQLite storage', () => {
 describe('request log', () => {
   it('writes one JSON line per request: method, path, status, duration; never keys or passwords', async () => {
     const lines: string[] = [];
-    const server = await startServer({ port: 0, db: ':memory:', keys: [KEY], log: (line) => lines.push(line) });
+    const server = await startTestServer({ throttlePerMinute: 60, log: (line) => lines.push(line) });
+    const KEY = server.key;
     await request(server.url, 'POST', '/api/v1/websites', {
       key: KEY,
       form: { domain: 'logged.example', privacy: '2', password: PASSWORD },
@@ -91,16 +92,11 @@ describe('request log', () => {
 
   it('names the account of a 429 and a 403: the key is known', async () => {
     const lines: string[] = [];
-    const server = await startServer({
-      port: 0,
-      db: ':memory:',
-      keys: [KEY],
-      throttlePerMinute: 1,
-      log: (line) => lines.push(line),
-    });
+    const server = await startTestServer({ throttlePerMinute: 1, log: (line) => lines.push(line) });
+    const KEY = server.key;
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
-    await server.store.updateAccount(1, { apiAccess: false });
+    await server.setAccount(1, { apiAccess: false });
     await request(server.url, 'GET', '/api/v1/websites', { key: KEY });
     await server.close();
     expect(lines.map((line) => JSON.parse(line)).map(({ status, account }) => ({ status, account }))).toEqual([

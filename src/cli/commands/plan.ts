@@ -9,17 +9,25 @@ import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Plan } from '../../model/plan.js';
 import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
+import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
+import { loadBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import { type Io, writeAtomically } from '../io.js';
+import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { openSession, planSession, requireResentPasswords } from '../prepare.js';
-import { addSharedOptions, readSharedOptions, type SharedOptions } from '../shared-options.js';
+import {
+  addSharedOptions,
+  baselineOptions,
+  type RawBaselineOptions,
+  readSharedOptions,
+  type SharedOptions,
+} from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
-export interface PlanFlags {
+export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
@@ -28,13 +36,23 @@ export interface PlanFlags {
 
 export function registerPlan(program: Command, context: CommandContext): void {
   const command = program.command('plan').description('show what apply would change, field by field (changes nothing)');
+  for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command, FORMATS)
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
     .addOption(syncWriteOnlyOption())
     .action(async (raw) => {
-      await context.run(async () => runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io));
+      await context.run(async () => {
+        try {
+          return await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+        } catch (error) {
+          // stdout is written only on success: with --format json a failure is a document too.
+          if (raw.format === 'json')
+            context.io.stdout.write(renderPlanError(errorJsonOf(error, aborted(context.io, error))));
+          throw error;
+        }
+      });
     });
 }
 
@@ -44,7 +62,16 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const session = await openSession(shared, io, undefined, 'check');
   const { api, state } = session;
   try {
-    const { live, policy, plan: result } = await planSession(session, shared, io, syncWriteOnly);
+    const baseline = loadBaseline(shared.files, { baseline: flags.baseline }, io);
+    const {
+      live,
+      policy,
+      plan: result,
+    } = await planSession(session, shared, io, {
+      syncWriteOnly,
+      unlistedIsDrift: flags.unlistedIsDrift === true,
+      baseline,
+    });
     requireResentPasswords(result, policy, state.websites, io);
     if (flags.out !== undefined) {
       const saved = createSavedPlan({
@@ -53,6 +80,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
         keyId: session.connection.keyId,
         policy,
         plan: result,
+        live,
       });
       const signed = signSavedPlan(saved, session.connection.sign);
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(signed), flags.out);

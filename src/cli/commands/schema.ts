@@ -1,19 +1,29 @@
 /**
- * `sitesync schema`: prints the published JSON Schema of websites.yaml (for
- * editors and other tools), exactly as shipped in schemas/.
+ * `sitesync schema [NAME]`: prints a published JSON Schema, exactly as shipped
+ * in schemas/: `websites` (websites.yaml, the default, for editors), `plan`,
+ * `validate` and `apply` (the --format json documents, for CI parsers).
  */
-import type { Command } from '@commander-js/extra-typings';
+import { readFileSync } from 'node:fs';
+import { Argument, type Command } from '@commander-js/extra-typings';
 import { schemaText } from '../../config/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 
+const NAMES = ['websites', 'plan', 'validate', 'apply'] as const;
+
+/** From src/ and dist/ alike: both sit three levels below the package root here. */
+function documentSchemaText(name: Exclude<(typeof NAMES)[number], 'websites'>): string {
+  return readFileSync(new URL(`../../../schemas/${name}.schema.json`, import.meta.url), 'utf8');
+}
+
 export function registerSchema(program: Command, context: CommandContext): void {
   program
     .command('schema')
-    .description('print the JSON Schema of websites.yaml')
-    .action(async () => {
+    .description('print a JSON Schema: of websites.yaml (default), or of the plan, validate or apply JSON output')
+    .addArgument(new Argument('[name]', 'which schema').choices(NAMES).default('websites' as const))
+    .action(async (name) => {
       await context.run(async () => {
-        context.io.stdout.write(schemaText());
+        context.io.stdout.write(name === 'websites' ? schemaText() : documentSchemaText(name));
         return exitCodeFor({ kind: 'done' });
       });
     });

@@ -15,7 +15,8 @@ import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { DEFAULT_DB, integerOption, registerAdminCommands, throwIfSetupError } from '../serve-admin.js';
+import { DEFAULT_DB, integerOption, registerAdminCommands, shownDb, throwIfSetupError } from '../serve-admin.js';
+import { registerMigrateData } from '../serve-migrate.js';
 
 interface ServeOptions {
   host: string;
@@ -31,11 +32,6 @@ interface ServeOptions {
   shutdownGrace: string;
   poolSize: string;
   statementTimeout: string;
-}
-
-/** The --db value as it may be shown: a postgres:// URL without its password. */
-function shownDb(db: string): string {
-  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
@@ -135,4 +131,5 @@ export function registerServe(program: Command, context: CommandContext): void {
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);
+  registerMigrateData(serveCommand, context);
 }

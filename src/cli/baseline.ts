@@ -1,0 +1,149 @@
+/**
+ * The git baseline of `plan` and `apply` (docs/plan-format.md, "Baseline"):
+ * which revision (`--baseline REF`, SITESYNC_BASELINE, or by default the tag
+ * `apply --mark-applied` moves, when it exists), reading the same `-f` files
+ * as they were there (`git show REF:path`, no checkout), loading them with the
+ * configuration loader, and moving the tag after a verified apply.
+ */
+import { statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
+import { type ConfigText, formatProblem, loadConfigTexts } from '../config/index.js';
+import { SitesyncError } from '../model/errors.js';
+import type { Baseline, BaselineRef } from '../model/plan.js';
+import { commitOf, dirtyPaths, fileAt, filesAt, insideWorkTree, kindAt, moveTag, validTagName } from './git.js';
+import type { Io } from './io.js';
+
+/** The tag `apply --mark-applied` moves by default, and the default baseline when it exists. */
+export const DEFAULT_BASELINE_TAG = 'sitesync-applied';
+
+export interface BaselineFlags {
+  /** `--baseline REF`; `false` for --no-baseline. */
+  baseline?: string | boolean | undefined;
+  /** apply's `--mark-applied TAG`: also the default baseline when that tag exists. */
+  markApplied?: string | undefined;
+}
+
+interface Choice {
+  ref: string;
+  source: BaselineRef['source'];
+  /** How the user named it, for messages. */
+  label: string;
+}
+
+/** Where git runs: the directory of the first configuration file (or the directory given). */
+function gitDir(files: readonly string[], cwd: string): string {
+  const first = resolve(cwd, files[0] ?? DEFAULT_CONFIG_FILE);
+  return statSync(first, { throwIfNoEntry: false })?.isDirectory() === true ? first : dirname(first);
+}
+
+function choose(flags: BaselineFlags, io: Pick<Io, 'env'>, dir: string): Choice | undefined {
+  if (flags.baseline === false) return undefined;
+  if (typeof flags.baseline === 'string') return { ref: flags.baseline, source: 'option', label: '--baseline' };
+  const fromEnv = io.env.SITESYNC_BASELINE;
+  if (fromEnv !== undefined && fromEnv !== '') return { ref: fromEnv, source: 'option', label: 'SITESYNC_BASELINE' };
+  const tag = flags.markApplied ?? DEFAULT_BASELINE_TAG;
+  // No repository, no git, or no tag yet: no baseline, silently (as before baselines existed).
+  if (!insideWorkTree(dir) || commitOf(dir, `refs/tags/${tag}`) === undefined) return undefined;
+  return { ref: tag, source: 'default', label: 'the default baseline' };
+}
+
+/**
+ * The configuration at the chosen revision, or undefined without one. A
+ * revision that does not exist, a file missing there, or no git work tree is
+ * one error line naming it (exit 1).
+ */
+export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Io): Baseline | undefined {
+  const dir = gitDir(files, io.cwd);
+  const choice = choose(flags, io, dir);
+  if (choice === undefined) return undefined;
+  // A default the user did not ask for says how to turn it off.
+  const hint = choice.source === 'default' ? ' (--no-baseline turns the default baseline off)' : '';
+  const fail = (message: string) => new SitesyncError('config', `${choice.label} ${choice.ref}: ${message}${hint}`);
+  if (files.some((file) => file === '-' || file === '/dev/stdin'))
+    throw fail('the configuration comes from standard input, which has no git history');
+  if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
+  const commit = commitOf(dir, choice.ref);
+  if (commit === undefined) throw fail(`no such revision in the git repository of ${displayPath(dir, io.cwd)}`);
+  const sources = readAt(files, io.cwd, commit, choice, fail);
+  const loaded = loadConfigTexts(sources, io.env, { secrets: 'check' });
+  if (loaded.state === undefined) {
+    const first = loaded.errors[0];
+    throw fail(`the configuration there is invalid${first === undefined ? '' : `: ${formatProblem(first)}`}`);
+  }
+  const state = loaded.state;
+  return {
+    ref: { ref: choice.ref, commit: commit, source: choice.source },
+    websites: state.websites,
+    policy: state.policy,
+  };
+}
+
+/** The same `-f` files (a directory: its *.yaml / *.yml files at REF), as text. */
+function readAt(
+  files: readonly string[],
+  cwd: string,
+  commit: string,
+  choice: Choice,
+  fail: (message: string) => SitesyncError,
+): ConfigText[] {
+  const sources: ConfigText[] = [];
+  for (const arg of files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
+    const path = resolve(cwd, arg);
+    const display = displayPath(path, cwd);
+    const kind = kindAt(dirname(path), commit, basename(path));
+    if (kind === undefined) throw fail(`${display} does not exist at ${choice.ref}`);
+    const entries =
+      kind === 'tree'
+        ? filesAt(path, commit)
+            .filter((name) => /\.ya?ml$/i.test(name))
+            .sort()
+            .map((name) => resolve(path, name))
+        : [path];
+    if (entries.length === 0) throw fail(`${display} has no .yaml or .yml files at ${choice.ref}`);
+    for (const entry of entries) {
+      const text = fileAt(dirname(entry), commit, basename(entry));
+      if (text === undefined) throw fail(`${displayPath(entry, cwd)} cannot be read at ${choice.ref}`);
+      sources.push({ text: text, file: `${displayPath(entry, cwd)}@${choice.ref}` });
+    }
+  }
+  return sources;
+}
+
+export interface MarkTarget {
+  dir: string;
+  tag: string;
+  /** HEAD of the configuration's repository when the apply started. */
+  commit: string;
+}
+
+/**
+ * Checks before anything is applied that `--mark-applied TAG` can be honoured:
+ * a git work tree, a valid tag name, and configuration files that equal HEAD
+ * (the tag names the commit that was applied; uncommitted edits would make it lie).
+ */
+export function prepareMarkApplied(files: readonly string[], tag: string, io: Pick<Io, 'cwd'>): MarkTarget {
+  const dir = gitDir(files, io.cwd);
+  const fail = (message: string) => new SitesyncError('usage', `--mark-applied ${tag}: ${message}`);
+  if (files.some((file) => file === '-' || file === '/dev/stdin'))
+    throw fail('the configuration comes from standard input');
+  if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
+  if (!validTagName(dir, tag)) throw fail('not a valid git tag name');
+  const commit = commitOf(dir, 'HEAD');
+  if (commit === undefined) throw fail('the repository has no commit yet');
+  const paths = (files.length > 0 ? files : [DEFAULT_CONFIG_FILE]).map((file) => resolve(io.cwd, file));
+  const dirty = dirtyPaths(dir, paths);
+  if (dirty.length > 0) {
+    throw fail(
+      `the configuration differs from HEAD (${dirty.join(', ')}): commit it first, so the tag names what is applied`,
+    );
+  }
+  return { dir, tag, commit: commit };
+}
+
+/** Moves the tag after a fully successful, read-back-verified apply; the line to print. */
+export function markApplied(target: MarkTarget): string {
+  const error = moveTag(target.dir, target.tag, target.commit);
+  if (error !== undefined) throw new SitesyncError('config', `--mark-applied ${target.tag}: ${error}`);
+  return `tag ${target.tag} now marks ${target.commit.slice(0, 12)}, the applied commit (push it: git push --force origin refs/tags/${target.tag})`;
+}

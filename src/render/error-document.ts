@@ -1,0 +1,66 @@
+/**
+ * The JSON document of a `plan --format json` or `apply --format json` that
+ * failed: a CI parser reads one document on stdout in every case, so a config
+ * error, a network error, a usage error or a bug is `{formatVersion, error:
+ * {code, message}}` in the command's own format (docs/plan-format.md,
+ * docs/apply.md; schemas/plan.schema.json, schemas/apply.schema.json). Small
+ * on purpose: main.ts loads it for command-line errors before any command.
+ */
+import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+
+/** `plan --format json`: bumped on any incompatible change of its shape. */
+/**
+ * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
+ * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
+ */
+export const PLAN_FORMAT_VERSION = 1.2;
+/** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
+export const APPLY_RESULT_FORMAT_VERSION = 2;
+
+/** A configuration problem as `validate --format json` shows it. */
+export interface ProblemJson {
+  file: string | null;
+  line: number | null;
+  column: number | null;
+  path: string;
+  code: string;
+  message: string;
+  text: string;
+}
+
+export interface ErrorJson {
+  /** `SitesyncError` codes (src/model/errors.ts), or `internal` for a bug. */
+  code: ErrorCode | 'internal';
+  message: string;
+  /** For `config`: every problem of the configuration, as validate lists them. */
+  problems?: ProblemJson[];
+}
+
+/** What went wrong, for programs; never a stack trace (that goes to stderr, for a bug only). */
+export function errorJsonOf(error: unknown, aborted: boolean): ErrorJson {
+  if (isSitesyncError(error)) {
+    const problems = error.details?.problems;
+    return Array.isArray(problems)
+      ? { code: error.code, message: error.message, problems: problems as ProblemJson[] }
+      : { code: error.code, message: error.message };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return aborted ? { code: 'interrupted', message: `interrupted (${message})` } : { code: 'internal', message };
+}
+
+export function renderPlanError(error: ErrorJson): string {
+  return `${JSON.stringify({ formatVersion: PLAN_FORMAT_VERSION, error }, null, 2)}\n`;
+}
+
+/** `plan` is the plan document when the failure came after planning, else null. */
+export function renderApplyError(error: ErrorJson, plan: Record<string, unknown> | null = null): string {
+  const document = {
+    formatVersion: APPLY_RESULT_FORMAT_VERSION,
+    ok: false,
+    plan,
+    result: null,
+    refusal: null,
+    error,
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,73 @@
+/**
+ * A real git repository in a temporary directory, for tests of the GitOps loop
+ * (branches, merges, the commit a plan was made from). Small and general:
+ * init, write a file, commit, branch, check out, merge, rev-parse. Git runs
+ * isolated from the machine's configuration (no global or system config, a
+ * fixed author), on `main`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempDir } from './temp.js';
+
+export interface GitRepo {
+  dir: string;
+  /** Runs `git ARGS` in the repository; returns its stdout, trimmed. Throws on a non-zero exit. */
+  git(...args: string[]): string;
+  /** Writes a file of the working tree (folders made as needed); returns its path. */
+  write(path: string, text: string): string;
+  /** Stages everything and commits; returns the new commit's id. */
+  commit(message: string): string;
+  /** Creates branch `name` at `from` (default: the current commit) and checks it out. */
+  branch(name: string, from?: string): void;
+  checkout(ref: string): void;
+  /** Merges `ref` into the current branch with a merge commit (as a pull request's merge button); returns its id. */
+  merge(ref: string, message?: string): string;
+  revParse(ref: string): string;
+}
+
+const ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'sitesync test',
+  GIT_AUTHOR_EMAIL: 'test@sitesync.invalid',
+  GIT_COMMITTER_NAME: 'sitesync test',
+  GIT_COMMITTER_EMAIL: 'test@sitesync.invalid',
+};
+
+/** `git init` on `main` in `dir` (default: a fresh temporary directory, removed with the test). */
+export function gitRepo(dir: string = tempDir('git')): GitRepo {
+  const env = { ...process.env, ...ENV };
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  git('init', '--quiet', '--initial-branch=main');
+  const repo: GitRepo = {
+    dir,
+    git,
+    write(path, text) {
+      const full = join(dir, path);
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, text);
+      return full;
+    },
+    commit(message) {
+      git('add', '--all');
+      git('commit', '--quiet', '--no-gpg-sign', '-m', message);
+      return repo.revParse('HEAD');
+    },
+    branch(name, from = 'HEAD') {
+      git('checkout', '--quiet', '-b', name, from);
+    },
+    checkout(ref) {
+      git('checkout', '--quiet', ref);
+    },
+    merge(ref, message = `Merge ${ref}`) {
+      git('merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', message, ref);
+      return repo.revParse('HEAD');
+    },
+    revParse(ref) {
+      return git('rev-parse', ref);
+    },
+  };
+  return repo;
+}
