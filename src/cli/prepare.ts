@@ -153,7 +153,10 @@ export async function planSession(
   const live = await listLive(session.api, shared, io, domains);
   refuseUnmatchedOnly(shared.only, session.state.websites, live);
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
-  return { live, liveCount, policy, plan: plan(session.state.websites, live, policy, choices.baseline) };
+  const result = plan(session.state.websites, live, policy, choices.baseline);
+  // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
+  if (domains !== undefined) delete result.coverage;
+  return { live, liveCount, policy, plan: result };
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */

@@ -173,7 +173,10 @@ export interface Plan {
   notes: Note[];
   safety: SafetyViolation[];
   summary: PlanSummary;
-  /** Always set by the planner; absent in a plan saved by an older sitesync. */
+  /**
+   * Always set by the planner; removed for a targeted plan (--only exact domains: only those
+   * sites were read, cli/prepare.ts); absent in a plan saved by an older sitesync.
+   */
   coverage?: Coverage;
   /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */
   ignoredOnly?: IgnoredOnlySite[];
