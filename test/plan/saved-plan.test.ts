@@ -73,6 +73,16 @@ describe('saved plan', () => {
       'live[0]: a live site has a numeric id and a domain',
     ],
     [
+      'a day that is not YYYY-MM-DD (it decides which ignore rules expired)',
+      JSON.stringify({ ...saved, policy: { ...saved.policy, today: 'tomorrow' } }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'a non-boolean unlistedIsDrift',
+      JSON.stringify({ ...saved, policy: { ...saved.policy, unlistedIsDrift: 'yes' } }),
+      'policy: unlistedIsDrift must be a boolean',
+    ],
+    [
       'a change without fingerprint',
       JSON.stringify({ ...saved, plan: { ...saved.plan, changes: [{ action: 'delete', domain: 'x.com', id: 3 }] } }),
       'plan.changes[0]: a delete has a numeric id and a fingerprint',
