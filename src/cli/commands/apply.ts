@@ -35,6 +35,7 @@ import {
 import { loadBaseline, type MarkTarget, markApplied, prepareMarkApplied } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
@@ -65,7 +66,7 @@ export function registerApply(program: Command, context: CommandContext): void {
     )
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
-    .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
+    .addOption(syncWriteOnlyOption())
     .action(async (planFile, raw) => {
       await context.run(async () => runApply(planFile, raw, context.io));
     });
@@ -114,7 +115,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   try {
     const baseline = loadBaseline(shared.files, flags, io);
     const { liveCount, plan } = await planSession(session, shared, io, {
-      syncWriteOnly: flags.syncWriteOnly === true,
+      syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
       unlistedIsDrift: flags.unlistedIsDrift === true,
       baseline,
     });

@@ -15,7 +15,8 @@ import { loadBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
-import { openSession, planSession } from '../prepare.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
   baselineOptions,
@@ -30,7 +31,7 @@ export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
-  syncWriteOnly?: boolean | undefined;
+  syncWriteOnly?: string[] | boolean | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -40,9 +41,7 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
-    .addOption(
-      new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
-    )
+    .addOption(syncWriteOnlyOption())
     .action(async (raw) => {
       await context.run(async () => {
         try {
@@ -58,7 +57,9 @@ export function registerPlan(program: Command, context: CommandContext): void {
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const session = await openSession(shared, io, undefined, flags.syncWriteOnly === true ? 'resolve' : 'check');
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  // Passwords are resolved where they are needed: requireResentPasswords, after planning.
+  const session = await openSession(shared, io, undefined, 'check');
   const { api, state } = session;
   try {
     const baseline = loadBaseline(shared.files, { baseline: flags.baseline }, io);
@@ -67,10 +68,11 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
       policy,
       plan: result,
     } = await planSession(session, shared, io, {
-      syncWriteOnly: flags.syncWriteOnly === true,
+      syncWriteOnly,
       unlistedIsDrift: flags.unlistedIsDrift === true,
       baseline,
     });
+    requireResentPasswords(result, policy, state.websites, io);
     if (flags.out !== undefined) {
       const saved = createSavedPlan({
         target: api.url,

@@ -10,7 +10,7 @@ import type { ConfigProblem } from '../../model/desired-state.js';
 import { type ProblemView, renderValidateJson, renderValidateText, type ValidateView } from '../../render/validate.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import type { Io } from '../io.js';
+import { type Io, todayOf } from '../io.js';
 import { collect } from '../repeatable.js';
 
 export interface ValidateOptions {
@@ -36,6 +36,7 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     cwd: io.cwd,
     env: io.env,
     advice: true,
+    today: todayOf(io),
     secrets: 'check',
     signal: io.signal,
   });
