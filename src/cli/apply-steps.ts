@@ -39,7 +39,7 @@ export interface ApplyFlags {
   maxChangePercent?: string;
   parallelism: string;
   journal?: string;
-  syncWriteOnly?: boolean;
+  syncWriteOnly?: string[] | boolean;
   targetParallelism?: string;
   allOrNothing?: boolean;
   /** A git revision, or false for --no-baseline. */
@@ -131,7 +131,7 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
   const given = [
     ...shared.only.map((glob) => `--only ${glob}`),
     ...shared.skip.map((glob) => `--skip ${glob}`),
-    ...(flags.syncWriteOnly === true ? ['--sync-write-only'] : []),
+    ...syncWriteOnlyWords(flags.syncWriteOnly),
     ...(typeof flags.baseline === 'string' ? [`--baseline ${flags.baseline}`] : []),
     ...(flags.unlistedIsDrift === true ? ['--unlisted-is-drift'] : []),
   ];
@@ -142,6 +142,13 @@ export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRu
     'usage',
     `${flag} cannot be used with a saved plan: ${planFile} is applied exactly as reviewed; make a new plan with it (sitesync plan ${given.join(' ')} --out ${planFile}) and apply that`,
   );
+}
+
+/** --sync-write-only as given, for the command line a refusal suggests. */
+function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
+  if (values === undefined || values === false) return [];
+  const given = values === true ? [] : values.filter((value) => value !== '*');
+  return given.length === 0 ? ['--sync-write-only'] : given.map((value) => `--sync-write-only ${value}`);
 }
 
 export function readPlanFile(path: string, shown: string): string {

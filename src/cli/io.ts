@@ -29,6 +29,13 @@ export interface Io {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM. */
   signal?: AbortSignal;
+  /** The clock (default: the system's): tests fix the day that ignore_changes rules expire against. */
+  now?: () => Date;
+}
+
+/** Today as YYYY-MM-DD in UTC, from the Io's clock: the day `until` dates are compared with. */
+export function todayOf(io: Pick<Io, 'now'>): string {
+  return (io.now?.() ?? new Date()).toISOString().slice(0, 10);
 }
 
 /** Exit codes, documented in docs/exit-codes.md. */
@@ -95,11 +102,11 @@ export interface CapturedIo extends Io {
 
 /** An Io for tests: output captured (and redacted, as on a terminal). */
 export function captureIo(
-  options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean } = {},
+  options: { env?: Record<string, string | undefined>; cwd?: string; tty?: boolean; now?: () => Date } = {},
 ): CapturedIo {
   const stdout = capturing(options.tty ?? false);
   const stderr = capturing(options.tty ?? false);
-  return {
+  const io: CapturedIo = {
     stdout,
     stderr,
     env: options.env ?? {},
@@ -107,6 +114,8 @@ export function captureIo(
     out: stdout.text,
     err: stderr.text,
   };
+  if (options.now) io.now = options.now;
+  return io;
 }
 
 function capturing(isTTY: boolean): OutputStream & { text(): string } {

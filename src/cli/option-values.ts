@@ -4,8 +4,11 @@
  * --skip, --allow-delete). A bad value is a `usage` SitesyncError naming the
  * option and the value.
  */
+import { Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
 import { isValidGlob } from '../model/glob.js';
+import { parseWriteOnlySync, type WriteOnlySync } from '../plan/policy.js';
+import { collect } from './repeatable.js';
 
 export interface WholeNumberRange {
   min: number;
@@ -36,4 +39,24 @@ export function globsOption(option: string, globs: string[] | undefined, what = 
     throw new SitesyncError('usage', `${option} ${JSON.stringify(bad)}: not ${what} (letters, digits, . - _ * ?)`);
   }
   return globs ?? [];
+}
+
+/**
+ * `--sync-write-only [FIELD|DOMAIN|GLOB]`, declared alike by plan and apply:
+ * repeatable, each value may be a comma-separated list; the bare flag is `*`
+ * (every site, every field), so flags combine the same in any order.
+ */
+export function syncWriteOnlyOption() {
+  return new Option(
+    '--sync-write-only [fields-or-sites]',
+    're-send configured write-only values: of every site, or only these fields (password, exclude_params) and/or domains/globs (repeatable, comma lists)',
+  )
+    .preset('*')
+    .argParser(collect);
+}
+
+/** commander's value of --sync-write-only → the selection, or false when not given. */
+export function readSyncWriteOnly(values: string[] | boolean | undefined): WriteOnlySync | false {
+  if (values === undefined || values === false) return false;
+  return values === true ? { fields: [], sites: [] } : parseWriteOnlySync(values);
 }

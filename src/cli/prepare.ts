@@ -5,17 +5,25 @@
  * plan. Commands import these steps, never each other.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
-import type { SecretMode } from '../config/env.js';
+import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
+import { UnresolvedSecret } from '../model/secret.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
-import { MIN_SITES_FOR_PERCENT, plan, policyFromConfig, scopeOf } from '../plan/index.js';
+import {
+  MIN_SITES_FOR_PERCENT,
+  plan,
+  policyFromConfig,
+  scopeOf,
+  type WriteOnlySync,
+  writeOnlyResend,
+} from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
-import type { Io } from './io.js';
+import { type Io, todayOf } from './io.js';
 import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
@@ -122,7 +130,8 @@ export interface Planned {
 
 /** The command line's planning choices beyond the shared options. */
 export interface PlanChoices {
-  syncWriteOnly: boolean;
+  /** --sync-write-only: which write-only values to re-send (fields, sites), or false without the flag. */
+  syncWriteOnly: WriteOnlySync | false;
   unlistedIsDrift?: boolean;
   /** The configuration at the git baseline (cli/baseline.ts), if any. */
   baseline?: Baseline | undefined;
@@ -135,17 +144,24 @@ export async function planSession(
   io: Io,
   choices: PlanChoices,
 ): Promise<Planned> {
+  const { syncWriteOnly } = choices;
+  // Before any request: only configured sites can be re-sent.
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
-    syncWriteOnly: choices.syncWriteOnly,
+    syncWriteOnly,
     unlistedIsDrift: choices.unlistedIsDrift === true,
+    today: todayOf(io),
   });
   const domains = targetedDomains(policy);
   const live = await listLive(session.api, shared, io, domains);
   refuseUnmatchedOnly(shared.only, session.state.websites, live);
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
-  return { live, liveCount, policy, plan: plan(session.state.websites, live, policy, choices.baseline) };
+  const result = plan(session.state.websites, live, policy, choices.baseline);
+  // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
+  if (domains !== undefined) delete result.coverage;
+  return { live, liveCount, policy, plan: result };
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
@@ -160,5 +176,46 @@ function refuseUnmatchedOnly(
   throw new SitesyncError(
     'usage',
     `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+  );
+}
+
+/** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
+function refuseUnmatchedSyncSites(sites: readonly string[], desired: readonly DesiredWebsite[]): void {
+  const unmatched = sites.filter((glob) => !desired.some((site) => matchesGlob(site.domain, glob)));
+  if (unmatched.length === 0) return;
+  throw new SitesyncError('usage', `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration`);
+}
+
+/**
+ * `plan` loads passwords without requiring them (a plan holds none). With
+ * --sync-write-only selecting passwords, the variables of the sites whose
+ * password this plan sends must be set (a missing secret is found before the
+ * apply); every other site's may stay unset.
+ */
+export function requireResentPasswords(
+  result: Plan,
+  policy: PlanPolicy,
+  desired: readonly DesiredWebsite[],
+  io: Io,
+): void {
+  if (!policy.syncWriteOnly) return;
+  const resendOf = writeOnlyResend(policy);
+  const sent = new Set(
+    result.changes.flatMap((change) =>
+      change.action !== 'delete' && change.fields.some((field) => field.field === 'password') ? [change.domain] : [],
+    ),
+  );
+  const missing = desired.filter(
+    (site) => sent.has(site.domain) && resendOf(site.domain)('password') && site.password instanceof UnresolvedSecret,
+  );
+  if (missing.length === 0) return;
+  for (const site of missing) {
+    const variable = (site.password as UnresolvedSecret).variable;
+    const where = site.source ? `${site.source.file}:${site.source.line}:${site.source.column}: ` : '';
+    io.stderr.write(`${where}${site.domain}: the password ${missingMessage([variable], io.env)}\n`);
+  }
+  throw new SitesyncError(
+    'config',
+    `--sync-write-only sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
   );
 }

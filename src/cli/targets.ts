@@ -111,11 +111,14 @@ export async function fanOut<T>(
     targets.map((target) => target.name),
   );
   const outcomes: TargetOutcome<T>[] = new Array(targets.length);
+  // One day for every target: the same day decides which ignore_changes rules have expired.
+  const started = io.now?.() ?? new Date();
+  const now = () => started;
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < targets.length; index = next++) {
       const target = targets[index] as TargetDeclaration;
-      const targetIo = targetIoFor(io, target.name, board);
+      const targetIo = targetIoFor(io, target.name, board, now);
       board.update(target.name, 'started');
       const outcome = await runOne(target, targetIo, work);
       outcomes[index] = outcome;
@@ -164,7 +167,7 @@ export interface TargetIo extends Io {
  * the lines are written, grouped under the target's name, when it ends.
  * No prompt: with targets, apply takes --auto-approve or a reviewed plan file.
  */
-function targetIoFor(io: Io, name: string, board: StatusBoard): TargetIo {
+function targetIoFor(io: Io, name: string, board: StatusBoard, now: () => Date): TargetIo {
   let captured = '';
   let pending = '';
   const kept: string[] = [];
@@ -209,5 +212,6 @@ function targetIoFor(io: Io, name: string, board: StatusBoard): TargetIo {
     },
   };
   if (io.signal) targetIo.signal = io.signal;
+  targetIo.now = now;
   return targetIo;
 }

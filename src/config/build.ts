@@ -17,7 +17,7 @@ import {
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
-import { type ResolvedBlock, resolveBlock } from './settings-block.js';
+import { type ResolvedBlock, resolveBlock, type WrittenRule } from './settings-block.js';
 import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
@@ -55,7 +55,7 @@ export interface BuildResult {
 export function buildState(
   files: readonly LoadedFile[],
   env: Env,
-  options: { advice?: boolean; secrets?: SecretMode } = {},
+  options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
 ): BuildResult {
   const secrets = options.secrets ?? 'resolve';
   const problems: ConfigProblem[] = [];
@@ -65,7 +65,9 @@ export function buildState(
   const apiUrl = resolveApiUrl(top, env, problems);
   const targets = resolveTargets(top, env, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
-  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets));
+  const today = options.advice ? options.today : undefined;
+  if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
+  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets, today));
   problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
@@ -84,7 +86,7 @@ export function buildState(
 
 function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
-  if (!located) return { settings: {}, ignoreChanges: [], passwordWritten: false, written: {} };
+  if (!located) return { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {} };
   const block = resolveBlock(located.source, ['defaults'], located.value, env, problems, secrets);
   const defaults: Defaults = {
     ...block,
@@ -101,24 +103,26 @@ function resolveWebsites(
   env: Env,
   problems: ConfigProblem[],
   secrets: SecretMode,
+  today: string | undefined,
 ): Entry[] {
   const list: unknown = file.config.websites;
   if (!Array.isArray(list)) return [];
   return list.flatMap((item: unknown, index) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
-    const entry = resolveWebsite(file.source, index, item as Record<string, unknown>, defaults, env, problems, secrets);
+    const at = { source: file.source, index };
+    const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
     return entry ? [entry] : [];
   });
 }
 
 function resolveWebsite(
-  source: SourceFile,
-  index: number,
+  { source, index }: { source: SourceFile; index: number },
   item: Readonly<Record<string, unknown>>,
   defaults: Defaults,
   env: Env,
   problems: ConfigProblem[],
   secrets: SecretMode,
+  today: string | undefined,
 ): Entry | undefined {
   const path = ['websites', index];
   const own = resolveBlock(source, path, item, env, problems, secrets);
@@ -135,6 +139,13 @@ function resolveWebsite(
     source: locate(source, path),
     raw: writtenValues(defaults.written, item),
   };
+  // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
+  const rules = [
+    ...defaults.ignoreRules.filter(({ rule }) => !own.ignoreChanges.includes(rule.field)),
+    ...own.ignoreRules,
+  ].map(({ rule }) => rule);
+  if (rules.length > 0) site.ignoreRules = rules;
+  if (today !== undefined) problems.push(...expiredRuleAdvice(own.ignoreRules, today));
   // Only a password-protected site has one: a password written for (or defaulted to) any other is never sent.
   const password = own.password ?? defaults.password;
   if (password && settings.privacy === 'password') site.password = password;
@@ -143,6 +154,20 @@ function resolveWebsite(
     site.passwordVersion = String(version);
   problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
   return { site, path: formatPath(path), domainAt: () => locate(source, [...path, 'domain']) };
+}
+
+/**
+ * validate's warning for each rule whose `until` has passed (UTC): the field
+ * is compared again, which is what the date asked for, but the rule is stale.
+ */
+function expiredRuleAdvice(rules: readonly WrittenRule[], today: string): ConfigProblem[] {
+  return rules.flatMap(({ rule, source, path }) => {
+    if (rule.until === undefined || rule.until >= today) return [];
+    const field = CONFIG_FIELD_NAMES[rule.field];
+    const reason = rule.reason === undefined ? '' : ` (reason: ${rule.reason})`;
+    const message = `expired on ${rule.until} (UTC)${reason}: ${field} is compared again; remove the rule or move the date`;
+    return [problemAt(source, [...path, 'until'], message, { severity: 'warning' })];
+  });
 }
 
 /** What the user wrote for this site (its own values over the defaults), minus any password reference. */

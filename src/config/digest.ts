@@ -16,15 +16,19 @@ export function configDigest(input: {
 }): string {
   // Websites as fixed-shape tuples (settings in SETTING_NAMES order): canonical without sorting keys, and fast.
   const websites = input.websites
-    .map((site) => [
-      site.domain,
-      SETTING_NAMES.map((name) => site.settings[name]),
-      site.password !== undefined,
-      [...site.ignoreChanges].sort(),
-      // Only when set, so the digest of every configuration without it stays as it was.
-      ...(site.passwordVersion === undefined ? [] : [site.passwordVersion]),
-    ])
-    .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+    .map((site) => {
+      const tuple: unknown[] = [
+        site.domain,
+        SETTING_NAMES.map((name) => site.settings[name]),
+        site.password !== undefined,
+        [...site.ignoreChanges].sort(),
+      ];
+      // Each only when set, so the digest of a configuration without them is what it was before them.
+      if (site.passwordVersion !== undefined) tuple.push(site.passwordVersion);
+      if (site.ignoreRules !== undefined) tuple.push(site.ignoreRules.map((rule) => canonicalJson(rule)).sort());
+      return tuple;
+    })
+    .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
   const head = canonicalJson({
     version: 1,
     apiUrl: input.apiUrl ?? null,

@@ -29,6 +29,8 @@ export interface LoadOptions extends Omit<ReadOptions, 'limit'> {
    * with no `manage` scope is a plan note): `validate` asks for it.
    */
   advice?: boolean;
+  /** Today (YYYY-MM-DD, UTC): with `advice`, an ignore_changes rule whose `until` has passed is a warning. */
+  today?: string;
   /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
   secrets?: SecretMode;
 }
@@ -79,7 +81,7 @@ export function loadConfigText(
   text: string,
   file: string,
   env: Env,
-  options: { advice?: boolean; secrets?: SecretMode } = {},
+  options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
 ): LoadResult {
   return loadConfigTexts([{ text, file }], env, options);
 }
@@ -103,7 +105,7 @@ export function loadConfigTexts(
  */
 function loadQuickly(
   sources: readonly ConfigText[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode },
+  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
 ): LoadResult | undefined {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
@@ -114,6 +116,7 @@ function loadQuickly(
   const built = buildState(loaded, options.env, {
     advice: options.advice === true,
     secrets: options.secrets ?? 'resolve',
+    ...(options.today !== undefined && { today: options.today }),
   });
   if (!built.state || built.problems.length > 0) return undefined;
   return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
@@ -123,7 +126,7 @@ function loadSources(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode },
+  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
 ): LoadResult {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
@@ -139,6 +142,7 @@ function loadSources(
   const built = buildState(loaded, options.env, {
     advice: options.advice === true,
     secrets: options.secrets ?? 'resolve',
+    ...(options.today !== undefined && { today: options.today }),
   });
   problems.push(...built.problems);
 

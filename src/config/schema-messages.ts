@@ -18,6 +18,7 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 
 /** Messages for values whose rule is a named definition (keyed by `$defs` name). */
 const DEFINITION_MESSAGES: Readonly<Record<string, string>> = {
+  isoDate: 'must be a date written YYYY-MM-DD (a UTC day), such as 2026-12-31',
   password: `must be an environment reference such as \${SHOP_PASSWORD}; a literal password is refused because this file is kept in version control`,
 };
 
@@ -86,6 +87,8 @@ export function schemaErrorMessage(error: ErrorObject): string {
       return `must be at most ${String(params.limit)}`;
     case 'minLength':
       return 'must not be empty';
+    case 'anyOf':
+      return 'must be a field name or a mapping such as { field: email, reason: "...", until: 2026-12-31 }';
     case 'uniqueItems':
       return `lists the same value twice (items ${String(params.j)} and ${String(params.i)})`;
     default:

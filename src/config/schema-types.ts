@@ -30,17 +30,20 @@ export type ParamList = string[] | string;
  */
 export type IpList = string[] | string;
 /**
- * Fields this tool never changes on the website.
+ * A field that ignore_changes can name.
  */
-export type IgnoreChanges = (
+export type IgnorableField =
   | 'privacy'
   | 'password'
   | 'email'
   | 'exclude_bots'
   | 'exclude_params'
   | 'exclude_ips'
-  | 'favorite'
-)[];
+  | 'favorite';
+/**
+ * Fields this tool never changes on the website: a field name, or a rule {field, reason, until} that expires after until.
+ */
+export type IgnoreChanges = (IgnorableField | IgnoreRule)[];
 
 /**
  * sitesync websites.yaml (format version 1): the websites of a web-analytics service as code. Field names follow the service's API.
@@ -114,6 +117,20 @@ export interface Limits {
    * Most changes one apply may make, as a percentage of managed websites (default 30).
    */
   max_change_percent?: number;
+}
+/**
+ * An ignore_changes entry with a reason and an optional end: after until, the field is compared again.
+ */
+export interface IgnoreRule {
+  field: IgnorableField;
+  /**
+   * Why the drift is expected (shown when the rule expires).
+   */
+  reason?: string;
+  /**
+   * Last day the rule holds, YYYY-MM-DD in UTC: from the next day the field is compared again and plan notes the expiry.
+   */
+  until?: string;
 }
 /**
  * One installation of the service: where it is, where its key comes from, which files apply to it. Exactly one of key_env and key_file.

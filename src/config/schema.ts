@@ -33,8 +33,31 @@ export function schemaAccepts(data: unknown): data is WebsitesConfig {
 /** Problems of one file's data against the schema; none means `data` is a WebsitesConfig. */
 export function checkSchema(source: SourceFile, data: unknown): ConfigProblem[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).map((error) => toProblem(source, error));
+  return withoutWrongBranches(validate.errors ?? []).map((error) => toProblem(source, error));
 }
+
+/**
+ * An `anyOf` (an ignore_changes entry: a field name, or a rule mapping) that
+ * fails reports every branch. Only the branch the value was written for
+ * speaks: a string is a field name (its enum error), a mapping a rule (its
+ * own errors); anything else gets one message for the whole entry.
+ */
+function withoutWrongBranches(errors: readonly ErrorObject[]): ErrorObject[] {
+  const choices = errors.filter((error) => error.keyword === 'anyOf');
+  if (choices.length === 0) return [...errors];
+  const wrong = (error: ErrorObject, choice: ErrorObject): boolean => {
+    if (error.instancePath !== choice.instancePath) return false;
+    if (typeof choice.data === 'string') return error.keyword === 'type';
+    if (isMapping(choice.data)) return error.keyword === 'enum';
+    return true;
+  };
+  return errors.flatMap((error) => {
+    if (error.keyword === 'anyOf') return isMapping(error.data) || typeof error.data === 'string' ? [] : [error];
+    return choices.some((choice) => wrong(error, choice)) ? [] : [error];
+  });
+}
+
+const isMapping = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function toProblem(source: SourceFile, error: ErrorObject): ConfigProblem {
   const path: PathSegment[] = pointerToPath(error.instancePath);

@@ -10,6 +10,7 @@ import {
   FIELDS,
   type FieldName,
   fieldFromConfigName,
+  type IgnoreRule,
   largeFields,
   MAX_FIELD_BYTES,
   SETTING_NAMES,
@@ -31,6 +32,14 @@ export interface ResolvedBlock {
   settings: Partial<WebsiteSettings>;
   password?: Secret;
   ignoreChanges: FieldName[];
+  /** The ignore_changes entries written as rules, with where each is written (for validate's expiry warning). */
+  ignoreRules: WrittenRule[];
+}
+
+export interface WrittenRule {
+  rule: IgnoreRule;
+  source: SourceFile;
+  path: DataPath;
 }
 
 export function resolveBlock(
@@ -53,7 +62,8 @@ export function resolveBlock(
     const message = `is ${bytes.toLocaleString('en-US')} bytes as sent, more than the ${MAX_FIELD_BYTES.toLocaleString('en-US')} bytes the service stores`;
     problems.push(problemAt(source, [...path, FIELDS[name].configName], message));
   }
-  const resolved: ResolvedBlock = { settings, ignoreChanges: ignoreList(block.ignore_changes) };
+  const ignored = ignoreList(source, [...path, 'ignore_changes'], block.ignore_changes, problems);
+  const resolved: ResolvedBlock = { settings, ...ignored };
   const password = resolvePassword(source, [...path, 'password'], block.password, env, problems, secrets);
   if (password) resolved.password = password;
   return resolved;
@@ -67,9 +77,51 @@ function setSetting<K extends SettingName>(
   settings[name] = value;
 }
 
-function ignoreList(raw: unknown): FieldName[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.map((entry) => fieldFromConfigName(String(entry))).filter((field) => field !== undefined);
+/**
+ * ignore_changes: field names, or rules `{ field, reason?, until? }` (the
+ * schema checks the shape). One entry per field; `until` must be a real day.
+ */
+function ignoreList(
+  source: SourceFile,
+  path: DataPath,
+  raw: unknown,
+  problems: ConfigProblem[],
+): { ignoreChanges: FieldName[]; ignoreRules: WrittenRule[] } {
+  const ignoreChanges: FieldName[] = [];
+  const ignoreRules: WrittenRule[] = [];
+  if (!Array.isArray(raw)) return { ignoreChanges, ignoreRules };
+  raw.forEach((entry: unknown, index) => {
+    const written = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : { field: entry };
+    const field = fieldFromConfigName(String(written.field));
+    if (field === undefined) return; // the schema reports it
+    if (ignoreChanges.includes(field)) {
+      // Identical entries are the schema's (uniqueItems); `email` next to `{ field: email, ... }` is ours.
+      const identical = raw.slice(0, index).some((earlier) => JSON.stringify(earlier) === JSON.stringify(entry));
+      if (!identical) {
+        problems.push(problemAt(source, [...path, index], `names ${String(written.field)} again: one entry per field`));
+      }
+      return;
+    }
+    ignoreChanges.push(field);
+    if (written === entry) {
+      const rule: IgnoreRule = { field };
+      if (typeof written.reason === 'string') rule.reason = written.reason;
+      if (typeof written.until === 'string') {
+        if (isCalendarDate(written.until)) rule.until = written.until;
+        // A wrong shape is the schema's message; a well-formed day that does not exist is ours.
+        else if (/^\d{4}-\d{2}-\d{2}$/.test(written.until))
+          problems.push(problemAt(source, [...path, index, 'until'], `${written.until} is not a calendar date`));
+      }
+      ignoreRules.push({ rule, source, path: [...path, index] });
+    }
+  });
+  return { ignoreChanges, ignoreRules };
+}
+
+/** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
+export function isCalendarDate(text: string): boolean {
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }
 
 function ipProblems(source: SourceFile, path: DataPath, raw: unknown): ConfigProblem[] {

@@ -85,7 +85,8 @@ export type NoteKind =
   | 'prune_unscoped' // prune is on and `manage` covers the whole account
   | 'duplicate_domain' // the service holds one canonical domain more than once: one note per group
   | 'unlisted_drift' // --unlisted-is-drift: in scope, not listed, prune off: created outside the configuration
-  | 'possible_rename'; // prune off: a create whose settings match a kept site (a domain edit makes a second site)
+  | 'possible_rename' // prune off: a create whose settings match a kept site (a domain edit makes a second site)
+  | 'ignore_expired'; // an ignore_changes rule's `until` has passed: its field is compared again (one note per rule)
 
 /** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {
@@ -97,6 +98,10 @@ export interface Note {
   ids?: number[];
   /** possible_rename: the kept live site that the created one (`domains[0]`) looks like a rename of. */
   renameOf?: string;
+  /** ignore_expired: the rule's field, last day (YYYY-MM-DD, UTC) and reason as written. */
+  field?: FieldName;
+  until?: string;
+  reason?: string;
 }
 
 export type SafetyRule = 'max_deletes' | 'max_change_percent' | 'empty_config_prune' | 'suspected_rename';
@@ -142,11 +147,37 @@ export interface IgnoredOnlySite {
   fields: IgnoredDrift[];
 }
 
+/**
+ * How much of the account this configuration covers, counted over every live
+ * record (like driftctl's coverage). Managed: listed, or unlisted inside
+ * `manage` and pruned. Unmanaged: the rest, by reason.
+ */
+export interface Coverage {
+  /** Live records of the account, every one (a domain held twice counts twice). */
+  live: number;
+  managed: number;
+  /** `outOfScope + kept + duplicates`. */
+  unmanaged: number;
+  /** Unlisted, outside `manage`: never touched. */
+  outOfScope: number;
+  /** Unlisted, inside `manage`, kept: prune is off, or `protect` matches. */
+  kept: number;
+  /** The newer records of a domain the service holds more than once: never changed or pruned. */
+  duplicates: number;
+  /** `managed / live` in percent, rounded down to one decimal (never 100 while one is unmanaged); null with no live record. */
+  percent: number | null;
+}
+
 export interface Plan {
   changes: Change[];
   notes: Note[];
   safety: SafetyViolation[];
   summary: PlanSummary;
+  /**
+   * Always set by the planner; removed for a targeted plan (--only exact domains: only those
+   * sites were read, cli/prepare.ts); absent in a plan saved by an older sitesync.
+   */
+  coverage?: Coverage;
   /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */
   ignoredOnly?: IgnoredOnlySite[];
   /** Present when the plan was classified against a git baseline. */
@@ -175,6 +206,12 @@ export interface PlanPolicy extends ConfigPolicy {
   /** --only / --skip globs. */
   only: string[];
   skip: string[];
-  /** --sync-write-only: re-send every configured write-only value. */
+  /** --sync-write-only: re-send configured write-only values (every one, unless narrowed below). */
   syncWriteOnly: boolean;
+  /** `--sync-write-only FIELD`: only these fields; absent: every write-only field. */
+  syncWriteOnlyFields?: FieldName[];
+  /** `--sync-write-only DOMAIN|GLOB`: only these sites (still within --only/--skip); absent: every site. */
+  syncWriteOnlySites?: string[];
+  /** Today, YYYY-MM-DD in UTC: an ignore_changes rule whose `until` is before it has expired. Absent: none expires. */
+  today?: string;
 }

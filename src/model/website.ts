@@ -275,6 +275,17 @@ export interface SourceLocation {
   column: number;
 }
 
+/**
+ * An `ignore_changes` entry written as a rule: why, and until when. `until`
+ * is the last day (YYYY-MM-DD, UTC) the field is ignored; from the next day it
+ * is compared again and the plan notes the expiry.
+ */
+export interface IgnoreRule {
+  field: FieldName;
+  reason?: string;
+  until?: string;
+}
+
 /** One website as the configuration wants it. */
 export interface DesiredWebsite {
   /** Canonical domain (see domain.ts): the identity. */
@@ -284,8 +295,10 @@ export interface DesiredWebsite {
   password?: Secret;
   /** `password_version`: a change of it since the git baseline re-sends the password (a rotation). */
   passwordVersion?: string;
-  /** Fields this tool never changes on this site. */
+  /** Fields this tool never changes on this site (every entry of ignore_changes, expired or not). */
   ignoreChanges: FieldName[];
+  /** The entries of ignoreChanges written as rules (with a reason or an until), one per field at most. */
+  ignoreRules?: IgnoreRule[];
   source?: SourceLocation;
   /** The values as written in websites.yaml (config names; never a password), for --explain. */
   raw?: Readonly<Record<string, unknown>>;

@@ -4,7 +4,8 @@
  * form per field (`FIELDS[...].canonical`) and `sameValue`, so a plan never
  * shows a change that is not a change. A live setting that is `undefined` is
  * write-only on that server: it is never compared, only re-sent on request
- * (--sync-write-only), and only when the configuration writes it.
+ * (--sync-write-only, for the fields and sites it selects), and only when the
+ * configuration writes it.
  * Pure.
  */
 import type { FieldChange, IgnoredDrift } from '../model/plan.js';
@@ -18,6 +19,7 @@ import {
   sameValue,
   type WebsiteSettings,
 } from '../model/website.js';
+import type { Resend } from './policy.js';
 
 export interface SiteComparison {
   /** The fields an update sends, write-only ones marked. */
@@ -67,7 +69,7 @@ export function liveSettings(live: LiveWebsite): Partial<WebsiteSettings> {
  * Compares one desired site with its live counterpart, field by field, without
  * building settings objects (a plan of 100,000 sites is mostly unchanged ones).
  */
-export function compareSite(desired: DesiredWebsite, live: LiveWebsite, syncWriteOnly: boolean): SiteComparison {
+export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: Resend): SiteComparison {
   const fields: FieldChange[] = [];
   const ignored: IgnoredDrift[] = [];
   let unverifiable = 0;
@@ -79,14 +81,14 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, syncWrit
       if (ignoredField) continue;
       unverifiable += 1;
       // Only a value the user wrote is re-sent: the service's default is no claim about the live value.
-      if (syncWriteOnly && isWritten(desired, name)) fields.push({ field: name, after, writeOnly: true });
+      if (resend(name) && isWritten(desired, name)) fields.push({ field: name, after, writeOnly: true });
       continue;
     }
     if (sameValue(before, after)) continue;
     if (ignoredField) ignored.push({ field: name, before, after });
     else fields.push({ field: name, before, after });
   }
-  const password = passwordField(desired, live, syncWriteOnly);
+  const password = passwordField(desired, live, resend('password'));
   if (password.counted) unverifiable += 1;
   if (password.send) fields.push({ field: 'password', writeOnly: true });
   return { fields, ignored, unverifiable };

@@ -16,6 +16,8 @@ import {
   sameValue,
 } from '../model/website.js';
 import { canonicalOf, passwordField } from './compare.js';
+import { expiredRules, withoutExpired } from './ignore-rules.js';
+import { type Resend, writeOnlyResend } from './policy.js';
 import { scopeOf } from './scope.js';
 
 /**
@@ -45,16 +47,18 @@ export function explain(
 ): SiteExplanation[] {
   const scope = scopeOf(policy);
   const liveByDomain = indexLiveByDomain(live).byDomain;
+  const resendOf = writeOnlyResend(policy);
   const sites: SiteExplanation[] = [];
   for (const site of desired) {
     const current = liveByDomain.get(site.domain);
     if (current === undefined || !scope.selected(site.domain)) continue;
-    sites.push({ domain: site.domain, id: current.id, fields: explainSite(site, current, policy.syncWriteOnly) });
+    const compared = withoutExpired(site, expiredRules(site, policy.today));
+    sites.push({ domain: site.domain, id: current.id, fields: explainSite(compared, current, resendOf(site.domain)) });
   }
   return sites.sort(byDomain);
 }
 
-function explainSite(site: DesiredWebsite, current: LiveWebsite, syncWriteOnly: boolean): FieldExplanation[] {
+function explainSite(site: DesiredWebsite, current: LiveWebsite, resend: Resend): FieldExplanation[] {
   const fields: FieldExplanation[] = SETTING_NAMES.map((name) => {
     const spec = FIELDS[name];
     const liveCanonical = canonicalOf(name, current.settings[name]);
@@ -74,7 +78,7 @@ function explainSite(site: DesiredWebsite, current: LiveWebsite, syncWriteOnly: 
       outcome,
     };
   });
-  fields.push(explainPassword(site, current, syncWriteOnly));
+  fields.push(explainPassword(site, current, resend('password')));
   return fields;
 }
 

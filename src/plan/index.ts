@@ -4,7 +4,14 @@ export { classifyPlan, countClasses, createClass, deleteClass, fieldClass, withB
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
 export { fingerprintLive, planDigest } from './fingerprint.js';
 export { plan } from './planner.js';
-export { type CliPolicy, policyFromConfig } from './policy.js';
+export {
+  type CliPolicy,
+  parseWriteOnlySync,
+  policyFromConfig,
+  type Resend,
+  type WriteOnlySync,
+  writeOnlyResend,
+} from './policy.js';
 export { type PlanDifference, type Rederived, rederive } from './rederive.js';
 export { checkSafety, MIN_SITES_FOR_PERCENT, type SafetyContext } from './safety.js';
 export {

@@ -11,7 +11,10 @@ import type { Baseline, Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSum
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
+import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
+import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
+import { writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
 
@@ -30,11 +33,15 @@ interface Tally {
   unverified: string[];
   ignored: string[];
   filtered: string[];
+  expired: ExpiredRules;
+  /** The sites with an expired rule, as compared (the rule's field no longer ignored), by domain. */
+  compared: Map<string, DesiredWebsite>;
   unchanged: number;
   unverifiable: number;
   ignoredDrift: number;
   /** Live sites this configuration manages: listed, or unlisted inside `manage`. */
   managedLive: number;
+  coverage: CoverageCounts;
 }
 
 /**
@@ -58,10 +65,13 @@ export function plan(
     unverified: [],
     ignored: [],
     filtered: [],
+    expired: new ExpiredRules(),
+    compared: new Map(),
     unchanged: 0,
     unverifiable: 0,
     ignoredDrift: 0,
     managedLive: 0,
+    coverage: { listed: 0, outOfScope: 0, unlistedInScope: 0, pruned: 0 },
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
   const baseSites = baseline === undefined ? undefined : baselineSites(baseline);
@@ -69,7 +79,13 @@ export function plan(
   planUnlisted(liveByDomain, listed, policy, tally, baseSites);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
-  const result: Plan = { changes: tally.changes, notes, safety: [], summary: summaryOf(tally) };
+  const result: Plan = {
+    changes: tally.changes,
+    notes,
+    safety: [],
+    summary: summaryOf(tally),
+    coverage: coverageOf(tally.coverage, duplicates),
+  };
   result.notes.push(...possibleRenames(tally, liveByDomain));
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {
@@ -79,7 +95,10 @@ export function plan(
     inScopeLiveCount: tally.managedLive,
   });
   if (baseline !== undefined) {
-    classifyPlan(result, baseline, desired, liveByDomain, baseSites);
+    // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
+    const compared =
+      tally.compared.size === 0 ? desired : desired.map((site) => tally.compared.get(site.domain) ?? site);
+    classifyPlan(result, baseline, compared, liveByDomain, baseSites);
   } else if (policy.unlistedIsDrift === true) {
     result.summary.drift = tally.unlistedDrift.length;
   }
@@ -96,14 +115,19 @@ function planListed(
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): Set<string> {
   const scope = scopeOf(policy);
+  const resendOf = writeOnlyResend(policy);
   const listed = new Set<string>();
-  for (const site of desired) {
-    if (listed.has(site.domain)) continue; // the config loader rejects duplicates; keep the first
-    listed.add(site.domain);
-    if (!scope.selected(site.domain)) {
-      tally.filtered.push(site.domain);
+  for (const written of desired) {
+    if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
+    listed.add(written.domain);
+    if (!scope.selected(written.domain)) {
+      tally.filtered.push(written.domain);
       continue;
     }
+    const expired = expiredRules(written, policy.today);
+    tally.expired.add(written.domain, expired);
+    const site = withoutExpired(written, expired);
+    if (site !== written) tally.compared.set(site.domain, site);
     const current = liveByDomain.get(site.domain);
     if (current === undefined) {
       const after = canonicalSettings(site.settings);
@@ -114,7 +138,7 @@ function planListed(
       tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
       continue;
     }
-    const comparison = compareSite(site, current, policy.syncWriteOnly);
+    const comparison = compareSite(site, current, resendOf(site.domain));
     if (baseSites !== undefined)
       comparison.fields = withBaselineWrites(comparison.fields, site, baseSites.get(site.domain), current);
     if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
@@ -154,22 +178,28 @@ function planUnlisted(
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): void {
   const scope = scopeOf(policy);
+  const counts = tally.coverage;
   for (const [domain, current] of liveByDomain) {
     if (listed.has(domain)) {
       tally.managedLive += 1;
+      counts.listed += 1;
       continue;
     }
     if (!scope.inScope(domain)) {
       tally.outOfScope.push(domain);
+      counts.outOfScope += 1;
       continue;
     }
     tally.managedLive += 1;
+    counts.unlistedInScope += 1;
+    const pruned = policy.prune && !scope.isProtected(domain);
+    if (pruned) counts.pruned += 1;
     if (!scope.selected(domain)) tally.filtered.push(domain);
     else if (!policy.prune) {
       // A site listed at the baseline was created through the configuration: unlisted since, not drift.
       if (policy.unlistedIsDrift === true && baseSites?.has(domain) !== true) tally.unlistedDrift.push(domain);
       else tally.kept.push(domain);
-    } else if (scope.isProtected(domain)) tally.protected.push(domain);
+    } else if (!pruned) tally.protected.push(domain);
     else tally.changes.push(deleteOf(domain, current));
   }
 }
@@ -259,5 +289,6 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   add('write_only_unverified', tally.unverified, tally.unverifiable);
   add('ignored_drift', tally.ignored, tally.ignoredDrift);
   add('filtered', tally.filtered);
+  notes.push(...tally.expired.notes());
   return notes;
 }

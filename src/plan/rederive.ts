@@ -12,7 +12,7 @@ import type { ConfigPolicy } from '../model/desired-state.js';
 import type { Baseline, Change, Plan, PlanPolicy } from '../model/plan.js';
 import type { DesiredWebsite } from '../model/website.js';
 import { plan } from './planner.js';
-import { policyFromConfig } from './policy.js';
+import { type CliPolicy, policyFromConfig } from './policy.js';
 import { fingerprintsOf, type SavedPlan } from './saved-plan.js';
 
 /** One place where the file and the re-derived plan disagree; a value absent on a side is undefined. */
@@ -37,13 +37,7 @@ export function rederive(
   config: ConfigPolicy,
   baseline?: Baseline,
 ): Rederived {
-  const cli = saved.policy;
-  const policy = policyFromConfig(config, {
-    only: cli.only,
-    skip: cli.skip,
-    syncWriteOnly: cli.syncWriteOnly,
-    unlistedIsDrift: cli.unlistedIsDrift === true,
-  });
+  const policy = policyFromConfig(config, savedChoices(saved.policy));
   const derived = plan(desired, saved.live, policy, baseline);
   const differences = [
     ...policyDifferences(saved.policy, policy),
@@ -62,6 +56,25 @@ export function rederive(
     return true;
   });
   return { plan: derived, differences: unique };
+}
+
+/**
+ * The command-line choices the plan was made with, as the file records them:
+ * --only/--skip, what --sync-write-only selected, --unlisted-is-drift, and the
+ * day that decided which ignore_changes rules had expired (so a plan made the
+ * day before an `until` re-derives the same the day after).
+ */
+function savedChoices(saved: PlanPolicy): CliPolicy {
+  const choices: CliPolicy = {
+    only: saved.only,
+    skip: saved.skip,
+    syncWriteOnly: saved.syncWriteOnly
+      ? { fields: saved.syncWriteOnlyFields ?? [], sites: saved.syncWriteOnlySites ?? [] }
+      : false,
+    unlistedIsDrift: saved.unlistedIsDrift === true,
+  };
+  if (saved.today !== undefined) choices.today = saved.today;
+  return choices;
 }
 
 function same(a: unknown, b: unknown): boolean {

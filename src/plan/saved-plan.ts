@@ -225,6 +225,16 @@ function policyProblemOf(policy: unknown): string | undefined {
   if (!isStringArray(policy.protect) || !isStringArray(policy.only) || !isStringArray(policy.skip)) {
     return 'protect, only and skip must be lists of globs';
   }
+  for (const key of ['syncWriteOnlyFields', 'syncWriteOnlySites'] as const) {
+    if (policy[key] !== undefined && !isStringArray(policy[key])) return `${key} must be a list`;
+  }
+  // The day re-derivation uses to decide which ignore_changes rules had expired.
+  if (policy.today !== undefined && (typeof policy.today !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(policy.today))) {
+    return 'today must be a day, YYYY-MM-DD';
+  }
+  if (policy.unlistedIsDrift !== undefined && typeof policy.unlistedIsDrift !== 'boolean') {
+    return 'unlistedIsDrift must be a boolean';
+  }
   const limits = policy.limits;
   if (!isRecord(limits) || typeof limits.maxDeletes !== 'number' || typeof limits.maxChangePercent !== 'number') {
     return 'limits must have maxDeletes and maxChangePercent';

@@ -9,8 +9,11 @@
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
 
 /** `plan --format json`: bumped on any incompatible change of its shape. */
-/** 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`. */
-export const PLAN_FORMAT_VERSION = 1.1;
+/**
+ * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
+ * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
+ */
+export const PLAN_FORMAT_VERSION = 1.2;
 /** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
 

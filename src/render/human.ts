@@ -76,6 +76,7 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   }
   if (options.explain !== undefined) lines.push(...explainLines(options.explain));
   push('');
+  if (view.coverage !== undefined) push(view.coverage, 'muted');
   push(view.summary, 'heading');
   while (lines[0]?.text === '') lines.shift();
   return paint(lines, options.color);

@@ -30,6 +30,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   if (plan.baseline !== undefined) document.baseline = plan.baseline;
   if (options.target !== undefined) document.target = options.target;
   document.summary = plan.summary;
+  if (plan.coverage !== undefined) document.coverage = plan.coverage;
   document.changes = plan.changes;
   if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
   // The document words notes and violations (`message`), in the order of its documented shape.
@@ -39,6 +40,9 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
     domains: note.domains,
     ...(note.ids && { ids: note.ids }),
     ...(note.renameOf !== undefined && { renameOf: note.renameOf }),
+    ...(note.field !== undefined && { field: note.field }),
+    ...(note.until !== undefined && { until: note.until }),
+    ...(note.reason !== undefined && { reason: note.reason }),
   }));
   document.safety = plan.safety.map((violation) => {
     const { rule, total: _total, deletes: _deletes, ...rest } = violation;

@@ -86,6 +86,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const tail: string[] = [];
   if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
   if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
+  if (view.coverage !== undefined) tail.push(escapeMarkdown(view.coverage), '');
   tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);
 
   let text = `${head.join('\n')}\n`;

@@ -3,8 +3,9 @@
  * their structure (kind or rule, domains, counts, limit, actual); every
  * renderer, the JSON document and apply's refusal word them here, once.
  */
-import type { BaselineRef, ChangeClass, Note, PlanSummary, SafetyViolation } from '../model/plan.js';
+import type { BaselineRef, ChangeClass, Coverage, Note, PlanSummary, SafetyViolation } from '../model/plan.js';
 import { countOf, listFirst } from '../model/text.js';
+import { CONFIG_FIELD_NAMES } from '../model/website.js';
 
 export const PRUNE_UNSCOPED_TEXT =
   'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
@@ -36,6 +37,11 @@ export function noteText(note: Note): string {
       const [kept, ...others] = note.ids ?? [];
       const them = others.length === 1 ? `id ${others[0]}` : `ids ${others.join(', ')}`;
       return `${note.domains[0]} is held ${others.length + 1} times by the service (ids ${[kept, ...others].join(', ')}): sitesync manages the oldest (id ${kept}); ${them} ${others.length === 1 ? 'is' : 'are'} never changed or pruned: remove by hand what is not needed`;
+    }
+    case 'ignore_expired': {
+      const field = note.field === undefined ? 'a field' : CONFIG_FIELD_NAMES[note.field];
+      const reason = note.reason === undefined ? '' : ` (reason: ${note.reason})`;
+      return `ignore_changes for ${field} expired on ${note.until} (UTC)${reason}: ${field} is compared again on ${sites}; remove the rule or move its until`;
     }
     case 'possible_rename':
       return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;
@@ -90,4 +96,17 @@ export function violationText(violation: SafetyViolation): string {
       return `${old} → ${violation.renamedTo} looks like a rename: the service cannot rename a website, so ${old} and its whole analytics history would be deleted`;
     }
   }
+}
+
+/** `Coverage: 20 of 22 live websites managed (90.9%); 2 unmanaged: 1 outside manage, 1 not listed, kept`. */
+export function coverageText(coverage: Coverage): string {
+  if (coverage.percent === null) return 'Coverage: the account has no websites.';
+  const head = `Coverage: ${coverage.managed} of ${countOf(coverage.live, 'live website')} managed (${coverage.percent}%)`;
+  if (coverage.unmanaged === 0) return `${head}.`;
+  const reasons = [
+    coverage.outOfScope > 0 ? `${coverage.outOfScope} outside manage` : '',
+    coverage.kept > 0 ? `${coverage.kept} not listed, kept` : '',
+    coverage.duplicates > 0 ? `${coverage.duplicates} ${coverage.duplicates === 1 ? 'duplicate' : 'duplicates'}` : '',
+  ].filter((reason) => reason !== '');
+  return `${head}; ${coverage.unmanaged} unmanaged: ${reasons.join(', ')}.`;
 }

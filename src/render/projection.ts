@@ -10,7 +10,15 @@ import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, 
 import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
-import { baselineText, classCountsText, classLines, classTag, noteText, violationText } from './plan-text.js';
+import {
+  baselineText,
+  classCountsText,
+  classLines,
+  classTag,
+  coverageText,
+  noteText,
+  violationText,
+} from './plan-text.js';
 
 export type LineKind = 'set' | 'change' | 'added' | 'removed' | 'kept' | 'write-only' | 'ignored';
 
@@ -41,6 +49,8 @@ export interface PlanView {
   /** With a baseline: the sites of each class (drift, conflict, pending), one line each. */
   classes: string[];
   notes: string[];
+  /** Absent for a plan saved by an older sitesync. */
+  coverage?: string;
   summary: string;
 }
 
@@ -66,6 +76,7 @@ export function projectPlan(plan: Plan): PlanView {
     safety: view.safety.map(printable),
     classes: view.classes.map(printable),
     notes: view.notes.map(printable),
+    ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
     summary: printable(view.summary),
   };
 }
@@ -81,6 +92,7 @@ function rawView(plan: Plan): PlanView {
     safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
     classes: classLines(plan.changes),
     notes: plan.notes.map(noteLine),
+    ...(plan.coverage === undefined ? {} : { coverage: coverageText(plan.coverage) }),
     summary: summaryLine(plan),
   };
 }

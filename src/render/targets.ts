@@ -3,7 +3,7 @@
  * target's part is the single-target rendering, unchanged, under the
  * target's name; a failed target is its name and its error. Human: grouped
  * by target. Markdown: a summary table, then one section per target. JSON:
- * `{formatVersion: 1.2, targets: [...]}`, each element the single-target
+ * `{formatVersion: 1.3, targets: [...]}`, each element the single-target
  * plan document plus `name` (or `name`, `target` and `error`).
  */
 import type { Plan } from '../model/plan.js';
@@ -13,8 +13,11 @@ import { renderHuman } from './human.js';
 import { planDocument } from './json.js';
 import { escapeMarkdown, MARKDOWN_LIMIT, renderMarkdown } from './markdown.js';
 
-/** The format version of a document with a `targets` array. */
-export const TARGETS_FORMAT_VERSION = 1.2;
+/**
+ * The format version of a document with a `targets` array: 1.3, after the
+ * plan document's 1.2 (coverage), so the two never share a number.
+ */
+export const TARGETS_FORMAT_VERSION = 1.3;
 
 /** One target's part of the report. */
 export interface TargetReport {

@@ -92,7 +92,18 @@ describe('sitesync apply plan.json', () => {
     expect(skip.err).toContain('error: --skip cannot be used with a saved plan');
     const sync = await cli.ws.run(['apply', 'plan.json', '--sync-write-only']);
     expect(sync.err).toContain('error: --sync-write-only cannot be used with a saved plan');
+    const fields = await cli.ws.run(['apply', 'plan.json', '--sync-write-only', 'exclude_params,keep.example']);
+    expect(fields.err).toContain(
+      'make a new plan with it (sitesync plan --sync-write-only exclude_params,keep.example --out plan.json)',
+    );
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
+  });
+
+  test('a plan saved with a --sync-write-only selection keeps it as data and applies', async () => {
+    expect((await cli.ws.run(['plan', '--sync-write-only', 'exclude_params', '--out', 'plan.json'])).code).toBe(0);
+    const saved = JSON.parse(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8'));
+    expect(saved.policy).toMatchObject({ syncWriteOnly: true, syncWriteOnlyFields: ['excludeParams'] });
+    expect((await cli.ws.run(['apply', 'plan.json'])).code).toBe(0);
   });
 
   test("refuses a plan made with another account's key, naming the cause", async () => {

@@ -26,7 +26,7 @@ export interface Workspace {
   write(name: string, text: string): string;
   run(
     argv: string[],
-    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal'>> & {
+    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal' | 'now'>> & {
       tty?: boolean;
       unredacted?: boolean;
       /** Sees each stderr write as it happens: a test can react to a line (abort on a wait notice). */
@@ -54,6 +54,7 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       const io = extra.unredacted ? rawIo(fullEnv, dir, tty) : captureIo({ env: fullEnv, cwd: dir, tty });
       if (extra.prompt) io.prompt = extra.prompt;
       if (extra.signal) io.signal = extra.signal;
+      if (extra.now) io.now = extra.now;
       const onStderr = extra.onStderr;
       if (onStderr) {
         const stderr = io.stderr;

@@ -1,7 +1,8 @@
 // `plan/apply --baseline REF` in a real git repository against the reference
 // server: each class (pending, drift, conflict) and its exit code, the default
 // baseline (the tag --mark-applied moves), the one-line errors, --mark-applied,
-// write-only values (exclude_params, password_version) and --unlisted-is-drift.
+// write-only values (exclude_params, password_version), --unlisted-is-drift, the
+// classes of deletes, and an expired ignore rule (pending) beside the coverage line.
 import { describe, expect, it } from 'vitest';
 import { type GitBaselineRepo, gitBaselineRepo } from '../helpers/git-baseline-repo.js';
 import { client, insertWebsite } from '../helpers/server.js';
@@ -91,7 +92,7 @@ describe('classes against the reference server', () => {
     expect(human.out).toContain('Classes: 1 pending, 1 drift, 1 conflict.');
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json).toMatchObject({ formatVersion: 1.1, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
+    expect(json).toMatchObject({ formatVersion: 1.2, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
     expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
       ['a.example', 'pending'],
@@ -129,6 +130,47 @@ describe('classes against the reference server', () => {
       ['b.example', 'drift'],
       ['d.example', 'pending'],
     ]);
+  });
+
+  it('with prune, a delete of a site created outside sitesync is drift; of one unlisted since REF, pending', async () => {
+    const pruned = V1.replace('version: 1\n', 'version: 1\nprune: true\n');
+    const repo = gitBaselineRepo(cli.ws.dir);
+    repo.commit('v1', { 'websites.yaml': pruned });
+    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
+    await insertWebsite(cli.server, 'stranger.example');
+    repo.commit('drop b', { 'websites.yaml': pruned.replace('  - domain: b.example\n    email: false\n', '') });
+    const human = await cli.ws.run(['plan', '--detailed-exitcode']);
+    expect(human.code).toBe(4);
+    expect(human.out).toMatch(/- DELETE b\.example \(id \d+\) \[pending\]/);
+    expect(human.out).toMatch(/- DELETE stranger\.example \(id \d+\) \[drift\]/);
+    const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
+    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+      ['b.example', 'pending'],
+      ['stranger.example', 'drift'],
+    ]);
+  });
+
+  it('a field whose ignore rule expired since is pending (exit 2), noted, with the coverage line', async () => {
+    const until =
+      '    ignore_changes:\n      - field: email\n        reason: CRM migration\n        until: 2026-06-30\n';
+    const ruled = V1.replace(
+      '  - domain: a.example\n    email: false\n',
+      `  - domain: a.example\n    email: true\n${until}`,
+    );
+    const repo = gitBaselineRepo(cli.ws.dir);
+    repo.commit('v1', { 'websites.yaml': ruled });
+    const june = () => new Date('2026-06-15T12:00:00Z');
+    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG], { now: june })).code).toBe(0);
+    // Turned off in the web UI while the rule holds: ignored drift, the rule's purpose.
+    expect((await client(cli.server)('PUT', '/api/v1/websites/1', { form: { email: '0' } })).status).toBe(200);
+    expect((await cli.ws.run(['plan', '--detailed-exitcode'], { now: june })).code).toBe(0);
+    const july = () => new Date('2026-07-01T00:00:00Z');
+    const run = await cli.ws.run(['plan', '--detailed-exitcode'], { now: july });
+    expect(run.code).toBe(2);
+    expect(run.out).toContain('~ a.example (id 1) will be updated [pending]\n    email: false → true [pending]\n');
+    expect(run.out).toContain('Note: ignore_changes for email expired on 2026-06-30 (UTC) (reason: CRM migration)');
+    expect(run.out).toContain('Coverage: 3 of 3 live websites managed (100%).');
+    expect(run.out).toContain('Classes: 1 pending, 0 drift, 0 conflicts.');
   });
 
   it('--unlisted-is-drift (and unlisted_is_drift: true): a site created outside the configuration exits 4', async () => {

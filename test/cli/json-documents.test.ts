@@ -54,10 +54,22 @@ describe('plan --format json', () => {
     ['a bad option value, read by the command', ['--rate-limit', 'many'], 'usage'],
     ['an unknown option, refused by the parser', ['--bogus'], 'usage'],
     ['an --only that matches nothing', ['--only', 'nosuch.example'], 'usage'],
+    ['a --sync-write-only site that matches nothing', ['--sync-write-only', 'nosuch.example'], 'usage'],
+    ['a --sync-write-only word that is neither field nor site', ['--sync-write-only', 'no way!'], 'usage'],
+    ['a --baseline outside a git work tree', ['--baseline', 'sitesync-applied'], 'config'],
   ])('%s is an error document', async (_name, args, code) => {
     const run = await cli.ws.run(['plan', '--format', 'json', ...args]);
     expect(run.code).toBe(1);
     expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, error: { code } });
+  });
+
+  test('a password --sync-write-only re-sends whose variable is unset is an error document', async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+    const site = '    privacy: password\n    password: ${UNSET_PASSWORD_VARIABLE}\n';
+    cli.ws.write('websites.yaml', config({ 'a.example': site }));
+    const run = await cli.ws.run(['plan', '--format', 'json', '--sync-write-only', 'password']);
+    expect(run.code).toBe(1);
+    expect(documentOf(run, 'plan')).toMatchObject({ formatVersion: PLAN_FORMAT_VERSION, error: { code: 'config' } });
   });
 
   test('a rejected key and an unreachable service are error documents', async () => {
@@ -105,6 +117,12 @@ describe('apply --format json', () => {
     ['an unknown option', ['--bogus'], 'usage', undefined],
     ['no terminal and no --auto-approve', [], 'usage', undefined],
     ['a saved plan that does not exist', ['missing.json'], 'usage', undefined],
+    [
+      'a --sync-write-only site that matches nothing',
+      ['--auto-approve', '--sync-write-only', 'x.example'],
+      'usage',
+      undefined,
+    ],
   ])('%s is an error document', async (_name, args, code, text) => {
     if (text !== undefined) cli.ws.write('websites.yaml', text);
     const run = await cli.ws.run(['apply', '--format', 'json', ...args]);

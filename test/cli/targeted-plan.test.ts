@@ -39,13 +39,19 @@ describe('a targeted plan on an account of 10,000 sites', () => {
     expect(
       plan.changes.map((change: { domain: string; action: string }) => `${change.action} ${change.domain}`),
     ).toEqual(['update a.example.com']);
+    // One site read of 10,000: the account is not counted, so no coverage rather than a wrong 100%.
+    expect(plan.coverage).toBeUndefined();
+    const human = await ws.run(['plan', '--only', 'a.example.com']);
+    expect(human.out).not.toContain('Coverage:');
   });
 
-  it('without --only the same plan lists every page (100 requests)', async () => {
+  it('without --only the same plan lists every page (100 requests) and counts the account', async () => {
     const ws = workspace(server);
     ws.write('websites.yaml', yaml);
-    expect((await ws.run(['plan'])).code).toBe(0);
+    const { code, out } = await ws.run(['plan']);
+    expect(code).toBe(0);
     expect(requests).toHaveLength(SITES / 100);
+    expect(out).toContain('Coverage: 1 of 10000 live websites managed (0%); 9999 unmanaged: 9999 not listed, kept.');
   });
 
   it('a glob in --only lists everything: a search cannot answer it', async () => {

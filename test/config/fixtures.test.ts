@@ -26,8 +26,8 @@ describe('config fixtures', () => {
   });
 
   it.each(fixtures)('%s', async (name) => {
-    // With validate's advice (prune without manage), so each file shows all that validate prints.
-    const result = await loadConfig({ files: [name], cwd: DIR, env: ENV, advice: true });
+    // With validate's advice (prune without manage, expired ignore rules) on a fixed day, so each file shows all that validate prints.
+    const result = await loadConfig({ files: [name], cwd: DIR, env: ENV, advice: true, today: '2026-07-01' });
     const lines = [...result.errors, ...result.warnings].map(formatProblem);
     expect(lines).toEqual(expected(name));
     if (name.startsWith('invalid-')) {

@@ -302,4 +302,14 @@ websites:
     expect(await digest({ 'w.yaml': one.replace('email: true', 'email: false') })).not.toBe(base);
     expect(await digest({ 'w.yaml': `${one.replace('version: 1\n', 'version: 1\nprune: true\n')}` })).not.toBe(base);
   });
+
+  it("changes when an ignore rule's until or reason changes", async () => {
+    const rule = (extra: string) =>
+      one.replace('  - domain: b.example.com\n', `  - domain: b.example.com\n    ignore_changes: ${extra}\n`);
+    const plain = await digest({ 'w.yaml': rule('[email]') });
+    const until = await digest({ 'w.yaml': rule('[{ field: email, until: 2026-06-30 }]') });
+    expect(until).not.toBe(plain);
+    expect(await digest({ 'w.yaml': rule('[{ field: email, until: 2026-07-31 }]') })).not.toBe(until);
+    expect(await digest({ 'w.yaml': rule('[{ field: email, until: 2026-06-30, reason: x }]') })).not.toBe(until);
+  });
 });

@@ -79,6 +79,22 @@ describe('field classes: config at REF, config now, live', () => {
     expect(updateOf(result, 'b.com').fields[0]?.class).toBe('pending');
   });
 
+  it('a field compared again because its ignore rule expired is pending, like a rule taken out', () => {
+    const ruled = (): DesiredWebsite => ({
+      ...desired('a.com', { email: true }, { ignoreChanges: ['email'] }),
+      ignoreRules: [{ field: 'email', until: '2026-06-30', reason: 'CRM migration' }],
+    });
+    const planOn = (today: string) =>
+      plan([ruled()], [live(1, 'a.com', { email: false })], policy({ today }), baselineOf([ruled()]));
+    expect(planOn('2026-06-30').changes).toEqual([]);
+    const expired = planOn('2026-07-01');
+    expect(updateOf(expired, 'a.com').fields).toEqual([
+      { field: 'email', before: false, after: true, class: 'pending' },
+    ]);
+    expect(expired.summary).toMatchObject({ pending: 1, drift: 0, conflict: 0 });
+    expect(expired.notes.map((note) => note.kind)).toContain('ignore_expired');
+  });
+
   it('without a baseline nothing is classified', () => {
     const result = plan([desired('a.com', { email: true })], [live(1, 'a.com')], policy());
     expect(updateOf(result, 'a.com').class).toBeUndefined();

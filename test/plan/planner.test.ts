@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
 import type { Change, FieldChange, Plan, PlanPolicy } from '../../src/model/plan.js';
 import type { DesiredWebsite, FieldName, LiveWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
+import { parseWriteOnlySync, policyFromConfig } from '../../src/plan/policy.js';
 import { noteText, PRUNE_UNSCOPED_TEXT as PRUNE_UNSCOPED } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
 
@@ -171,6 +173,57 @@ const rows: Row[] = [
     changes: ['~ a.com (1) excludeParams: (write-only) [utm], password: (write-only)'],
   },
   {
+    rule: '--sync-write-only FIELD re-sends only that field',
+    desired: [
+      desired('a.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
+      desired('b.com', { excludeParams: ['ref'] }),
+    ],
+    live: [
+      live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
+      live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
+    ],
+    policy: { syncWriteOnly: true, syncWriteOnlyFields: ['password'] },
+    changes: ['~ a.com (1) password: (write-only)'],
+    notes: [
+      'write_only_unverified: 3 write-only values cannot be verified: the service does not return them [a.com b.com]',
+    ],
+  },
+  {
+    rule: '--sync-write-only DOMAIN|GLOB re-sends every write-only value of those sites only, within --only',
+    desired: [
+      desired('a.shop.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
+      desired('b.shop.com', { excludeParams: ['ref'] }),
+      desired('c.com', { excludeParams: ['ref'] }),
+    ],
+    live: [
+      live(1, 'a.shop.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
+      live(2, 'b.shop.com', {}, { writeOnly: ['excludeParams'] }),
+      live(3, 'c.com', {}, { writeOnly: ['excludeParams'] }),
+    ],
+    policy: { syncWriteOnly: true, syncWriteOnlySites: ['*.shop.com'], skip: ['b.*'] },
+    changes: ['~ a.shop.com (1) excludeParams: (write-only) [utm], password: (write-only)'],
+    notes: [
+      'write_only_unverified: 3 write-only values cannot be verified: the service does not return them [a.shop.com c.com]',
+      'filtered: 1 website left out by --only/--skip [b.shop.com]',
+    ],
+  },
+  {
+    rule: '--sync-write-only FIELD and DOMAIN combine: that field of those sites',
+    desired: [
+      desired('a.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
+      desired('b.com', { excludeParams: ['ref'] }),
+    ],
+    live: [
+      live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
+      live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
+    ],
+    policy: { syncWriteOnly: true, syncWriteOnlyFields: ['excludeParams'], syncWriteOnlySites: ['b.com'] },
+    changes: ['~ b.com (2) excludeParams: (write-only) [ref]'],
+    notes: [
+      'write_only_unverified: 3 write-only values cannot be verified: the service does not return them [a.com b.com]',
+    ],
+  },
+  {
     rule: '--sync-write-only re-sends an unreadable field only when the configuration writes it',
     desired: [
       { ...desired('a.com', { email: true }), raw: { email: true } },
@@ -325,5 +378,29 @@ describe('plan: data', () => {
   it('ignores a second listing of the same domain', () => {
     const result = plan([desired('a.com', { email: true }), desired('a.com')], [live(1, 'a.com')], policy());
     expect(lines(result)).toEqual(['~ a.com (1) email: false→true']);
+  });
+});
+
+describe('--sync-write-only values', () => {
+  it('field names are a fixed set; every other word is a domain or glob; commas separate', () => {
+    expect(parseWriteOnlySync(['', 'exclude_params,password', 'Shop.Example', '*.orbit.example', 'password'])).toEqual({
+      fields: ['excludeParams', 'password'],
+      sites: ['shop.example', '*.orbit.example'],
+    });
+    expect(parseWriteOnlySync(['*'])).toEqual({ fields: [], sites: [] });
+    expect(parseWriteOnlySync(['*', 'password'])).toEqual(parseWriteOnlySync(['password', '*']));
+    expect(() => parseWriteOnlySync(['exclude params'])).toThrow(/neither a field .* nor a domain or glob/);
+  });
+
+  it('the policy keeps the selection as data', () => {
+    const selected = policyFromConfig(DEFAULT_POLICY, { syncWriteOnly: { fields: ['password'], sites: ['a.com'] } });
+    expect(selected).toMatchObject({
+      syncWriteOnly: true,
+      syncWriteOnlyFields: ['password'],
+      syncWriteOnlySites: ['a.com'],
+    });
+    expect(policyFromConfig(DEFAULT_POLICY, { syncWriteOnly: { fields: [], sites: [] } })).not.toHaveProperty(
+      'syncWriteOnlyFields',
+    );
   });
 });

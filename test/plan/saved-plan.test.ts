@@ -73,6 +73,16 @@ describe('saved plan', () => {
       'live[0]: a live site has a numeric id and a domain',
     ],
     [
+      'a day that is not YYYY-MM-DD (it decides which ignore rules expired)',
+      JSON.stringify({ ...saved, policy: { ...saved.policy, today: 'tomorrow' } }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'a non-boolean unlistedIsDrift',
+      JSON.stringify({ ...saved, policy: { ...saved.policy, unlistedIsDrift: 'yes' } }),
+      'policy: unlistedIsDrift must be a boolean',
+    ],
+    [
       'a change without fingerprint',
       JSON.stringify({ ...saved, plan: { ...saved.plan, changes: [{ action: 'delete', domain: 'x.com', id: 3 }] } }),
       'plan.changes[0]: a delete has a numeric id and a fingerprint',
@@ -152,6 +162,33 @@ describe('re-deriving a saved plan from the configuration and its recorded live 
     expect(unsafe.plan.safety.map((violation) => violation.rule)).toContain('max_deletes');
     const quiet = { ...unsafe, plan: { ...unsafe.plan, safety: [] } };
     expect(rederive(quiet, desiredSites, strict).differences.map((d) => d.part)).toEqual(['safety']);
+  });
+
+  it('re-derives with the choices and the day the plan was made with: an ignore rule expiring since changes nothing', () => {
+    const ruled = {
+      ...desired('a.com', { email: true }, { ignoreChanges: ['email'] }),
+      ignoreRules: [{ field: 'email' as const, until: '2026-06-30', reason: 'CRM migration' }],
+    };
+    const sites = [ruled, desired('b.com', { excludeParams: ['ref'] })];
+    const current = [live(1, 'a.com', { email: false }), live(2, 'b.com', {}, { writeOnly: ['excludeParams'] })];
+    const made = policy({
+      ...configPolicy,
+      only: ['*.com'],
+      syncWriteOnly: true,
+      syncWriteOnlyFields: ['excludeParams'],
+      syncWriteOnlySites: ['b.com'],
+      today: '2026-06-30',
+    });
+    const file = createSavedPlan({ ...saved, policy: made, plan: plan(sites, current, made), live: current });
+    expect(file.plan.changes.map((change) => change.domain)).toEqual(['b.com']); // email still ignored on its last day
+    const again = parseSavedPlan(serializeSavedPlan(file), 'plan.json');
+    expect(rederive(again, sites, configPolicy).differences).toEqual([]);
+    // The day is what decided: the same file claiming the next day re-derives another plan.
+    again.policy.today = '2026-07-01';
+    expect(rederive(again, sites, configPolicy).differences.map((d) => [d.domain, d.part])).toContainEqual([
+      'a.com',
+      'change',
+    ]);
   });
 
   it('a change the configuration no longer gives is named (another configuration, same file)', () => {

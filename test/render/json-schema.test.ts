@@ -16,6 +16,22 @@ describe('schemas/plan.schema.json', () => {
     ['the fixture plan', renderJson(fixturePlan(), { target: 'https://analytics.example.com' })],
     ['a plan with --explain', renderJson(fixturePlan(), { explain: explain(desiredSites, liveSites, fixturePolicy) })],
     ['an empty plan', renderJson(plan([desired('a.com')], [live(1, 'a.com')], policy()))],
+    ['an empty account (coverage percent null)', renderJson(plan([desired('a.com')], [], policy()))],
+    [
+      'an expired ignore_changes rule (note with field, until, reason)',
+      renderJson(
+        plan(
+          [
+            {
+              ...desired('a.com', { email: true }, { ignoreChanges: ['email'] }),
+              ignoreRules: [{ field: 'email', until: '2026-06-30', reason: 'CRM migration' }],
+            },
+          ],
+          [live(1, 'a.com')],
+          policy({ today: '2026-07-01' }),
+        ),
+      ),
+    ],
     [
       'a suspected rename and write-only values',
       renderJson(
@@ -62,7 +78,7 @@ describe('schemas/plan.schema.json', () => {
       ),
     );
     expect(document).toMatchObject({
-      formatVersion: 1.1,
+      formatVersion: 1.2,
       hasDrift: false,
       baseline: { ref: 'main', source: 'option' },
       summary: { pending: 1, drift: 0, conflict: 0 },

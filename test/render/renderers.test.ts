@@ -110,6 +110,7 @@ describe('renderers: behaviour', () => {
         'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)',
         'Note: 2 fields drifted but are in ignore_changes: not changed (a.example, b.example)',
         '',
+        'Coverage: 2 of 2 live websites managed (100%).',
         'Plan: 0 to create, 1 to update, 0 to delete; 1 unchanged.',
         '',
       ].join('\n'),
@@ -123,6 +124,37 @@ describe('renderers: behaviour', () => {
     expect(renderHuman(onlyDrift, { color: false })).toContain(
       '= a.example (id 1) unchanged: drift only in ignore_changes fields\n    email: false → true (ignored: ignore_changes)\n',
     );
+  });
+
+  it('a classified plan shows its classes and its coverage (and an expired rule) in every format', () => {
+    const ruled = {
+      ...desired('a.example', { email: true }, { ignoreChanges: ['email' as const] }),
+      ignoreRules: [{ field: 'email' as const, until: '2026-06-30' }],
+    };
+    const classified = plan(
+      [ruled, desired('b.example', { favorite: true })],
+      [live(1, 'a.example'), live(2, 'b.example'), live(3, 'stranger.example')],
+      policy({ today: '2026-07-01', manage: { include: ['*.example'], exclude: ['stranger.example'] } }),
+      {
+        ref: { ref: 'main', commit: 'c'.repeat(40), source: 'option' },
+        websites: [ruled, desired('b.example', { favorite: true })],
+        policy: policy(),
+      },
+    );
+    const coverage = 'Coverage: 2 of 3 live websites managed (66.6%); 1 unmanaged: 1 outside manage.';
+    const human = renderHuman(classified, { color: false });
+    expect(human).toContain('~ a.example (id 1) will be updated [pending]\n    email: false → true [pending]\n');
+    expect(human).toContain('~ b.example (id 2) will be updated [drift]\n');
+    expect(human).toContain('Note: ignore_changes for email expired on 2026-06-30 (UTC)');
+    expect(human).toContain(`${coverage}\n`);
+    expect(human).toContain('Classes: 1 pending, 1 drift, 0 conflicts.');
+    const markdown = renderMarkdown(classified);
+    expect(markdown).toContain(coverage);
+    expect(markdown).toContain('| Pending | Drift | Conflict |');
+    const document = JSON.parse(renderJson(classified));
+    expect(document.coverage).toMatchObject({ live: 3, managed: 2, outOfScope: 1, percent: 66.6 });
+    expect(document.summary).toMatchObject({ pending: 1, drift: 1, conflict: 0 });
+    expect(document.notes.map((note: { kind: string }) => note.kind)).toContain('ignore_expired');
   });
 
   it('keeps Markdown under the limit by summarising the tail', () => {

@@ -39,6 +39,7 @@ import { applyTargets, chosenTargets } from '../apply-targets.js';
 import { baselineFor, type MarkTarget, markApplied, prepareMarkApplied, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
@@ -70,7 +71,7 @@ export function registerApply(program: Command, context: CommandContext): void {
     )
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
-    .addOption(new Option('--sync-write-only', 're-send every configured write-only value'))
+    .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets applied at once (default 4)'))
     .addOption(new Option('--all-or-nothing', 'with targets: apply no target unless every target passes its checks'))
     .action(async (planFile, raw) => {
@@ -209,7 +210,7 @@ async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Prom
   const session = await openSession(shared, io, run.parallelism, 'resolve', loaded);
   try {
     const { liveCount, plan } = await planSession(session, shared, io, {
-      syncWriteOnly: flags.syncWriteOnly === true,
+      syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
       unlistedIsDrift: flags.unlistedIsDrift === true,
       baseline: runBaseline(run, io),
     });

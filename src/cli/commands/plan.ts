@@ -33,7 +33,8 @@ import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
-import { loadDesiredState, openSession, planSession } from '../prepare.js';
+import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
   baselineOptions,
@@ -56,7 +57,7 @@ export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
-  syncWriteOnly?: boolean | undefined;
+  syncWriteOnly?: string[] | boolean | undefined;
   targetParallelism?: string | undefined;
 }
 
@@ -67,9 +68,7 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
-    .addOption(
-      new Option('--sync-write-only', 're-send every configured write-only value (passwords, unreadable fields)'),
-    )
+    .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
       await context.run(async () => {
@@ -87,8 +86,8 @@ export function registerPlan(program: Command, context: CommandContext): void {
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
   const bound = targetParallelism(flags.targetParallelism);
-  const secrets = flags.syncWriteOnly === true ? 'resolve' : 'check';
-  const root = await loadDesiredState(shared, io, secrets);
+  // Passwords are resolved where they are needed: requireResentPasswords, after planning.
+  const root = await loadDesiredState(shared, io, 'check');
   if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
   refuseTargetsWithout(shared);
   const planned = await planOnce(shared, flags, io, loadBaseline(shared.files, flags, io), root);
@@ -118,8 +117,8 @@ async function planOnce(
   baseline: ReturnType<typeof loadBaseline>,
   loaded?: DesiredState,
 ): Promise<PlannedTarget> {
-  const secrets = flags.syncWriteOnly === true ? 'resolve' : 'check';
-  const session = await openSession(shared, io, undefined, secrets, loaded);
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const session = await openSession(shared, io, undefined, 'check', loaded);
   const { api, state } = session;
   try {
     const {
@@ -127,10 +126,11 @@ async function planOnce(
       policy,
       plan: result,
     } = await planSession(session, shared, io, {
-      syncWriteOnly: flags.syncWriteOnly === true,
+      syncWriteOnly,
       unlistedIsDrift: flags.unlistedIsDrift === true,
       baseline,
     });
+    requireResentPasswords(result, policy, state.websites, io);
     const saved = signSavedPlan(
       createSavedPlan({
         target: api.url,

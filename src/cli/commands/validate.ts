@@ -19,7 +19,7 @@ import {
 } from '../../render/validate.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import type { Io } from '../io.js';
+import { type Io, todayOf } from '../io.js';
 import { collect } from '../repeatable.js';
 import { targetOption } from '../shared-options.js';
 import { refuseTargetsWithout, selectTargets, targetFiles } from '../targets.js';
@@ -56,7 +56,15 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
 }
 
 function validateFiles(files: string[], io: Io): Promise<LoadResult> {
-  return loadConfig({ files, cwd: io.cwd, env: io.env, advice: true, secrets: 'check', signal: io.signal });
+  return loadConfig({
+    files,
+    cwd: io.cwd,
+    env: io.env,
+    advice: true,
+    today: todayOf(io),
+    secrets: 'check',
+    signal: io.signal,
+  });
 }
 
 /** Each chosen target's merged configuration (the files plus its own), checked offline, its name on every problem. */
