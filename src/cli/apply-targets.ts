@@ -16,11 +16,13 @@ import { type ApplyRun, startRun } from './apply-steps.js';
 import type { BaselineAt } from './baseline.js';
 import { mostSevere } from './exit-code.js';
 import type { Io } from './io.js';
+import { readSyncWriteOnly } from './option-values.js';
 import type { SharedOptions } from './shared-options.js';
 import {
   fanOut,
   refuseConnectionFlags,
   selectTargets,
+  spanDomains,
   type TargetOutcome,
   targetOptions,
   targetParallelism,
@@ -56,8 +58,12 @@ export async function applyTargets(
   const barrier = flags.allOrNothing === true ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
   // Every target must reach the barrier, so none may wait for a free slot.
   const bound = barrier === undefined ? targetParallelism(flags.targetParallelism) : chosen.length;
+  // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const syncSites = syncWriteOnly === false ? [] : syncWriteOnly.sites;
+  const span = set === undefined ? await spanDomains(shared, chosen, syncSites, io) : undefined;
   const outcomes = await fanOut<never>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = targetOptions(shared, target, io.cwd);
+    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
     const targetFlags = {
       ...flags,
       ...(flags.journal !== undefined && { journal: journalFor(flags.journal, target.name) }),

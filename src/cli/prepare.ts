@@ -145,8 +145,9 @@ export async function planSession(
   choices: PlanChoices,
 ): Promise<Planned> {
   const { syncWriteOnly } = choices;
+  const configured = [...session.state.websites.map((site) => site.domain), ...(shared.spanDomains ?? [])];
   // Before any request: only configured sites can be re-sent.
-  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured);
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
@@ -156,7 +157,7 @@ export async function planSession(
   });
   const domains = targetedDomains(policy);
   const live = await listLive(session.api, shared, io, domains);
-  refuseUnmatchedOnly(shared.only, session.state.websites, live);
+  refuseUnmatchedOnly(shared.only, configured, live);
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
@@ -165,12 +166,8 @@ export async function planSession(
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
-function refuseUnmatchedOnly(
-  only: readonly string[],
-  desired: readonly DesiredWebsite[],
-  live: readonly LiveWebsite[],
-) {
-  const domains = [...desired.map((site) => site.domain), ...live.map((site) => site.domain)];
+function refuseUnmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
+  const domains = [...configured, ...live.map((site) => site.domain)];
   const unmatched = only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
   throw new SitesyncError(
@@ -180,10 +177,13 @@ function refuseUnmatchedOnly(
 }
 
 /** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
-function refuseUnmatchedSyncSites(sites: readonly string[], desired: readonly DesiredWebsite[]): void {
-  const unmatched = sites.filter((glob) => !desired.some((site) => matchesGlob(site.domain, glob)));
+export function refuseUnmatchedSyncSites(sites: readonly string[], configured: readonly string[], where = ''): void {
+  const unmatched = sites.filter((glob) => !configured.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
-  throw new SitesyncError('usage', `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration`);
+  throw new SitesyncError(
+    'usage',
+    `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration${where}`,
+  );
 }
 
 /**

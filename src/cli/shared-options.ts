@@ -46,6 +46,11 @@ export interface SharedOptions extends ConnectionOptions {
   target?: TargetDeclaration;
   /** With `target`: the command's own files (before the target's), which declare the targets. */
   rootFiles?: string[];
+  /**
+   * With `target`: the domains every chosen target configures. An --only or
+   * --sync-write-only domain that one of them lists is no typo in a target that does not.
+   */
+  spanDomains?: readonly string[];
 }
 
 /** commander's raw values for the shared options (before readSharedOptions). */

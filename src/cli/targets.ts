@@ -7,13 +7,14 @@
  * pipeline; only the report around it is new.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE } from '../config/index.js';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io, OutputStream } from './io.js';
 import { wholeNumberOption } from './option-values.js';
+import { refuseUnmatchedSyncSites } from './prepare.js';
 import type { ConnectionOptions, SharedOptions } from './shared-options.js';
 import { type StatusBoard, statusBoard } from './status-board.js';
 
@@ -79,6 +80,33 @@ export function targetFiles(files: readonly string[], target: TargetDeclaration,
 function besideDeclaration(target: TargetDeclaration, cwd: string): (path: string) => string {
   const base = resolve(cwd, dirname(target.declaredIn));
   return (path) => (isAbsolute(path) ? path : resolve(base, path));
+}
+
+/**
+ * With --only or --sync-write-only sites over targets: the domains every
+ * chosen target configures (read offline), for each target's typo checks
+ * (`spanDomains`), and a --sync-write-only site that none of them lists
+ * refused once, before any target starts. When a target's configuration is
+ * invalid, that target's run reports it and nothing is refused here.
+ */
+export async function spanDomains(
+  shared: SharedOptions,
+  chosen: readonly TargetDeclaration[],
+  syncSites: readonly string[],
+  io: Io,
+): Promise<string[] | undefined> {
+  if (shared.only.length === 0 && syncSites.length === 0) return undefined;
+  const domains: string[] = [];
+  let complete = true;
+  for (const target of chosen) {
+    const files = targetFiles(shared.files, target, io.cwd);
+    const loaded = await loadConfig({ files, cwd: io.cwd, env: io.env, secrets: 'check', signal: io.signal });
+    if (loaded.state === undefined) complete = false;
+    for (const site of loaded.state?.websites ?? []) domains.push(site.domain);
+  }
+  const names = chosen.map((target) => target.name).join(', ');
+  if (complete) refuseUnmatchedSyncSites(syncSites, domains, ` of any chosen target (${names})`);
+  return domains;
 }
 
 export function targetParallelism(text: string | undefined): number {

@@ -118,3 +118,31 @@ describe('coverage and expiring ignores over targets', () => {
     expect(crm).toMatchObject({ email: 0 });
   });
 });
+
+describe('--only and --sync-write-only name websites of any chosen target', () => {
+  it('a domain configured in one target only is no typo in the others', async () => {
+    for (const flag of ['--only', '--sync-write-only']) {
+      const run = await fixture.ws.run(['plan', flag, 'crm.example', '--format', 'json'], { now: LAST_DAY });
+      const document = JSON.parse(run.out) as { targets: { name: string; error?: string }[] };
+      expect(
+        document.targets.map((target) => [target.name, target.error]),
+        flag,
+      ).toEqual([
+        ['staging', undefined],
+        ['production', undefined],
+      ]);
+      expect(run.code, run.err).toBe(0);
+    }
+  });
+
+  it('a domain no chosen target configures is refused once, before any request', async () => {
+    const sync = await fixture.ws.run(['plan', '--sync-write-only', 'nosuch.example']);
+    expect(sync.code).toBe(1);
+    expect(sync.err).toBe(
+      'error: --sync-write-only nosuch.example matches no website in the configuration of any chosen target (staging, production)\n',
+    );
+    const only = await fixture.ws.run(['plan', '--only', 'nosuch.example']);
+    expect(only.code).toBe(1);
+    expect(only.err).toContain('--only nosuch.example matches no website in the configuration or the account');
+  });
+});

@@ -47,6 +47,7 @@ import {
   refuseConnectionFlags,
   refuseTargetsWithout,
   selectTargets,
+  spanDomains,
   targetOptions,
   targetParallelism,
 } from '../targets.js';
@@ -167,8 +168,10 @@ async function planTargets(
   const chosen = selectTargets(declared, shared.targets);
   // Resolved once: every target reads its files at the same commit.
   const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
   const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = targetOptions(shared, target, io.cwd);
+    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
     const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
     return { code: planned.code, value: planned };
   });
