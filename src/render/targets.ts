@@ -70,7 +70,9 @@ function summaryLine(reports: readonly TargetReport[]): string {
   const failed = reports.filter((report) => report.plan === undefined).map((report) => report.name);
   const planned = reports.length - failed.length;
   const tail = failed.length === 0 ? '' : `, ${failed.length} failed (${failed.join(', ')})`;
-  return `Targets: ${reports.length}; ${planned} planned${tail}.`;
+  const drifted = reports.filter((report) => report.plan && (driftCount(report.plan) ?? 0) > 0);
+  const drift = drifted.length === 0 ? '' : `; drift in ${drifted.map((report) => report.name).join(', ')}`;
+  return `Targets: ${reports.length}; ${planned} planned${tail}${drift}.`;
 }
 
 export function renderTargetsMarkdown(reports: readonly TargetReport[]): string {

@@ -110,6 +110,8 @@ describe('plan over targets with a baseline', () => {
     expect(production).toMatchObject({ name: 'production', hasDrift: true, summary: { drift: 1 } });
     expect(classes(production)).toEqual([['shared.example', 'drift']]);
 
+    const human = await ws.run(['plan']);
+    expect(human.out).toContain('Targets: 2; 2 planned; drift in production.\n');
     // Only the pending target: 2. Without a baseline: no classes, 2.
     expect((await ws.run(['plan', '--detailed-exitcode', '--target', 'staging'])).code).toBe(2);
     const plain = await ws.run(['plan', '--detailed-exitcode', '--no-baseline', '--format', 'markdown']);
