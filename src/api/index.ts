@@ -14,7 +14,7 @@ import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
 export { type Connection, type ConnectionInput, keyIdOf, resolveConnection } from './connection.js';
-export type { RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
+export type { Pacing, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 
 export interface ClientOptions {
   url: string;
@@ -90,6 +90,7 @@ export function createClient(options: ClientOptions): WebsitesApi {
     url,
     requester,
     stats,
+    pacing: limiter,
     concurrency,
     now: options.now ?? (() => new Date()),
     notice: options.notice,

@@ -149,6 +149,7 @@ export class Requester {
     const delay = this.#delay(attempt);
     this.#options.stats.retries++;
     this.#log(`retry ${attempt + 1}/${this.maxAttempts} in ${delay} ms (${reason})`);
+    this.#checkInterrupted(signal);
     this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts}`, reason);
     await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
       this.#checkInterrupted(signal);
@@ -178,6 +179,7 @@ export class Requester {
       this.#options.limiter.pause(delay);
       return 0;
     }
+    this.#checkInterrupted(signal, request); // no notice of a retry that will not happen
     this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts} of ${this.transport.label(request)}`, reason);
     await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
       this.#checkInterrupted(signal, request);

@@ -15,7 +15,15 @@ import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { MIN_SITES_FOR_PERCENT, plan, policyFromConfig, scopeOf } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
 import type { Io } from './io.js';
-import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
+import {
+  type ConnectionOptions,
+  connectionOf,
+  log,
+  type NoticeSink,
+  openClient,
+  type SharedOptions,
+  stderrNotices,
+} from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
@@ -40,6 +48,8 @@ export interface Session {
   connection: Connection;
   /** The caller closes it. */
   api: WebsitesApi;
+  /** Where the client's notices go (apply's progress takes them over while it draws). */
+  notices: NoticeSink;
 }
 
 /**
@@ -54,7 +64,8 @@ export async function openSession(
 ): Promise<Session> {
   const state = await loadDesiredState(shared, io, secrets);
   const connection = connectionOf(shared, io, state.apiUrl);
-  return { state, connection, api: openClient(shared, io, connection, concurrency) };
+  const notices = stderrNotices(io);
+  return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
 }
 
 /**

@@ -165,6 +165,7 @@ export function openClient(
   io: Io,
   connection: Connection,
   concurrency?: number,
+  notices: NoticeSink = stderrNotices(io),
 ): WebsitesApi {
   return createClient({
     url: connection.url,
@@ -173,8 +174,21 @@ export function openClient(
     ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
     ...(concurrency !== undefined && { concurrency }),
     ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
-    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => io.stderr.write(`warn: ${line}\n`) }),
+    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => notices.write(`warn: ${line}`) }),
   });
+}
+
+/**
+ * Where a client's notices go: whole lines, written to stderr by default. A
+ * sink (not a fixed stream) so apply's progress can take them over while its
+ * live line is drawn, printing each on its own line above it.
+ */
+export interface NoticeSink {
+  write: (line: string) => void;
+}
+
+export function stderrNotices(io: Io): NoticeSink {
+  return { write: (line) => io.stderr.write(`${line}\n`) };
 }
 
 /** One line on stderr when `level` is enabled. */

@@ -58,6 +58,11 @@ export interface ApplyResult {
   elapsedMs: number;
 }
 
+/** Skipped because the run was interrupted before the change's first request was sent (code `interrupted`). */
+export function isNotStarted(result: ChangeResult): boolean {
+  return result.outcome === 'skipped' && result.code === 'interrupted';
+}
+
 /** Whether the desired state was reached for everything the plan covered. */
 export function succeeded(result: ApplyResult): boolean {
   return (
