@@ -17,7 +17,7 @@ export interface ChangeResult {
   outcome: Outcome;
   /** Why it failed or was skipped, or a remark on an applied change ("already gone"). */
   reason?: string;
-  /** The error code of a failure, for programs. */
+  /** The error code of a failure, for programs; `interrupted` on a change an interrupt left unstarted. */
   code?: ErrorCode;
 }
 
