@@ -129,6 +129,7 @@ export class RateLimiter {
     this.#expire(now);
     const first = Math.max(now, this.#pausedUntil);
     if (this.#limit === 0) return first > now ? first - now : undefined;
+    if (this.#log.length + requests <= this.#limit) return first - now; // all fit in the window
     const starts = [...this.#log];
     let last = first;
     for (let i = 0; i < requests; i++) {

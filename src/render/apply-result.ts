@@ -47,7 +47,10 @@ function resultLines(result: ApplyResult): Line[] {
   // One line for every change an interrupt left unstarted (there may be hundreds), with what to do.
   const unstarted = result.changes.filter(isNotStarted);
   if (result.interrupted) {
-    const text = unstarted.length > 0 ? notStartedLine(unstarted.map((change) => change.domain)) : 'interrupted';
+    const text =
+      unstarted.length > 0
+        ? notStartedLine(unstarted.map((change) => change.domain))
+        : 'interrupted after every change had started: the read-back was skipped; run plan to see the result';
     lines.push({ text, tone: 'update' });
   }
   lines.push(...section('failed', result.changes, 'failed', 'danger'));

@@ -148,5 +148,17 @@ describe('progress', () => {
       'skipped:',
       '  b.example (update): already applied',
     ]);
+    const allStarted = applyResultLines({
+      changes: [{ action: 'update', domain: 'a.example', id: 1, outcome: 'applied' }],
+      counts: { applied: 1, failed: 0, skipped: 0, total: 1 },
+      interrupted: true,
+      verification: { status: 'not_needed', divergences: [] },
+      requests: 2,
+      elapsedMs: 1_000,
+    }).map((line) => line.text);
+    expect(allStarted).toEqual([
+      'applied 1 of 1 change (2 requests, 1s)',
+      'interrupted after every change had started: the read-back was skipped; run plan to see the result',
+    ]);
   });
 });
