@@ -5,10 +5,10 @@
 // HAProxy is required (CI installs it): without it this file fails, it never skips.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { ROOT } from '../helpers/serve-process.js';
 import { request } from '../helpers/server.js';
@@ -31,16 +31,6 @@ function haproxyInstalled(): boolean {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer().once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 interface Run {
