@@ -131,14 +131,19 @@ function loggedWrites(log: string): { status: number; ip: string; scheme: string
     .filter((entry) => entry.method === 'POST');
 }
 
-let database: TestDatabase;
+let database: TestDatabase | undefined;
 let deployment: Deployment | undefined;
+let startError: Error | undefined;
 beforeAll(async () => {
-  if (!haproxyInstalled()) {
-    throw new Error('haproxy is not installed: apt-get install haproxy (.ci/run installs it); this test needs it');
+  try {
+    if (!haproxyInstalled()) {
+      throw new Error('haproxy is not installed: apt-get install haproxy (.ci/run installs it); this test needs it');
+    }
+    database = await createTestDatabase();
+    deployment = await startDeployment(database.url, await freePort());
+  } catch (error) {
+    startError = error as Error; // every test fails with it: never skipped
   }
-  database = await createTestDatabase();
-  deployment = await startDeployment(database.url, await freePort());
 }, 60_000);
 afterAll(async () => {
   if (deployment) {
@@ -152,6 +157,12 @@ afterAll(async () => {
   await database?.drop();
 }, 30_000);
 
+/** The running deployment, or the reason it could not start. */
+function started(): Deployment {
+  if (!deployment) throw startError ?? new Error('scripts/replicas.sh did not start');
+  return deployment;
+}
+
 const SITES = `version: 1
 websites:
   - domain: one.example
@@ -164,7 +175,7 @@ websites:
 
 describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
   it('the real CLI plans, applies, plans nothing and exports through the balancer', async () => {
-    const { url, key } = deployment!;
+    const { url, key } = started();
     const dir = tempDirWith('balanced', { 'websites.yaml': SITES });
     const env = { SITESYNC_URL: url, SITESYNC_API_KEY: key };
     const planned = await run(['plan', '--out', 'plan.json', '--detailed-exitcode', '--no-baseline'], dir, env);
@@ -183,9 +194,9 @@ describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
   }, 60_000);
 
   it('the 61st write of a key within a minute is 429, counted across both replicas', async () => {
-    const { url, replicas } = deployment!;
+    const { url, replicas } = started();
     // A fresh account (the real CLI, on the database), so the writes above do not count.
-    const created = await run(['serve', 'accounts', 'create', 'throttled', '--db', database.url], ROOT, {});
+    const created = await run(['serve', 'accounts', 'create', 'throttled', '--db', database!.url], ROOT, {});
     expect(created.code).toBe(0);
     const key = created.out.trim();
     // Concurrently, so the 61 writes take a few seconds of the 60 s window. The client's own
@@ -220,7 +231,7 @@ describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
   }, 60_000);
 
   it('a replica killed with SIGKILL: the other keeps answering, the health check takes it out', async () => {
-    const { url, key, replicas, until } = deployment!;
+    const { url, key, replicas, until } = started();
     const [doomed, survivor] = replicas as [{ pid: number; log: string }, { pid: number; log: string }];
     process.kill(doomed.pid, 'SIGKILL');
     // Before the health check notices: a refused connection is retried on the other replica.
@@ -240,7 +251,7 @@ describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
   }, 60_000);
 
   it('SIGTERM to the script stops HAProxy and the replicas and removes its directory', async () => {
-    const { script, exited, replicas, haproxyPid, workDir } = deployment!;
+    const { script, exited, replicas, haproxyPid, workDir } = started();
     expect(existsSync(workDir)).toBe(true);
     script.kill('SIGTERM');
     expect(await exited).toBe(143);
