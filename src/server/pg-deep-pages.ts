@@ -45,14 +45,25 @@ export function createPgDeepPages(pool: pg.Pool, options: PageAnchorOptions = {}
     return text;
   }
 
+  /** Builds in progress: pages that arrive meanwhile wait for the anchors rather than walk OFFSET. */
+  const building = new Map<string, Promise<void>>();
+
+  async function build(accountId: number, column: SortColumn): Promise<void> {
+    const { rows } = await pool.query<AnchorStamps & { values: (number | string)[] }>(buildSql(column), [accountId]);
+    if (rows[0]) anchors.store(accountId, column, rows[0], rows[0].values);
+  }
+
   async function anchorFor(query: ListQuery, counters: Counters, start: number) {
+    const key = `${query.accountId}:${query.sortBy}`;
+    await building.get(key);
     const found = anchors.lookup(query.accountId, query.sortBy, counters, start, counters.total);
     if (found !== 'build') return found;
-    const { rows } = await pool.query<AnchorStamps & { values: (number | string)[] }>(buildSql(query.sortBy), [
-      query.accountId,
-    ]);
-    if (!rows[0]) return undefined;
-    anchors.store(query.accountId, query.sortBy, rows[0], rows[0].values);
+    // A failed build (a statement timeout on a huge account) leaves OFFSET serving; the next try comes later.
+    const done = build(query.accountId, query.sortBy)
+      .catch(() => {})
+      .finally(() => building.delete(key));
+    building.set(key, done);
+    await done;
     // Built at a later snapshot than `counters` (a write in between): not for this page.
     const again = anchors.lookup(query.accountId, query.sortBy, counters, start, counters.total);
     return again === 'build' ? undefined : again;

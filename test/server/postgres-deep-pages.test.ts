@@ -80,6 +80,19 @@ describe('deep pages on PostgreSQL', () => {
     await compare();
   });
 
+  it('asked all at once while the anchors are being built, equal the OFFSET pages', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY });
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const { accountId } = await seed(plain);
+    for (const [sortBy, sort] of ORDERS) {
+      const queries = Array.from({ length: 24 }, (_, page): ListQuery => {
+        return { accountId, sortBy, sort, limit: 10, offset: page * 10 };
+      });
+      const expected = await Promise.all(queries.map((query) => plain.listWebsites(query, SHAPE)));
+      expect(await Promise.all(queries.map((query) => anchored.listWebsites(query, SHAPE)))).toEqual(expected);
+    }
+  });
+
   it('are served by the anchors: with the counters frozen, a new first domain is not noticed', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY });
     const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
