@@ -14,7 +14,13 @@
  * cluster is started for the run (test/helpers/postgres-cluster.ts, default
  * settings, fsync on), or BENCH_POSTGRES_URL=postgres://user@host:port names a
  * server where a scratch database is created and dropped.
+ *
+ * Then two replicas on one PostgreSQL database behind HAProxy (scripts/haproxy.cfg),
+ * beside one replica behind the same HAProxy: create and list page 1, 16 connections,
+ * at BENCH_REPLICA_SITES sites (default the smallest PostgreSQL size). Every
+ * server child is stopped and awaited before the cluster stops.
  */
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -25,6 +31,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../src/server/index.js';
 import { startThrowawayCluster } from '../test/helpers/postgres-cluster.js';
+import { HAPROXY, startHaproxy } from './haproxy.js';
 import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
@@ -143,6 +150,21 @@ async function runPostgresServer(sites: number, base: string): Promise<void> {
   });
 }
 
+/** Child side: one more replica on the database of a running `runPostgresServer`. */
+async function runReplica(db: string): Promise<void> {
+  const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0, poolSize: 16 });
+  process.stdout.write(`${server.url}\n`);
+  process.once('SIGTERM', () => void server.close());
+}
+
+/** SIGTERM, then wait for the child to be gone (its pool closed, its database dropped). */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  child.kill('SIGTERM');
+  return exited;
+}
+
 /** Child side: the ceiling, a bare fastify answering a small JSON object. */
 async function runHello(): Promise<void> {
   const app = Fastify({ logger: false });
@@ -164,11 +186,11 @@ function cpuSeconds(pid: number): number | undefined {
 
 async function scenario(
   name: string,
-  server: { url: string; pid: number },
+  server: { url: string; pid?: number },
   request: AutocannonRequest,
   connections = CONNECTIONS,
 ): Promise<AutocannonResult> {
-  const cpuBefore = cpuSeconds(server.pid);
+  const cpuBefore = server.pid === undefined ? undefined : cpuSeconds(server.pid);
   const result = await autocannon({
     url: server.url,
     connections,
@@ -183,7 +205,7 @@ async function scenario(
       `(${requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`,
   );
   // Server CPU per request does not depend on what else the machine is running.
-  const cpuAfter = cpuSeconds(server.pid);
+  const cpuAfter = server.pid === undefined ? undefined : cpuSeconds(server.pid);
   if (cpuBefore !== undefined && cpuAfter !== undefined && requests.total > 0) {
     process.stdout.write(`  server CPU ${(((cpuAfter - cpuBefore) * 1000) / requests.total).toFixed(3)} ms/request`);
   }
@@ -227,14 +249,7 @@ async function measureSize(sites: number, checks: [string, boolean][], postgres?
       await scenario(name, server, request);
       single[name] = (await scenario(`  same, 1 connection`, server, request, 1)).latency.p50;
     }
-    let counter = 0;
-    await scenario('create', server, {
-      method: 'POST',
-      path: '/api/v1/websites',
-      // Per-request headers replace the shared ones in autocannon.
-      headers: { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
-      setupRequest: (request) => ({ ...request, body: `domain=bench-${counter++}.example&privacy=0&email=1` }),
-    });
+    await scenario('create', server, createRequest('bench'));
     let updates = 0;
     await scenario('update (PATCH)', server, {
       method: 'PATCH',
@@ -266,7 +281,59 @@ async function measureSize(sites: number, checks: [string, boolean][], postgres?
       ]);
     }
   } finally {
-    server.child.kill('SIGTERM');
+    await stopChild(server.child);
+  }
+}
+
+const createRequest = (prefix: string): AutocannonRequest => {
+  let counter = 0;
+  return {
+    method: 'POST',
+    path: '/api/v1/websites',
+    // Per-request headers replace the shared ones in autocannon.
+    headers: { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
+    setupRequest: (request) => ({ ...request, body: `domain=${prefix}-${counter++}.example&privacy=0&email=1` }),
+  };
+};
+
+/** One replica behind HAProxy, then two replicas on the same database behind it: create and list. */
+async function measureReplicas(sites: number, base: string, checks: [string, boolean][]): Promise<void> {
+  if (!HAPROXY) {
+    process.stdout.write('\ntwo replicas behind HAProxy: not measured (haproxy is not installed)\n');
+    return;
+  }
+  const first = await spawnServer(fileURLToPath(import.meta.url), ['--sites', String(sites), '--postgres', base]);
+  const children = [first.child];
+  try {
+    const db = `${base}/sitesync_bench_${first.child.pid}`;
+    const second = await spawnServer(fileURLToPath(import.meta.url), ['--replica', db]);
+    children.push(second.child);
+    process.stdout.write(`\n${sites.toLocaleString('en')} sites on PostgreSQL, replicas behind HAProxy\n`);
+    const results: Record<string, AutocannonResult> = {};
+    for (const [label, urls] of [
+      ['1 replica', [first.url]],
+      ['2 replicas', [first.url, second.url]],
+    ] as const) {
+      const balancer = await startHaproxy([...urls]);
+      try {
+        const lb = { url: balancer.url }; // no CPU figure: the work is spread over several processes
+        results[label] = await scenario(`create, ${label} via HAProxy`, lb, createRequest(`lb${urls.length}`));
+        await scenario(`list page 1, ${label} via HAProxy`, lb, {
+          method: 'GET',
+          path: '/api/v1/websites?per_page=100',
+        });
+      } finally {
+        await balancer.stop();
+      }
+    }
+    const one = results['1 replica']!;
+    const two = results['2 replicas']!;
+    const ratio = two.requests.average / one.requests.average;
+    checks.push([`PostgreSQL: 2 replicas create ≥ 1.5× of 1 replica (${ratio.toFixed(2)}×)`, ratio >= 1.5]);
+    checks.push([`PostgreSQL: 2 replicas create p99 ≤ 50 ms (${two.latency.p99} ms)`, two.latency.p99 <= 50]);
+  } finally {
+    // The replica first: the seeding child drops the database when it stops.
+    for (const child of children.reverse()) await stopChild(child);
   }
 }
 
@@ -275,6 +342,7 @@ async function main(): Promise<void> {
   const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1]!;
   if (process.argv.includes('--server')) {
     const sites = Number(argument('--sites'));
+    if (process.argv.includes('--replica')) return runReplica(argument('--replica'));
     return process.argv.includes('--postgres') ? runPostgresServer(sites, argument('--postgres')) : runServer(sites);
   }
   const load = loadavg()[0]!.toFixed(1);
@@ -290,7 +358,7 @@ async function main(): Promise<void> {
       { method: 'GET', path: '/' },
     );
   } finally {
-    hello.child.kill('SIGTERM');
+    await stopChild(hello.child);
   }
   const checks: [string, boolean][] = [];
   const cluster =
@@ -301,8 +369,7 @@ async function main(): Promise<void> {
       if (BACKENDS.includes('sqlite') && SIZES.includes(sites)) await measureSize(sites, checks);
       if (base && PG_SIZES.includes(sites)) await measureSize(sites, checks, { base });
     }
-    // Hook for the replica rows (issue 10, scripts/replicas.sh): two servers on one PostgreSQL database behind
-    // the load balancer, create and list with 16 connections, measured here against `base` beside the rows above.
+    if (base) await measureReplicas(Number(process.env.BENCH_REPLICA_SITES ?? Math.min(...PG_SIZES)), base, checks);
   } finally {
     cluster?.stop();
   }

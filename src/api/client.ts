@@ -18,7 +18,7 @@ import { errorForResponse, isLoginPage } from './http-errors.js';
 import { findFirst, listEverything, listNamed, PAGE_SIZE } from './listing.js';
 import type { CallOptions, Requester } from './requester.js';
 import type { HttpRequest, HttpResponse } from './transport.js';
-import type { Cancellable, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
+import type { Cancellable, Pacing, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 import {
   decodeListPage,
   decodeRecordBody,
@@ -35,6 +35,7 @@ export interface ClientParts {
   url: string;
   requester: Requester;
   stats: RequestStats;
+  pacing: Pacing;
   concurrency: number;
   now: () => Date;
   notice?: ((line: string) => void) | undefined;
@@ -43,6 +44,7 @@ export interface ClientParts {
 export class ApiClient implements WebsitesApi {
   readonly url: string;
   readonly stats: RequestStats;
+  readonly pacing: Pacing;
   readonly #parts: ClientParts;
   /** Unreadable values already reported: a listing read again (or plan, then apply) says it once. */
   readonly #reported = new Set<string>();
@@ -51,6 +53,7 @@ export class ApiClient implements WebsitesApi {
   constructor(parts: ClientParts) {
     this.url = parts.url;
     this.stats = parts.stats;
+    this.pacing = parts.pacing;
     this.#parts = parts;
   }
 

@@ -1,8 +1,9 @@
 /**
  * Creating a website without ever creating a duplicate. A POST is sent once;
- * after an ambiguous failure (no answer, a reset, a 5xx, an unreadable 2xx)
- * the domain is looked up (`search` + exact canonical match) and the site is
- * created again only if it is absent. Then the returned record is compared
+ * after an ambiguous failure (no answer, a reset, a 5xx) the domain is looked
+ * up (`search` + exact canonical match) and the site is created again only if
+ * it is absent. A success status without a readable record is looked up too,
+ * but never sent again (`notCreated`). Then the returned record is compared
  * with what was sent, and exactly the fields the service did not store (the
  * real service ignores `favorited_at` on create; older versions store NULL
  * privacy) are sent in one follow-up update.
@@ -35,8 +36,13 @@ export interface CreateSteps {
 const TAKEN_NOTE = 'domains are unique across all accounts, so another account may own it';
 const isTakenMessage = (error: SitesyncError): boolean => /already been taken/i.test(error.message);
 
-/** What a POST attempt established. */
-type Outcome = { created: LiveWebsite } | { ambiguous: string; failure?: SitesyncError };
+/**
+ * What a POST attempt established. `unreadable`: a success status whose body
+ * is not a website record (what was wrong with it).
+ */
+type Outcome =
+  | { created: LiveWebsite }
+  | { ambiguous: string; failure?: SitesyncError; unreadable?: { status: number; problem: string } };
 
 export async function createWebsite(desired: DesiredWebsite, steps: CreateSteps): Promise<LiveWebsite> {
   const created = await createOnce(desired, steps);
@@ -62,6 +68,7 @@ async function createOnce(desired: DesiredWebsite, steps: CreateSteps): Promise<
     const found = await lookUp(steps, outcome.ambiguous);
     if (found) return found;
     if (outcome.failure) throw outcome.failure;
+    if (outcome.unreadable) throw notCreated(desired, steps, outcome.unreadable);
     if (attempt >= steps.maxAttempts) {
       throw new SitesyncError(
         'server',
@@ -90,8 +97,11 @@ async function attemptPost(
     try {
       return { created: steps.decode(result) };
     } catch (error) {
-      // Created, but the answer is unreadable: the lookup will tell what was stored.
-      if (error instanceof SitesyncError && error.code === 'protocol') return { ambiguous: error.message };
+      // Maybe created, but the answer is unreadable: the lookup will tell what was stored.
+      if (error instanceof SitesyncError && error.code === 'protocol') {
+        const problem = error.message.slice(error.message.indexOf(': ') + 2);
+        return { ambiguous: error.message, unreadable: { status, problem } };
+      }
       throw error;
     }
   }
@@ -105,6 +115,25 @@ async function attemptPost(
   throw steps.fail(
     result,
     `website ${own.id} of this account already has this domain: made by another writer during this run? Run plan again`,
+  );
+}
+
+/**
+ * A success status without a website record, and the lookup does not find the
+ * site: whatever answered is not behaving like the service (a proxy, a wrong
+ * URL), so the POST is not sent again: a resend would most likely get the same
+ * answer, and each one carries the site's password.
+ */
+function notCreated(
+  desired: DesiredWebsite,
+  steps: CreateSteps,
+  unreadable: { status: number; problem: string },
+): SitesyncError {
+  const password = desired.password === undefined ? '' : ', and each attempt carries the website password';
+  return new SitesyncError(
+    'protocol',
+    `${steps.label} → ${unreadable.status} without a website record (${unreadable.problem}); ${desired.domain} is not in the account, so it was not created; not sent again: the service answered success${password}. Is --url the service's API?`,
+    { status: unreadable.status, method: 'POST', reason: 'unreadable_success' },
   );
 }
 

@@ -44,6 +44,15 @@ function redirectTarget(response: HttpResponse, origin: string): string | undefi
   }
 }
 
+/** The path of a Location: a host named `auth.example.com` is not a login page. */
+function pathOf(location: string): string {
+  try {
+    return new URL(location).pathname;
+  } catch {
+    return location;
+  }
+}
+
 function summary(response: HttpResponse): string {
   if (isHtml(response)) return 'an HTML error page';
   return decodeErrorBody(response.text).message ?? 'no details';
@@ -68,7 +77,7 @@ export function errorForResponse(response: HttpResponse, context: FailureContext
 
   if (status >= 300 && status < 400) {
     const location = redirectTarget(response, context.origin);
-    if (location !== undefined && LOGIN_PATH.test(location)) {
+    if (location !== undefined && LOGIN_PATH.test(pathOf(location))) {
       return fail(
         'auth',
         `the API key was rejected by ${context.origin} (${status}: a redirect to the login page ${location})`,

@@ -14,7 +14,7 @@ import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
 export { type Connection, type ConnectionInput, keyIdOf, resolveConnection } from './connection.js';
-export type { RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
+export type { Pacing, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 
 export interface ClientOptions {
   url: string;
@@ -36,6 +36,8 @@ export interface ClientOptions {
   notice?: (line: string) => void;
   /** The shortest wait that gets a notice; default 5,000 ms. */
   noticeAfterMs?: number;
+  /** A request without a complete answer this long gets a notice ("still waiting for…"), repeated; default 10,000 ms. */
+  stallNoticeMs?: number;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; operationMs?: number };
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Sockets, and concurrent page fetches. Default 4. */
@@ -48,6 +50,7 @@ export interface ClientOptions {
 export const CLIENT_DEFAULTS = {
   rateLimitPerMinute: 60,
   noticeAfterMs: 5_000,
+  stallNoticeMs: 10_000,
   concurrency: 4,
   timeouts: { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, operationMs: 120_000 },
   retry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 15_000 },
@@ -85,11 +88,13 @@ export function createClient(options: ClientOptions): WebsitesApi {
     logger: options.logger,
     notice: options.notice,
     noticeAfterMs,
+    stallNoticeMs: options.stallNoticeMs ?? CLIENT_DEFAULTS.stallNoticeMs,
   });
   return new ApiClient({
     url,
     requester,
     stats,
+    pacing: limiter,
     concurrency,
     now: options.now ?? (() => new Date()),
     notice: options.notice,

@@ -82,6 +82,7 @@ export class RateLimiter {
     });
     try {
       await previous;
+      throwIfAborted(signal); // stopped while queued: no wait, and no notice, for a request that will not be sent
       if (this.#firstAnswer) await this.#firstAnswer;
       else if (this.#limit > 0) this.#firstAnswer = new Promise((resolve) => (this.#answered = resolve));
       return await this.#take(signal);
@@ -104,10 +105,39 @@ export class RateLimiter {
         if (this.#limit > 0) this.#log.push(now);
         return waited;
       }
+      throwIfAborted(signal);
       if (wait >= this.#noticeAfterMs) this.#announce(wait, this.#pausedUntil - now >= wait);
       await this.#clock.sleep(wait, signal);
       waited += wait;
     }
+  }
+
+  /** How long the first request in the queue still waits (0 when nobody waits): the progress line's heartbeat. */
+  waitingMs(): number {
+    if (this.#waiting === 0) return 0;
+    return Math.max(0, this.#waitAt(this.#clock.now()));
+  }
+
+  /**
+   * How long until `requests` more requests have all started at the current
+   * limit, log and pause: the time left a progress line shows (the rate of
+   * the first changes, sent in a burst, would put it near zero). Undefined
+   * without a client-side limit or a pause: then nothing but the server sets the pace.
+   */
+  estimateMs(requests: number): number | undefined {
+    const now = this.#clock.now();
+    this.#expire(now);
+    const first = Math.max(now, this.#pausedUntil);
+    if (this.#limit === 0) return first > now ? first - now : undefined;
+    if (this.#log.length + requests <= this.#limit) return first - now; // all fit in the window
+    const starts = [...this.#log];
+    let last = first;
+    for (let i = 0; i < requests; i++) {
+      const blocking = starts.length >= this.#limit ? (starts[starts.length - this.#limit] ?? now) : -Infinity;
+      last = Math.max(last, blocking + this.#windowMs);
+      starts.push(last);
+    }
+    return last - now;
   }
 
   #waitAt(now: number): number {
@@ -159,4 +189,8 @@ export class RateLimiter {
     const leavesBy = this.#pausedUntil - this.#windowMs;
     this.#log = this.#log.map((started) => Math.min(started, leavesBy));
   }
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason;
 }

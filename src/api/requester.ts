@@ -30,6 +30,8 @@ export interface RequesterOptions {
   /** One line for a person about a backoff of at least `noticeAfterMs` (default 5,000). */
   notice?: ((line: string) => void) | undefined;
   noticeAfterMs?: number;
+  /** A request without a complete answer this long gets a notice, repeated at this interval (default 10,000). */
+  stallNoticeMs?: number;
   random?: () => number;
 }
 
@@ -57,6 +59,14 @@ function headerNumber(value: string | string[] | undefined): number | undefined 
 /** `Retry-After` in milliseconds (seconds form; an HTTP date is treated as absent), 0 when absent. */
 function retryAfterMs(response: HttpResponse): number {
   return (headerNumber(response.headers['retry-after']) ?? 0) * 1000;
+}
+
+/** `45 s`, `20 min`, `27 h`: a server's wish in the unit a person thinks in. */
+function formatWait(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7_200) return `${Math.round(seconds / 60)} min`;
+  return `${Math.round(seconds / 3_600)} h`;
 }
 
 export class Requester {
@@ -99,8 +109,8 @@ export class Requester {
           status === 429 ||
           (request.method !== 'POST' && (GATEWAY_STATUSES.has(status) || (status === 500 && retryServerError)));
         // A Retry-After longer than the whole operation may take is a refusal, not a pause.
-        const tooLong = status === 429 && retryAfterMs(outcome) > operationMs;
-        if (!retryable || last || tooLong) return { response: outcome, attempts: attempt };
+        if (status === 429 && retryAfterMs(outcome) > operationMs) throw this.#waitTooLong(request, outcome, attempt);
+        if (!retryable || last) return { response: outcome, attempts: attempt };
         spent += await this.#backoff(request, attempt, `HTTP ${status}`, outcome, options.signal);
       }
       if (spent >= operationMs) throw this.#deadlineError(request, attempt);
@@ -111,6 +121,7 @@ export class Requester {
     const { transport, stats, clock, limiter } = this.#options;
     const started = clock.now();
     stats.requests++;
+    const stalled = this.#watchStall(request);
     try {
       const response = await transport.send(request, signal, Math.max(1, budgetMs));
       const { headers } = response;
@@ -129,7 +140,37 @@ export class Requester {
         return error;
       }
       throw error;
+    } finally {
+      clearInterval(stalled);
     }
+  }
+
+  /**
+   * A silent server looks like a hung sitesync: while an attempt has no
+   * complete answer, a notice every `stallNoticeMs` says what it waits for and
+   * how long. Real time, like the transport's timeouts it runs beside.
+   */
+  #watchStall(request: HttpRequest): NodeJS.Timeout | undefined {
+    const { notice, stallNoticeMs = 10_000, transport } = this.#options;
+    if (!notice) return undefined;
+    let waited = 0;
+    const timer = setInterval(() => {
+      waited += stallNoticeMs;
+      notice(redact(`still waiting for an answer to ${transport.url(request)} (${Math.round(waited / 100) / 10} s)`));
+    }, stallNoticeMs);
+    timer.unref();
+    return timer;
+  }
+
+  /** A 429 whose `Retry-After` exceeds what a request may take (the operation deadline, `--timeout`). */
+  #waitTooLong(request: HttpRequest, response: HttpResponse, attempts: number): SitesyncError {
+    const wait = retryAfterMs(response);
+    const limit = Math.round(this.#options.operationMs / 100) / 10;
+    return new SitesyncError(
+      'rate_limited',
+      `${this.transport.label(request)} → 429: the server asked to wait ${formatWait(wait)} (Retry-After: ${wait / 1000}); giving up: a request may take at most ${limit} s (--timeout)`,
+      { status: 429, method: request.method, path: request.path, attempts, retryAfterMs: wait },
+    );
   }
 
   get maxAttempts(): number {
@@ -149,6 +190,7 @@ export class Requester {
     const delay = this.#delay(attempt);
     this.#options.stats.retries++;
     this.#log(`retry ${attempt + 1}/${this.maxAttempts} in ${delay} ms (${reason})`);
+    this.#checkInterrupted(signal);
     this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts}`, reason);
     await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
       this.#checkInterrupted(signal);
@@ -178,6 +220,7 @@ export class Requester {
       this.#options.limiter.pause(delay);
       return 0;
     }
+    this.#checkInterrupted(signal, request); // no notice of a retry that will not happen
     this.#announce(delay, `retry ${attempt + 1}/${this.maxAttempts} of ${this.transport.label(request)}`, reason);
     await this.#options.clock.sleep(delay, signal).catch((error: unknown) => {
       this.#checkInterrupted(signal, request);

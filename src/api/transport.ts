@@ -74,6 +74,11 @@ export class Transport {
     return this.#origin;
   }
 
+  /** `GET https://host/base/api/v1/websites`: the whole address, for a person waiting on it (never the key). */
+  url(request: HttpRequest): string {
+    return `${request.method} ${this.#origin}${this.#basePath}${request.path}`;
+  }
+
   /** The path as sent, for messages (base path included, never the key). */
   label(request: HttpRequest): string {
     return `${request.method} ${this.#basePath}${request.path}`;

@@ -30,6 +30,14 @@ export interface RequestStats {
   throttled: number;
 }
 
+/** The client's rate limiter as a progress line sees it. */
+export interface Pacing {
+  /** How long the next request still waits for the rate limit (0 when none waits). */
+  waitingMs(): number;
+  /** How long until `requests` more requests have started at the current limit (undefined without one). */
+  estimateMs(requests: number): number | undefined;
+}
+
 export interface WebsitesApi {
   /** The base URL, without credentials (for messages and plan files). */
   readonly url: string;
@@ -51,5 +59,6 @@ export interface WebsitesApi {
   /** Deletes the site; a site already gone counts as success (returns false). */
   deleteWebsite(id: number, options?: Cancellable): Promise<boolean>;
   readonly stats: RequestStats;
+  readonly pacing: Pacing;
   close(): Promise<void>;
 }

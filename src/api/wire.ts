@@ -133,7 +133,8 @@ export function decodeWebsite(
 ): LiveWebsite {
   if (!isObject(record)) throw protocolError(request, 'expected a website record (a JSON object)');
   const id = decodeId(record.id);
-  if (id === undefined) throw protocolError(request, `a website record has no valid id (${JSON.stringify(record.id)})`);
+  if (id === undefined)
+    throw protocolError(request, `a website record has no valid id (${JSON.stringify(record.id) ?? 'none'})`);
   if (typeof record.domain !== 'string' || record.domain === '') {
     throw protocolError(request, `website ${id} has no domain`);
   }

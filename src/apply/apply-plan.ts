@@ -90,7 +90,7 @@ export async function applyPlan(
 
   const interrupted = signal?.aborted === true;
   for (const change of plan.changes) {
-    if (!results.has(change)) finish(change, skipped(change, INTERRUPTED));
+    if (!results.has(change)) finish(change, notStarted(change));
   }
   const changes = plan.changes.map((change) => results.get(change) as ChangeResult);
   const verification =
@@ -129,14 +129,14 @@ async function attemptUnlessInterrupted(
   };
   signal.addEventListener('abort', stop, { once: true });
   try {
-    if (signal.aborted) return skipped(change, INTERRUPTED);
+    if (signal.aborted) return notStarted(change);
     const result = await attempt(change, desired, api, {
       signal: gate.signal,
       onSend: () => {
         sent = true;
       },
     });
-    return !sent && signal.aborted ? skipped(change, INTERRUPTED) : result;
+    return !sent && signal.aborted ? notStarted(change) : result;
   } finally {
     signal.removeEventListener('abort', stop);
   }
@@ -204,6 +204,11 @@ function copySetting<K extends SettingName>(to: Partial<WebsiteSettings>, from: 
 
 function skipped(change: Change, reason: string): ChangeResult {
   return { action: change.action, domain: change.domain, id: change.id, outcome: 'skipped', reason };
+}
+
+/** Skipped because the run was interrupted before the change's first request (code `interrupted`). */
+function notStarted(change: Change): ChangeResult {
+  return { ...skipped(change, INTERRUPTED), code: 'interrupted' };
 }
 
 function reasonOf(result: ChangeResult): { reason?: string; code?: string } {

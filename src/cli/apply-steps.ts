@@ -11,6 +11,7 @@ import type { WebsitesApi } from '../api/index.js';
 import { type Acknowledgements, refusalOf, unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
+import { listingCost } from '../apply/read-back.js';
 import { checkFreshness } from '../apply/staleness.js';
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
@@ -180,7 +181,17 @@ export async function execute(
     return exitCodeFor({ kind: 'refused', code: 'interrupted' });
   }
   const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
-  const progress = progressReporter(io.stderr);
+  const liveCount = execution.liveCount + plan.changes.filter((c) => c.action === 'create').length;
+  const progress = progressReporter(io.stderr, plan.changes.length, {
+    pacing: session.api.pacing,
+    requestsAfter: Math.min(listingCost(liveCount), plan.changes.length),
+  });
+  // While the live line is drawn, the client's notices go above it, each on its own line.
+  const notices = session.notices.write;
+  session.notices.write = (line) => progress.notice(line);
+  // A wait for the rate limit may last a minute: the live line counts it down instead of freezing.
+  const ticker = io.stderr.isTTY ? setInterval(() => progress.tick(), 1_000) : undefined;
+  ticker?.unref();
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
     journal?.record({ event: 'begin', target: session.api.url, total: plan.changes.length });
@@ -189,7 +200,7 @@ export async function execute(
       ...(io.signal && { signal: io.signal }),
       ...(journal && { journal }),
       ...(execution.skip && { skip: execution.skip }),
-      liveCount: execution.liveCount + plan.changes.filter((c) => c.action === 'create').length,
+      liveCount,
       onProgress: (event) => progress.onProgress(event),
     });
     progress.end();
@@ -209,6 +220,8 @@ export async function execute(
     run.output.result(result, ok);
     return exitCodeFor({ kind: 'applied', result });
   } finally {
+    clearInterval(ticker);
+    session.notices.write = notices;
     progress.end();
     journal?.close();
   }

@@ -1,6 +1,6 @@
 /**
  * Command-line values that several commands share: whole numbers (--port,
- * --parallelism, --rate-limit, --max-deletes, ...) and domain globs (--only,
+ * --parallelism, --rate-limit, --max-deletes, ...), seconds (--timeout) and domain globs (--only,
  * --skip, --allow-delete). A bad value is a `usage` SitesyncError naming the
  * option and the value.
  */
@@ -29,6 +29,16 @@ export function wholeNumberOption(option: string, text: string, range: WholeNumb
   throw new SitesyncError(
     'usage',
     `${option} ${JSON.stringify(text)}: expected a whole number ${range.meaning ?? `≥ ${min}`}`,
+  );
+}
+
+/** A number of seconds, fractions allowed (`0.5`, `90`), within `range`: --timeout and its variable. */
+export function secondsOption(option: string, text: string, range: { min: number; max: number }): number {
+  const value = Number(text);
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text) && value >= range.min && value <= range.max) return value;
+  throw new SitesyncError(
+    'usage',
+    `${option} must be a number of seconds from ${range.min} to ${range.max}, not ${JSON.stringify(text)}`,
   );
 }
 

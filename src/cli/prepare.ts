@@ -24,7 +24,15 @@ import {
 } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
 import { type Io, todayOf } from './io.js';
-import { type ConnectionOptions, connectionOf, log, openClient, type SharedOptions } from './shared-options.js';
+import {
+  type ConnectionOptions,
+  connectionOf,
+  log,
+  type NoticeSink,
+  openClient,
+  type SharedOptions,
+  stderrNotices,
+} from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
@@ -51,6 +59,8 @@ export interface Session {
   connection: Connection;
   /** The caller closes it. */
   api: WebsitesApi;
+  /** Where the client's notices go (apply's progress takes them over while it draws). */
+  notices: NoticeSink;
 }
 
 /**
@@ -67,7 +77,8 @@ export async function openSession(
 ): Promise<Session> {
   const state = loaded ?? (await loadDesiredState(shared, io, secrets));
   const connection = connectionOf(shared, io, state.apiUrl);
-  return { state, connection, api: openClient(shared, io, connection, concurrency) };
+  const notices = stderrNotices(io);
+  return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
 }
 
 /**

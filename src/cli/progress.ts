@@ -1,11 +1,16 @@
 /**
  * Progress of an apply, for people: at 60 requests a minute a 200-change apply
- * takes minutes. On a terminal, one live line (done/total, rate, time left)
- * redrawn in place with \r; elsewhere (CI logs, pipes) one line per finished
- * change. Writes to the stream it is given (stderr), never stdout; the words
- * are render/progress.ts's.
+ * takes minutes. On a terminal, one live line (done/total, rate, time left
+ * from the rate limiter, the current wait for it) redrawn in place with \r,
+ * also every second while nothing finishes (`tick`), and the client's notices
+ * printed on their own line above it; elsewhere (CI logs, pipes) one line per
+ * finished change. Changes an interrupt left unstarted get no line each: the
+ * summary has one line for all of them. Writes to the stream it is given
+ * (stderr), never stdout; the words are render/progress.ts's.
  */
+import type { Pacing } from '../api/index.js';
 import type { ProgressEvent } from '../apply/apply-plan.js';
+import { isNotStarted } from '../model/apply-result.js';
 import { changeLine, liveLine } from '../render/progress.js';
 
 export interface ProgressStream {
@@ -13,29 +18,66 @@ export interface ProgressStream {
   readonly isTTY: boolean;
 }
 
+export interface ProgressOptions {
+  now?: () => number;
+  /** The client's rate limiter: the time left and the current wait. */
+  pacing?: Pacing;
+  /** Requests after the last change (the read-back), for the time left. */
+  requestsAfter?: number;
+}
+
 export interface ProgressReporter {
   onProgress(event: ProgressEvent): void;
+  /** Redraws the live line (terminal): the wait counts down while no change finishes. */
+  tick(): void;
+  /** A whole line for a person (a client's notice), never glued to the live line. */
+  notice(line: string): void;
   /** Clears the live line (terminal) so the summary starts on a clean line. */
   end(): void;
 }
 
 const CLEAR_LINE = '\r\x1b[K';
 
-export function progressReporter(stream: ProgressStream, now: () => number = Date.now): ProgressReporter {
+export function progressReporter(
+  stream: ProgressStream,
+  total: number,
+  options: ProgressOptions = {},
+): ProgressReporter {
+  const now = options.now ?? Date.now;
   const started = now();
+  let done = 0;
   let drawn = false;
+  let ended = false;
+  const draw = () => {
+    const left = total - done + (options.requestsAfter ?? 0);
+    const pacing = options.pacing && { etaMs: options.pacing.estimateMs(left), waitMs: options.pacing.waitingMs() };
+    stream.write(`${CLEAR_LINE}${liveLine({ done, total }, now() - started, pacing)}`);
+    drawn = true;
+  };
   return {
     onProgress(event) {
+      done = event.done;
       if (!stream.isTTY) {
-        stream.write(`${changeLine(event.result)}\n`);
+        if (!isNotStarted(event.result)) stream.write(`${changeLine(event.result)}\n`);
         return;
       }
-      stream.write(`${CLEAR_LINE}${liveLine(event, now() - started)}`);
-      drawn = true;
+      if (!ended) draw();
+    },
+    tick() {
+      if (stream.isTTY && !ended) draw();
+    },
+    notice(line) {
+      if (!drawn) {
+        stream.write(`${line}\n`);
+        return;
+      }
+      stream.write(`${CLEAR_LINE}${line}\n`);
+      draw();
     },
     end() {
       if (drawn) stream.write(CLEAR_LINE);
       drawn = false;
+      ended = true;
     },
   };
 }

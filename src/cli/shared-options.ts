@@ -8,11 +8,11 @@
  * break in-process tests).
  */
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import { type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
+import { CLIENT_DEFAULTS, type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Io } from './io.js';
-import { globsOption, wholeNumberOption } from './option-values.js';
+import { globsOption, secondsOption, wholeNumberOption } from './option-values.js';
 import { collect } from './repeatable.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
@@ -28,6 +28,8 @@ export interface ConnectionOptions {
   insecureHttp: boolean;
   /** Requests per minute the client may send; undefined: the client's default. */
   rateLimit: number | undefined;
+  /** --timeout in seconds (SITESYNC_TIMEOUT when absent: read by `openClient`); undefined: the client's default. */
+  timeout: number | undefined;
   logLevel: LogLevel;
 }
 
@@ -60,6 +62,7 @@ export interface RawSharedOptions {
   apiKeyFile?: string | undefined;
   insecureHttp?: boolean | undefined;
   rateLimit?: string | undefined;
+  timeout?: string | undefined;
   logLevel?: string | undefined;
   format?: string | undefined;
   only?: string[] | undefined;
@@ -70,7 +73,7 @@ export interface RawSharedOptions {
 
 export { collect };
 
-/** Declares --url, --api-key-file, --insecure-http, --rate-limit and --log-level. */
+/** Declares --url, --api-key-file, --insecure-http, --rate-limit, --timeout and --log-level. */
 export function addConnectionOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
 ): Command<A, O & RawSharedOptions, G> {
@@ -79,6 +82,12 @@ export function addConnectionOptions<A extends unknown[], O extends OptionValues
     .addOption(new Option('--api-key-file <path>', 'file holding the API key (default: SITESYNC_API_KEY)'))
     .addOption(new Option('--insecure-http', 'allow a plain http:// URL that is not loopback'))
     .addOption(new Option('--rate-limit <n>', 'requests per minute the client may send (0: no limit)'))
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        `give up on a request after this long without a complete answer, retries included (also SITESYNC_TIMEOUT; default ${CLIENT_DEFAULTS.timeouts.operationMs / 1000})`,
+      ),
+    )
     .addOption(new Option('--log-level <level>', 'error, warn, info or debug (default warn)').choices(LOG_LEVELS));
   return command as unknown as Command<A, O & RawSharedOptions, G>;
 }
@@ -133,6 +142,7 @@ export function readConnectionOptions(raw: RawSharedOptions): ConnectionOptions 
     apiKeyFile: raw.apiKeyFile,
     insecureHttp: raw.insecureHttp === true,
     rateLimit: parseRateLimit(raw.rateLimit),
+    timeout: raw.timeout === undefined ? undefined : secondsOption('--timeout', raw.timeout, TIMEOUT_RANGE),
     logLevel: (raw.logLevel ?? 'warn') as LogLevel,
   };
 }
@@ -188,21 +198,58 @@ export function openClient(
   io: Io,
   connection: Connection,
   concurrency?: number,
+  notices: NoticeSink = stderrNotices(io),
 ): WebsitesApi {
+  const timeoutMs = requestTimeoutMs(options, io);
   return createClient({
     url: connection.url,
     apiKey: connection.apiKey,
     insecureHttp: options.insecureHttp,
     ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
+    ...(timeoutMs !== undefined && { timeouts: requestTimeouts(timeoutMs) }),
     ...(concurrency !== undefined && { concurrency }),
     ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
-    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => io.stderr.write(`warn: ${line}\n`) }),
+    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => notices.write(`warn: ${line}`) }),
   });
+}
+
+/**
+ * Where a client's notices go: whole lines, written to stderr by default. A
+ * sink (not a fixed stream) so apply's progress can take them over while its
+ * live line is drawn, printing each on its own line above it.
+ */
+export interface NoticeSink {
+  write: (line: string) => void;
+}
+
+export function stderrNotices(io: Io): NoticeSink {
+  return { write: (line) => io.stderr.write(`${line}\n`) };
 }
 
 /** One line on stderr when `level` is enabled. */
 export function log(options: Pick<ConnectionOptions, 'logLevel'>, io: Io, level: LogLevel, message: string): void {
   if (logs(options.logLevel, level)) io.stderr.write(`${level}: ${message}\n`);
+}
+
+const TIMEOUT_RANGE = { min: 0.1, max: 3_600 };
+
+/** --timeout, else SITESYNC_TIMEOUT (validated alike), in milliseconds; undefined: the client's default. */
+function requestTimeoutMs(options: Pick<ConnectionOptions, 'timeout'>, io: Pick<Io, 'env'>): number | undefined {
+  const fromEnv = io.env.SITESYNC_TIMEOUT;
+  const seconds =
+    options.timeout ??
+    (fromEnv === undefined || fromEnv === '' ? undefined : secondsOption('SITESYNC_TIMEOUT', fromEnv, TIMEOUT_RANGE));
+  return seconds === undefined ? undefined : Math.round(seconds * 1000);
+}
+
+/**
+ * The deadline of one request, retries and backoff included; one attempt
+ * waits for the answer at most the client's default (30 s), or less when the
+ * deadline is shorter: a stalled attempt is then retried where that is safe.
+ */
+function requestTimeouts(timeoutMs: number) {
+  const { headersMs, bodyMs } = CLIENT_DEFAULTS.timeouts;
+  return { operationMs: timeoutMs, headersMs: Math.min(headersMs, timeoutMs), bodyMs: Math.min(bodyMs, timeoutMs) };
 }
 
 function parseRateLimit(text: string | undefined): number | undefined {

@@ -17,7 +17,7 @@ export interface ChangeResult {
   outcome: Outcome;
   /** Why it failed or was skipped, or a remark on an applied change ("already gone"). */
   reason?: string;
-  /** The error code of a failure, for programs. */
+  /** The error code of a failure, for programs; `interrupted` on a change an interrupt left unstarted. */
   code?: ErrorCode;
 }
 
@@ -56,6 +56,11 @@ export interface ApplyResult {
   /** HTTP requests this apply sent, retries included. */
   requests: number;
   elapsedMs: number;
+}
+
+/** Skipped because the run was interrupted before the change's first request was sent (code `interrupted`). */
+export function isNotStarted(result: ChangeResult): boolean {
+  return result.outcome === 'skipped' && result.code === 'interrupted';
 }
 
 /** Whether the desired state was reached for everything the plan covered. */

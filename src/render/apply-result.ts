@@ -4,14 +4,22 @@
  * place), the JSON form (`--format json`), and the words of apply's refusals
  * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
-import type { ApplyRefusal, ApplyResult, ChangeResult, Divergence, MovedSite, Outcome } from '../model/apply-result.js';
+import {
+  type ApplyRefusal,
+  type ApplyResult,
+  type ChangeResult,
+  type Divergence,
+  isNotStarted,
+  type MovedSite,
+  type Outcome,
+} from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
 import { printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
 import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
 import { fieldDifferenceText } from './field-text.js';
-import { formatDuration } from './progress.js';
+import { formatDuration, notStartedLine } from './progress.js';
 
 export { APPLY_RESULT_FORMAT_VERSION };
 
@@ -36,11 +44,18 @@ function resultLines(result: ApplyResult): Line[] {
     .join(', ');
   const tone: Tone = counts.failed > 0 ? 'danger' : counts.skipped > 0 ? 'update' : 'create';
   const lines: Line[] = [{ text: `${headline}${tail ? `; ${tail}` : ''} (${took})`, tone }];
+  // One line for every change an interrupt left unstarted (there may be hundreds), with what to do.
+  const unstarted = result.changes.filter(isNotStarted);
   if (result.interrupted) {
-    lines.push({ text: 'interrupted: changes not started were skipped; re-run to converge', tone: 'update' });
+    const text =
+      unstarted.length > 0
+        ? notStartedLine(unstarted.map((change) => change.domain))
+        : 'interrupted after every change had started: the read-back was skipped; run plan to see the result';
+    lines.push({ text, tone: 'update' });
   }
   lines.push(...section('failed', result.changes, 'failed', 'danger'));
-  lines.push(...section('skipped', result.changes, 'skipped', 'update'));
+  const otherSkips = result.changes.filter((change) => !isNotStarted(change));
+  lines.push(...section('skipped', otherSkips, 'skipped', 'update'));
   lines.push(...verificationLines(result));
   return lines;
 }

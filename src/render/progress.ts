@@ -1,7 +1,7 @@
 /**
  * The words of apply's progress: one line per finished change (logs, pipes),
- * the live line of a terminal (done/total, rate, time left), and durations.
- * Text only; cli/progress.ts writes them.
+ * the live line of a terminal (done/total, rate, time left, the rate limit's
+ * wait), and durations. Text only; cli/progress.ts writes them.
  */
 import type { ChangeResult } from '../model/apply-result.js';
 import { printable } from '../model/text.js';
@@ -12,12 +12,40 @@ export function changeLine(result: ChangeResult): string {
   return printable(result.reason === undefined ? line : `${line}: ${result.reason}`);
 }
 
-/** `applying 37/200 · 12.5 changes/min · about 2m 10s left`. */
-export function liveLine(event: { done: number; total: number }, elapsedMs: number): string {
+/** What the rate limiter says about the rest of the run. */
+export interface PacingView {
+  /** How long until the remaining requests have started at the rate limit; absent without a limit. */
+  etaMs?: number | undefined;
+  /** How long the next request still waits for the rate limit. */
+  waitMs?: number;
+}
+
+/**
+ * `applying 37/200 · 12.5 changes/min · about 2m 10s left · waiting 43 s for the rate limit`.
+ * Under a rate limit the time left is the limiter's estimate (`etaMs`): the
+ * first changes go out in a burst and the next wait for the window, so the
+ * rate so far says "0s", then an hour. Without a limit, the rate so far.
+ * Under a second left, and a rate before anything finished, are not shown.
+ */
+export function liveLine(event: { done: number; total: number }, elapsedMs: number, pacing: PacingView = {}): string {
   const perMinute = elapsedMs > 0 ? (event.done * 60_000) / elapsedMs : 0;
   const left = event.total - event.done;
-  const eta = perMinute > 0 && left > 0 ? ` · about ${formatDuration((left / perMinute) * 60_000)} left` : '';
-  return `applying ${event.done}/${event.total} · ${perMinute.toFixed(1)} changes/min${eta}`;
+  const byRate = perMinute > 0 ? (left / perMinute) * 60_000 : 0;
+  const eta = left > 0 ? (pacing.etaMs ?? byRate) : 0;
+  const parts = [`applying ${event.done}/${event.total}`];
+  if (perMinute > 0) parts.push(`${perMinute.toFixed(1)} changes/min`);
+  if (eta >= 1_000) parts.push(`about ${formatDuration(eta)} left`);
+  const wait = pacing.waitMs ?? 0;
+  if (wait >= 1_000) parts.push(`waiting ${Math.round(wait / 1000)} s for the rate limit`);
+  return parts.join(' · ');
+}
+
+/** The one line for every change an interrupt left unstarted (there may be hundreds), with what to do. */
+export function notStartedLine(domains: readonly string[]): string {
+  const shown = domains.slice(0, 3).join(', ');
+  const more = domains.length > 3 ? ` and ${domains.length - 3} more` : '';
+  const what = `${domains.length} change${domains.length === 1 ? '' : 's'} not started (${shown}${more})`;
+  return printable(`interrupted: ${what}; run the same command again to finish them`);
 }
 
 export function formatDuration(ms: number): string {

@@ -187,6 +187,10 @@ export async function migrateData(
         await client.query('ALTER TABLE websites ENABLE TRIGGER websites_count');
         await client.query(`UPDATE accounts a SET website_count = c.n
           FROM (SELECT account_id, count(*)::int AS n FROM websites GROUP BY account_id) c WHERE a.id = c.account_id`);
+        // Running replicas key their page anchors to these counters (pg-deep-pages.ts): after a --replace
+        // copy, account ids are reused, so the counters start where no replica has seen them.
+        await client.query(`UPDATE accounts SET website_version = floor(random() * 1e15)::bigint,
+          website_deletes = floor(random() * 1e15)::bigint`);
         const nextWebsiteId = await advanceSequences(client, source);
 
         const sent = await canonicalChecksum((table, afterId) => readSource(table, afterId, batchSize), secret);

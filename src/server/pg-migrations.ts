@@ -40,6 +40,26 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       )`);
     },
   },
+  {
+    version: 3,
+    description: 'per-account insert/delete counters for the page anchors (pg-deep-pages.ts)',
+    async up(client) {
+      // bigint: migrate-data starts them at random values (see there).
+      await client.query(`ALTER TABLE accounts ADD COLUMN website_version bigint NOT NULL DEFAULT 0,
+        ADD COLUMN website_deletes bigint NOT NULL DEFAULT 0`);
+      await client.query(`CREATE OR REPLACE FUNCTION websites_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP = 'INSERT' THEN
+            UPDATE accounts SET website_count = website_count + 1, website_version = website_version + 1
+              WHERE id = NEW.account_id;
+          ELSE
+            UPDATE accounts SET website_count = website_count - 1, website_version = website_version + 1,
+              website_deletes = website_deletes + 1 WHERE id = OLD.account_id;
+          END IF;
+          RETURN NULL;
+        END $$`);
+    },
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

@@ -6,6 +6,8 @@
  * PostgreSQL (json_agg), key digests peppered with a secret kept in the database.
  */
 import pg from 'pg';
+import type { PageAnchorOptions } from './page-anchors.js';
+import { createPgDeepPages } from './pg-deep-pages.js';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './pg-migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './pg-schema.js';
 import { createPgThrottle } from './pg-throttle.js';
@@ -31,6 +33,8 @@ export interface PgStoreOptions {
   poolSize?: number;
   /** A statement running longer is cancelled (an error, so 500); default 5,000 ms. */
   statementTimeoutMs?: number;
+  /** Deep-page anchors (pg-deep-pages.ts); defaults suit production, tests make them dense. */
+  pageAnchors?: PageAnchorOptions;
 }
 
 interface AccountRow {
@@ -105,6 +109,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       ])
     )[0];
 
+  const deepPages = createPgDeepPages(pool, options.pageAnchors);
   const listSql = new Map<string, string>();
   function listStatement(query: ListQuery, shape: RecordShape, searchWhere: string | undefined): string {
     const key = `${query.sortBy}:${query.sort}:${searchWhere ?? '-'}:${query.favorite ?? '-'}:${shape.map(([k]) => k).join(',')}`;
@@ -132,6 +137,10 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       await pool.query('SELECT 1');
     },
     async listWebsites(query, shape): Promise<ListResult> {
+      if (deepPages.applies(query)) {
+        const page = await deepPages.list(query, shape);
+        if (page) return page;
+      }
       const search = query.search && pgSearchSql(query.search, '$4');
       const values: unknown[] = [query.accountId, query.limit, query.offset];
       if (search?.where.includes('$4')) values.push(search.value);

@@ -125,6 +125,16 @@ describe('errors the reference server cannot produce', () => {
     }
   });
 
+  it('protocol: a redirect to a host whose name merely contains "auth" is not a rejected key', async () => {
+    const { client } = await clientFor((_req, res) =>
+      res.writeHead(301, { location: 'https://auth.example.com/api/v1/websites' }).end(),
+    );
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'protocol',
+      message: expect.stringContaining('→ 301: the server redirects to https://auth.example.com/api/v1/websites'),
+    });
+  });
+
   it('auth: an HTML login page answered with 200', async () => {
     const { client } = await clientFor((_req, res) =>
       res
@@ -151,7 +161,7 @@ describe('errors the reference server cannot produce', () => {
       'a record without id',
       'application/json',
       '{"data": {"domain": "a.example.com"}}',
-      'GET /api/v1/websites/1: a website record has no valid id (undefined)',
+      'GET /api/v1/websites/1: a website record has no valid id (none)',
     ],
   ])('protocol: %s', async (_name, type, body, message) => {
     const { client } = await clientFor((_req, res) => res.writeHead(200, { 'content-type': type }).end(body));

@@ -109,4 +109,18 @@ describe('RateLimiter', () => {
     controller.abort(new Error('stop'));
     await expect(waiting).rejects.toThrow('stop');
   });
+
+  it("estimates when n more requests will all have started (the progress line's time left)", async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ limit: 60, clock });
+    expect(limiter.estimateMs(60)).toBe(0); // all fit in the window
+    await take(limiter, clock, 10);
+    expect(limiter.estimateMs(50)).toBe(0);
+    // The 51st waits for the first start (at 0) to leave the window of 60 s + 2 % margin.
+    expect(limiter.estimateMs(51)).toBe(61_200);
+    expect(limiter.estimateMs(111)).toBe(122_400);
+    limiter.pause(5_000);
+    expect(limiter.estimateMs(1)).toBe(5_000);
+    expect(new RateLimiter({ limit: 0, clock }).estimateMs(1_000)).toBeUndefined(); // no limit: no estimate
+  });
 });

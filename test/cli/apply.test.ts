@@ -188,12 +188,37 @@ describe('sitesync apply', () => {
       const run = await slowWs.run(argv, { signal: controller.signal });
       expect(run.code).toBe(130);
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
-      expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
+      // b's wait was announced before the Ctrl-C; c and d, queued behind it, will never be sent: no notice for them.
+      expect(run.err.match(/pacing at/g)).toHaveLength(1);
+      expect(run.out).toContain(
+        'interrupted: 3 changes not started (b.example, c.example, d.example); run the same command again to finish them',
+      );
+      expect(run.out).not.toContain('(create): not started');
       expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();
     }
   }, 15_000);
+
+  test('on a terminal, a wait for the rate limit is its own line above the live line, which counts it down', async () => {
+    const controller = new AbortController();
+    cli.ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '' }));
+    // 2 requests a minute: the listing and a's create; b waits ~61 s, and the test stops the run at its notice.
+    const argv = ['apply', '--auto-approve', '--parallelism', '1', '--rate-limit', '2'];
+    const run = await cli.ws.run(argv, {
+      tty: true,
+      signal: controller.signal,
+      onStderr: (text) => text.includes('pacing at') && controller.abort(),
+    });
+    expect(run.code).toBe(130);
+    const CLEAR = '\r\x1b[K';
+    const [before, after] = run.err.split(`${CLEAR}warn: pacing at 2 requests/min: waiting 61 s\n`);
+    // The live line was cleared before the notice (never glued to it), then drawn again under it with the wait.
+    expect(before).toMatch(/applying 1\/3 · [\d.]+ changes\/min · about 2m \d+s left$/);
+    expect(after).toMatch(
+      /^\r\x1b\[Kapplying 1\/3 · [\d.]+ changes\/min · about 2m \d+s left · waiting 61 s for the rate limit/,
+    );
+  });
 
   test('Ctrl-C: the change in flight finishes, the rest are skipped, summary printed, exit 130', async () => {
     const { slow, slowWs, controller } = await interruptedAtFirstPost();
@@ -201,8 +226,11 @@ describe('sitesync apply', () => {
       const run = await slowWs.run(['apply', '--auto-approve', '--parallelism', '1'], { signal: controller.signal });
       expect(run.code).toBe(130);
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
-      expect(run.out).toContain('interrupted: changes not started were skipped; re-run to converge');
-      expect(run.out).toContain('  d.example (create): not started: the run was interrupted');
+      expect(run.out).toContain(
+        'interrupted: 3 changes not started (b.example, c.example, d.example); run the same command again to finish them',
+      );
+      // One line for them all: neither a progress line nor a summary line per change not started.
+      expect(`${run.out}${run.err}`).not.toContain('not started: the run was interrupted');
       expect(await domainsInDb(slow)).toEqual(['a.example']);
     } finally {
       await slow.close();

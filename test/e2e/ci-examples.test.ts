@@ -176,6 +176,7 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
   });
 
   test('merged-results pipelines: the plan job records the head it planned', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion in the pipeline, not a template
     expect(script('sitesync:plan')).toContain('${CI_MERGE_REQUEST_SOURCE_BRANCH_SHA:-$CI_COMMIT_SHA}" > plan-head.txt');
     expect(JSON.stringify(ci['sitesync:plan']?.artifacts)).toContain('plan-head.txt');
   });

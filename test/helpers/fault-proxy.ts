@@ -2,7 +2,8 @@
  * A small fault-injecting HTTP proxy for tests (toxiproxy is not available):
  * it sits between a client and the reference server and, per request, passes
  * it through or injects a fault: a reset before or after the upstream commit,
- * a stall, a 502/503 HTML page, a 500, a 429, a truncated body. Which request gets
+ * a stall, a 502/503 HTML page, a 500, a 429, a truncated body, a redirect, a
+ * 200 whose body is not a website record. Which request gets
  * which fault is decided by a plan: a script (the first requests matching a
  * method get these faults) or a seeded random mix, so every run is the same.
  * Loopback only; every request is logged with the fault it got.
@@ -31,7 +32,14 @@ export type Fault =
   /** Forwarded and committed, then a 502 HTML page instead of the answer. */
   | 'commit-then-502'
   /** Forwarded; the status and half the body arrive, then the connection is destroyed. */
-  | 'truncate';
+  | 'truncate'
+  /** A redirect to the same path over https (a front end moved to TLS), not forwarded. */
+  | 'redirect-301'
+  | 'redirect-308'
+  /** 200 with a JSON body that is not a website record (`{"message":"OK"}`), not forwarded. */
+  | 'unreadable-200'
+  /** Forwarded and committed, then answered 200 with that body instead of the record. */
+  | 'commit-then-unreadable-200';
 
 export interface ProxiedRequest {
   method: string;
@@ -133,6 +141,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     res.writeHead(status, { 'content-type': 'text/html' }).end(htmlPage(status, title));
   };
 
+  const respondUnreadable = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"OK"}');
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
     const request = { method: req.method ?? 'GET', path: req.url ?? '/', index: index++ };
@@ -150,6 +162,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       case 'server-500':
         res.writeHead(500, { 'content-type': 'application/json' });
         return void res.end('{"message":"Server Error"}');
+      case 'redirect-301':
+      case 'redirect-308':
+        res.writeHead(fault === 'redirect-301' ? 301 : 308, { location: `https://${req.headers.host}${req.url}` });
+        return void res.end();
+      case 'unreadable-200':
+        return respondUnreadable(res);
       case 'throttle': {
         const retryAfter = String(options.retryAfterSeconds ?? 1);
         res.writeHead(429, {
@@ -169,6 +187,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
         return;
       case 'commit-then-502':
         return respondHtml(res, 502, 'Bad Gateway');
+      case 'commit-then-unreadable-200':
+        return respondUnreadable(res);
       case 'truncate': {
         const { 'content-length': _length, 'transfer-encoding': _encoding, ...headers } = upstream.headers;
         res.writeHead(upstream.status, { ...headers, 'content-length': String(upstream.body.length) });

@@ -20,7 +20,8 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
+/** A loopback port free right now (the caller binds it soon after). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

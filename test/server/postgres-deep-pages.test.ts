@@ -1,0 +1,120 @@
+// Deep pages on PostgreSQL (page anchors, or OFFSET from the nearer end) give exactly the pages
+// plain OFFSET gives, in every order, also after another server writes; the anchors are what
+// serve them (counters frozen behind their back make the pages differ). Their cost is measured
+// in `npm run bench:server` (middle page), not here.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/server/index.js';
+import type { PageAnchorOptions } from '../../src/server/page-anchors.js';
+import type { ListQuery, ServerStore } from '../../src/server/store.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
+import { STORED_DEFAULTS } from '../helpers/server.js';
+
+const SHAPE = [
+  ['id', { column: 'id' }],
+  ['domain', { column: 'domain' }],
+] as const;
+const ORDERS = [
+  ['id', 'asc'],
+  ['id', 'desc'],
+  ['domain', 'asc'],
+  ['domain', 'desc'],
+] as const;
+
+async function allPages(store: ServerStore, accountId: number, sortBy: 'id' | 'domain', sort: 'asc' | 'desc') {
+  const pages: { json: string; count: number; total: number }[] = [];
+  for (let offset = 0; offset < 400; offset += 10) {
+    const query: ListQuery = { accountId, sortBy, sort, limit: 10, offset };
+    pages.push(await store.listWebsites(query, SHAPE));
+  }
+  return pages;
+}
+
+let database: TestDatabase;
+let stores: ServerStore[] = [];
+beforeEach(async () => {
+  database = await createTestDatabase();
+});
+afterEach(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  stores = [];
+  await database.drop();
+});
+
+async function open(pageAnchors: PageAnchorOptions): Promise<ServerStore> {
+  const store = await openPostgresStore(database.url, { pageAnchors });
+  stores.push(store);
+  return store;
+}
+
+async function seed(store: ServerStore) {
+  const { id: accountId } = await store.createAccount({ name: 'pages' });
+  const { id: otherId } = await store.createAccount({ name: 'other' });
+  const insert = (owner: number, n: number) =>
+    store.insertWebsite(owner, `site-${(n * 7919) % 1000}-${n}.example`, STORED_DEFAULTS, new Date());
+  for (let n = 0; n < 300; n++) await insert(n % 5 === 0 ? otherId : accountId, n);
+  return { accountId, insert };
+}
+
+describe('deep pages on PostgreSQL', () => {
+  it('equal the OFFSET pages in every order, before and after another server writes', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY }); // the OFFSET statement alone
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const nearerEnd = await open({ stride: 7, minRows: Number.POSITIVE_INFINITY }); // no anchors
+    const staleOnce = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 3_600_000 }); // stale → OFFSET
+    const { accountId, insert } = await seed(plain);
+
+    const compare = async () => {
+      for (const [sortBy, sort] of ORDERS) {
+        const expected = await allPages(plain, accountId, sortBy, sort);
+        expect(expected[20]!.count).toBe(10); // deep pages hold rows: the comparison is not of empty pages
+        for (const store of [anchored, nearerEnd, staleOnce]) {
+          expect(await allPages(store, accountId, sortBy, sort)).toEqual(expected);
+        }
+      }
+    };
+    await compare();
+    // Another server inserts (shifts domain positions) and deletes (shifts id positions).
+    for (let n = 300; n < 330; n++) await insert(accountId, n);
+    for (const id of [3, 50, 51, 120, 200]) await plain.deleteWebsite(accountId, id);
+    await compare();
+  });
+
+  it('asked all at once while the anchors are being built, equal the OFFSET pages', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY });
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const { accountId } = await seed(plain);
+    for (const [sortBy, sort] of ORDERS) {
+      const queries = Array.from({ length: 24 }, (_, page): ListQuery => {
+        return { accountId, sortBy, sort, limit: 10, offset: page * 10 };
+      });
+      const expected = await Promise.all(queries.map((query) => plain.listWebsites(query, SHAPE)));
+      expect(await Promise.all(queries.map((query) => anchored.listWebsites(query, SHAPE)))).toEqual(expected);
+    }
+  });
+
+  it('are served by the anchors: with the counters frozen, a new first domain is not noticed', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY });
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const { accountId } = await seed(plain);
+    const deep: ListQuery = { accountId, sortBy: 'domain', sort: 'asc', limit: 10, offset: 100 };
+    expect(await anchored.listWebsites(deep, SHAPE)).toEqual(await plain.listWebsites(deep, SHAPE));
+
+    // Behind the triggers' back: the counters (and the total) stay, positions shift by one.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query('ALTER TABLE websites DISABLE TRIGGER websites_count');
+      await admin.query(
+        `INSERT INTO websites (account_id, domain, created_at, updated_at) VALUES ($1, 'aaa.example', '', '')`,
+        [accountId],
+      );
+    } finally {
+      await admin.end();
+    }
+    const fromAnchor = await anchored.listWebsites(deep, SHAPE);
+    const fromOffset = await plain.listWebsites(deep, SHAPE);
+    expect(fromAnchor.total).toBe(fromOffset.total);
+    expect(fromAnchor.json).not.toBe(fromOffset.json);
+  });
+});
