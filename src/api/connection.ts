@@ -15,6 +15,8 @@ import { Secret } from '../model/secret.js';
 export interface ConnectionInput {
   url?: string;
   apiKeyFile?: string;
+  /** The environment variable holding the key (a target's `key_env`); default SITESYNC_API_KEY. */
+  apiKeyEnv?: string;
   configApiUrl?: string;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
@@ -101,11 +103,13 @@ export function checkedUrl(text: string, insecureHttp: boolean): string {
 
 function readApiKey(input: ConnectionInput): Secret {
   if (input.apiKeyFile !== undefined) return readKeyFile(input.apiKeyFile, input.cwd);
-  const fromEnv = input.env.SITESYNC_API_KEY?.trim();
+  const name = input.apiKeyEnv ?? 'SITESYNC_API_KEY';
+  const fromEnv = input.env[name]?.trim();
   if (fromEnv === undefined || fromEnv === '') {
-    throw new SitesyncError('usage', 'no API key: set SITESYNC_API_KEY or pass --api-key-file <file>');
+    const how = input.apiKeyEnv === undefined ? 'set SITESYNC_API_KEY or pass --api-key-file <file>' : `set ${name}`;
+    throw new SitesyncError('usage', `no API key: ${how}`);
   }
-  return checkedKey(fromEnv, 'SITESYNC_API_KEY');
+  return checkedKey(fromEnv, name);
 }
 
 function readKeyFile(file: string, cwd: string): Secret {

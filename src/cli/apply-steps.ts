@@ -23,6 +23,7 @@ import type { SiteFingerprint } from '../plan/index.js';
 import { confirmQuestion, divergenceText, staleRefusalText } from '../render/apply-result.js';
 import { safetyRefusalText } from '../render/safety-refusal.js';
 import { type Answer, ApplyOutput } from './apply-output.js';
+import type { BaselineAt } from './baseline.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { openJournal } from './journal-file.js';
@@ -40,6 +41,8 @@ export interface ApplyFlags {
   parallelism: string;
   journal?: string;
   syncWriteOnly?: string[] | boolean;
+  targetParallelism?: string;
+  allOrNothing?: boolean;
   /** A git revision, or false for --no-baseline. */
   baseline?: string | boolean;
   unlistedIsDrift?: boolean;
@@ -55,6 +58,14 @@ export interface ApplyRun {
   shared: SharedOptions;
   acks: Acknowledgements;
   output: ApplyOutput;
+  /** A target's run: the baseline commit, resolved once for every target (undefined: no baseline). */
+  baselineAt?: BaselineAt;
+  /** Waited for just before the first write (--all-or-nothing over targets); rejects to write nothing. */
+  beforeWrites?: () => Promise<void>;
+  /** The saved plan file being applied, as given. */
+  planFile?: string;
+  /** Over several targets, an --allow-delete may name another target's delete. */
+  acksSpanTargets?: boolean;
 }
 
 /** Validates apply's options (a bad one is a usage error before anything is read). */
@@ -162,6 +173,7 @@ export async function execute(
   execution: Execution,
   io: Io,
 ): Promise<number> {
+  await run.beforeWrites?.();
   if (io.signal?.aborted) {
     const message = 'interrupted before applying anything';
     io.stderr.write(`${message}\n`);
@@ -217,7 +229,7 @@ export async function execute(
 
 /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
 export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
-  refuseUnmatchedAllowDelete(plan, run.acks);
+  if (run.acksSpanTargets !== true) refuseUnmatchedAllowDelete(plan, run.acks);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
   const message = safetyRefusalText(refusalOf(open, run.acks));

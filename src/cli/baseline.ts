@@ -9,10 +9,13 @@ import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
 import { type ConfigText, formatProblem, loadConfigTexts } from '../config/index.js';
+import { forTarget } from '../config/targets.js';
+import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Baseline, BaselineRef } from '../model/plan.js';
 import { commitOf, dirtyPaths, fileAt, filesAt, insideWorkTree, kindAt, moveTag, validTagName } from './git.js';
 import type { Io } from './io.js';
+import { targetFiles } from './targets.js';
 
 /** The tag `apply --mark-applied` moves by default, and the default baseline when it exists. */
 export const DEFAULT_BASELINE_TAG = 'sitesync-applied';
@@ -48,35 +51,91 @@ function choose(flags: BaselineFlags, io: Pick<Io, 'env'>, dir: string): Choice 
   return { ref: tag, source: 'default', label: 'the default baseline' };
 }
 
+/** The chosen revision, resolved to a commit once: every target of a run reads its files at the same commit. */
+export interface BaselineAt {
+  ref: BaselineRef;
+  /** How the user named it, for messages. */
+  label: string;
+  /** Said after an error when the user did not ask for the baseline. */
+  hint: string;
+}
+
 /**
- * The configuration at the chosen revision, or undefined without one. A
- * revision that does not exist, a file missing there, or no git work tree is
- * one error line naming it (exit 1).
+ * The chosen revision resolved to a commit, or undefined without one. A
+ * revision that does not exist, standard input, or no git work tree is one
+ * error line naming it (exit 1).
  */
-export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Io): Baseline | undefined {
+export function resolveBaseline(files: readonly string[], flags: BaselineFlags, io: Io): BaselineAt | undefined {
   const dir = gitDir(files, io.cwd);
   const choice = choose(flags, io, dir);
   if (choice === undefined) return undefined;
   // A default the user did not ask for says how to turn it off.
   const hint = choice.source === 'default' ? ' (--no-baseline turns the default baseline off)' : '';
-  const fail = (message: string) => new SitesyncError('config', `${choice.label} ${choice.ref}: ${message}${hint}`);
+  const at = { ref: { ref: choice.ref, commit: '', source: choice.source }, label: choice.label, hint };
+  const fail = failure(at);
   if (files.some((file) => file === '-' || file === '/dev/stdin'))
     throw fail('the configuration comes from standard input, which has no git history');
   if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
   const commit = commitOf(dir, choice.ref);
   if (commit === undefined) throw fail(`no such revision in the git repository of ${displayPath(dir, io.cwd)}`);
-  const sources = readAt(files, io.cwd, commit, choice, fail);
+  return { ...at, ref: { ...at.ref, commit } };
+}
+
+const failure =
+  (at: Pick<BaselineAt, 'ref' | 'label' | 'hint'>) =>
+  (message: string): SitesyncError =>
+    new SitesyncError('config', `${at.label} ${at.ref.ref}: ${message}${at.hint}`);
+
+/** The configuration at the chosen revision, or undefined without one (errors: see resolveBaseline). */
+export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Io): Baseline | undefined {
+  const at = resolveBaseline(files, flags, io);
+  return at === undefined ? undefined : baselineFor({ files }, at, io);
+}
+
+/**
+ * The baseline of one run at a resolved commit: its `-f` files there; for a
+ * target's run (docs/config.md, Targets), the command's files plus the files
+ * the target declared at that commit, with the target's settings at that
+ * commit. A target not declared there is new since the baseline: no websites
+ * and no pruning at REF, so all its changes are pending.
+ */
+export function baselineFor(
+  shared: {
+    files: readonly string[];
+    rootFiles?: readonly string[] | undefined;
+    target?: TargetDeclaration | undefined;
+  },
+  at: BaselineAt | undefined,
+  io: Io,
+): Baseline | undefined {
+  if (at === undefined) return undefined;
+  const { target } = shared;
+  if (target === undefined) return baselineOf(configAt(shared.files, at, io), at);
+  const rootFiles = shared.rootFiles ?? [];
+  const root = configAt(rootFiles, at, io);
+  const then = root.targets?.find((declared) => declared.name === target.name);
+  if (then === undefined) {
+    const policy = forTarget(root, target).policy;
+    return { ref: { ...at.ref }, websites: [], policy: { ...policy, prune: false } };
+  }
+  // The paths the target declared at REF, relative to the same declaring file as today.
+  const files = targetFiles(rootFiles, { ...target, files: then.files }, io.cwd);
+  return baselineOf(forTarget(configAt(files, at, io), then), at);
+}
+
+function baselineOf(state: DesiredState, at: BaselineAt): Baseline {
+  return { ref: { ...at.ref }, websites: state.websites, policy: state.policy };
+}
+
+function configAt(files: readonly string[], at: BaselineAt, io: Io): DesiredState {
+  const fail = failure(at);
+  const sources = readAt(files, io.cwd, at.ref.commit, at.ref.ref, fail);
   const loaded = loadConfigTexts(sources, io.env, { secrets: 'check' });
   if (loaded.state === undefined) {
     const first = loaded.errors[0];
     throw fail(`the configuration there is invalid${first === undefined ? '' : `: ${formatProblem(first)}`}`);
   }
-  const state = loaded.state;
-  return {
-    ref: { ref: choice.ref, commit: commit, source: choice.source },
-    websites: state.websites,
-    policy: state.policy,
-  };
+  return loaded.state;
 }
 
 /** The same `-f` files (a directory: its *.yaml / *.yml files at REF), as text. */
@@ -84,7 +143,7 @@ function readAt(
   files: readonly string[],
   cwd: string,
   commit: string,
-  choice: Choice,
+  ref: string,
   fail: (message: string) => SitesyncError,
 ): ConfigText[] {
   const sources: ConfigText[] = [];
@@ -92,7 +151,7 @@ function readAt(
     const path = resolve(cwd, arg);
     const display = displayPath(path, cwd);
     const kind = kindAt(dirname(path), commit, basename(path));
-    if (kind === undefined) throw fail(`${display} does not exist at ${choice.ref}`);
+    if (kind === undefined) throw fail(`${display} does not exist at ${ref}`);
     const entries =
       kind === 'tree'
         ? filesAt(path, commit)
@@ -100,11 +159,11 @@ function readAt(
             .sort()
             .map((name) => resolve(path, name))
         : [path];
-    if (entries.length === 0) throw fail(`${display} has no .yaml or .yml files at ${choice.ref}`);
+    if (entries.length === 0) throw fail(`${display} has no .yaml or .yml files at ${ref}`);
     for (const entry of entries) {
       const text = fileAt(dirname(entry), commit, basename(entry));
-      if (text === undefined) throw fail(`${displayPath(entry, cwd)} cannot be read at ${choice.ref}`);
-      sources.push({ text: text, file: `${displayPath(entry, cwd)}@${choice.ref}` });
+      if (text === undefined) throw fail(`${displayPath(entry, cwd)} cannot be read at ${ref}`);
+      sources.push({ text: text, file: `${displayPath(entry, cwd)}@${ref}` });
     }
   }
   return sources;

@@ -56,3 +56,26 @@ function codeExit(code: ErrorCode): number {
   if (code === 'interrupted') return EXIT.interrupted;
   return code === 'unsafe_plan' ? EXIT.unsafe : EXIT.error;
 }
+
+/**
+ * Exit codes from most to least severe, for a run over several targets: an
+ * interruption, an error, an unsafe plan, drift, changes, nothing. A code not
+ * listed ranks as an error.
+ */
+export const SEVERITY: readonly number[] = [
+  EXIT.interrupted,
+  EXIT.error,
+  EXIT.unsafe,
+  EXIT.drift,
+  EXIT.changes,
+  EXIT.ok,
+];
+
+/** The most severe of `codes` (0 for none). */
+export function mostSevere(codes: readonly number[]): number {
+  const rank = (code: number) => {
+    const index = SEVERITY.indexOf(code);
+    return index === -1 ? SEVERITY.indexOf(EXIT.error) : index;
+  };
+  return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), EXIT.ok as number);
+}

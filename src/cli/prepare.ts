@@ -7,6 +7,7 @@
 import type { Connection, WebsitesApi } from '../api/index.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
@@ -35,19 +36,21 @@ import {
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
-  shared: Pick<SharedOptions, 'files'>,
+  shared: Pick<SharedOptions, 'files' | 'target'>,
   io: Io,
   secrets: SecretMode = 'resolve',
 ): Promise<DesiredState> {
   const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
-  for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
+  const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
+  if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
     // The problems ride along for the JSON error document (render/error-document.ts).
     const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
     throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
   }
-  return loaded.state;
+  return shared.target === undefined ? loaded.state : forTarget(loaded.state, shared.target);
 }
 
 export interface Session {
@@ -69,8 +72,10 @@ export async function openSession(
   io: Io,
   concurrency?: number,
   secrets: SecretMode = 'resolve',
+  /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
+  loaded?: DesiredState,
 ): Promise<Session> {
-  const state = await loadDesiredState(shared, io, secrets);
+  const state = loaded ?? (await loadDesiredState(shared, io, secrets));
   const connection = connectionOf(shared, io, state.apiUrl);
   const notices = stderrNotices(io);
   return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
@@ -151,8 +156,9 @@ export async function planSession(
   choices: PlanChoices,
 ): Promise<Planned> {
   const { syncWriteOnly } = choices;
+  const configured = [...session.state.websites.map((site) => site.domain), ...(shared.spanDomains ?? [])];
   // Before any request: only configured sites can be re-sent.
-  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, session.state.websites);
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured);
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
@@ -162,7 +168,7 @@ export async function planSession(
   });
   const domains = targetedDomains(policy);
   const live = await listLive(session.api, shared, io, domains);
-  refuseUnmatchedOnly(shared.only, session.state.websites, live);
+  refuseUnmatchedOnly(shared.only, configured, live);
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
@@ -171,12 +177,8 @@ export async function planSession(
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
-function refuseUnmatchedOnly(
-  only: readonly string[],
-  desired: readonly DesiredWebsite[],
-  live: readonly LiveWebsite[],
-) {
-  const domains = [...desired.map((site) => site.domain), ...live.map((site) => site.domain)];
+function refuseUnmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
+  const domains = [...configured, ...live.map((site) => site.domain)];
   const unmatched = only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
   throw new SitesyncError(
@@ -186,10 +188,13 @@ function refuseUnmatchedOnly(
 }
 
 /** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
-function refuseUnmatchedSyncSites(sites: readonly string[], desired: readonly DesiredWebsite[]): void {
-  const unmatched = sites.filter((glob) => !desired.some((site) => matchesGlob(site.domain, glob)));
+export function refuseUnmatchedSyncSites(sites: readonly string[], configured: readonly string[], where = ''): void {
+  const unmatched = sites.filter((glob) => !configured.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
-  throw new SitesyncError('usage', `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration`);
+  throw new SitesyncError(
+    'usage',
+    `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration${where}`,
+  );
 }
 
 /**

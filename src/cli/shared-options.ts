@@ -9,6 +9,7 @@
  */
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { CLIENT_DEFAULTS, type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
+import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Io } from './io.js';
 import { globsOption, secondsOption, wholeNumberOption } from './option-values.js';
@@ -22,6 +23,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ConnectionOptions {
   url: string | undefined;
   apiKeyFile: string | undefined;
+  /** The environment variable holding the key (a target's `key_env`); undefined: SITESYNC_API_KEY. */
+  apiKeyEnv?: string | undefined;
   insecureHttp: boolean;
   /** Requests per minute the client may send; undefined: the client's default. */
   rateLimit: number | undefined;
@@ -39,6 +42,17 @@ export interface SharedOptions extends ConnectionOptions {
   skip: string[];
   /** Colour decided from the TTY, NO_COLOR, FORCE_COLOR and --no-color. */
   color: boolean;
+  /** --target NAME-or-glob, repeatable (docs/config.md, Targets). */
+  targets: string[];
+  /** The target this run is for (set by cli/targets.ts): its settings apply over the loaded files'. */
+  target?: TargetDeclaration;
+  /** With `target`: the command's own files (before the target's), which declare the targets. */
+  rootFiles?: string[];
+  /**
+   * With `target`: the domains every chosen target configures. An --only or
+   * --sync-write-only domain that one of them lists is no typo in a target that does not.
+   */
+  spanDomains?: readonly string[];
 }
 
 /** commander's raw values for the shared options (before readSharedOptions). */
@@ -54,6 +68,7 @@ export interface RawSharedOptions {
   only?: string[] | undefined;
   skip?: string[] | undefined;
   color?: boolean | undefined;
+  target?: string[] | undefined;
 }
 
 export { collect };
@@ -91,8 +106,14 @@ export function addSharedOptions<A extends unknown[], O extends OptionValues, G 
     .addOption(new Option('--format <format>', `output format: ${formats.join(', ')}`).choices(formats))
     .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect))
     .addOption(new Option('--skip <glob>', 'leave these domains out (repeatable)').argParser(collect))
-    .addOption(new Option('--no-color', 'never colour the output'));
+    .addOption(new Option('--no-color', 'never colour the output'))
+    .addOption(targetOption());
   return command as unknown as Command<A, O & RawSharedOptions, G>;
+}
+
+/** --target, for the commands that run on targets (plan, apply, export, validate). */
+export function targetOption(): Option {
+  return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
 }
 
 /** commander's raw values of the baseline options of plan and apply. */
@@ -143,6 +164,7 @@ export function readSharedOptions(
     only,
     skip,
     color: colorEnabled({ isTTY: io.stdout.isTTY, env: io.env, noColorFlag: raw.color === false }),
+    targets: raw.target ?? [],
   };
 }
 
@@ -158,6 +180,7 @@ export function connectionOf(
     insecureHttp: options.insecureHttp,
     ...(options.url !== undefined && { url: options.url }),
     ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
+    ...(options.apiKeyEnv !== undefined && { apiKeyEnv: options.apiKeyEnv }),
     ...(configApiUrl !== undefined && { configApiUrl }),
   });
 }

@@ -18,6 +18,7 @@ import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock, type WrittenRule } from './settings-block.js';
+import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
   mergeTopLevel,
@@ -62,6 +63,7 @@ export function buildState(
   const policy = resolvePolicy(top, problems);
   if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, env, problems);
+  const targets = resolveTargets(top, env, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
@@ -78,6 +80,7 @@ export function buildState(
     warnings: problems,
   };
   if (apiUrl !== undefined) state.apiUrl = apiUrl;
+  if (targets !== undefined) state.targets = targets;
   return { state, problems };
 }
 

@@ -70,27 +70,9 @@ export interface WebsitesConfig {
    * Report live websites in scope that are not listed (prune off) as drift, like --unlisted-is-drift (default false).
    */
   unlisted_is_drift?: boolean;
-  /**
-   * Which live websites this configuration owns (globs on canonical domains).
-   */
-  manage?: {
-    include?: GlobList;
-    exclude?: GlobList;
-  };
+  manage?: Manage;
   protect?: GlobList;
-  /**
-   * Safety limits for apply.
-   */
-  limits?: {
-    /**
-     * Most websites one apply may delete (default 3).
-     */
-    max_deletes?: number;
-    /**
-     * Most changes one apply may make, as a percentage of managed websites (default 30).
-     */
-    max_change_percent?: number;
-  };
+  limits?: Limits;
   /**
    * Applied to every website that does not set the field.
    */
@@ -106,9 +88,35 @@ export interface WebsitesConfig {
     ignore_changes?: IgnoreChanges;
   };
   /**
+   * Several installations driven from one repository (docs/config.md, Targets). Each target is planned and applied with this file plus its own files, its own URL and its own key. Given in one file only.
+   *
+   * @minItems 1
+   */
+  targets?: [Target, ...Target[]];
+  /**
    * The websites. Several files merge their lists.
    */
   websites?: Website[];
+}
+/**
+ * Which live websites this configuration owns (globs on canonical domains).
+ */
+export interface Manage {
+  include?: GlobList;
+  exclude?: GlobList;
+}
+/**
+ * Safety limits for apply.
+ */
+export interface Limits {
+  /**
+   * Most websites one apply may delete (default 3).
+   */
+  max_deletes?: number;
+  /**
+   * Most changes one apply may make, as a percentage of managed websites (default 30).
+   */
+  max_change_percent?: number;
 }
 /**
  * An ignore_changes entry with a reason and an optional end: after until, the field is compared again.
@@ -123,6 +131,38 @@ export interface IgnoreRule {
    * Last day the rule holds, YYYY-MM-DD in UTC: from the next day the field is compared again and plan notes the expiry.
    */
   until?: string;
+}
+/**
+ * One installation of the service: where it is, where its key comes from, which files apply to it. Exactly one of key_env and key_file.
+ */
+export interface Target {
+  /**
+   * What --target selects and reports name: lowercase letters, digits, - and _.
+   */
+  name: string;
+  /**
+   * Base URL of this installation, e.g. https://stats.example.com (may use ${VAR}).
+   */
+  url: string;
+  /**
+   * Name of the environment variable holding this target's API key (never the key itself).
+   */
+  key_env?: string;
+  /**
+   * File holding this target's API key, relative to this file's directory (never the key itself).
+   */
+  key_file?: string;
+  /**
+   * Configuration files or directories for this target only, relative to this file's directory; this file applies to every target.
+   */
+  files?: string[];
+  /**
+   * Requests per minute sitesync may send to this target (--rate-limit overrides it).
+   */
+  rate_limit?: number;
+  limits?: Limits;
+  manage?: Manage;
+  protect?: GlobList;
 }
 export interface Website {
   /**

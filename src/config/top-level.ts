@@ -9,7 +9,16 @@ import { type Env, interpolate, missingMessage } from './env.js';
 import { type DataPath, formatLocation, locate, problemAt, type SourceFile } from './positions.js';
 import type { WebsitesConfig } from './schema-types.js';
 
-export const ONCE_KEYS = ['api', 'prune', 'unlisted_is_drift', 'manage', 'protect', 'limits', 'defaults'] as const;
+export const ONCE_KEYS = [
+  'api',
+  'prune',
+  'unlisted_is_drift',
+  'manage',
+  'protect',
+  'limits',
+  'defaults',
+  'targets',
+] as const;
 export type OnceKey = (typeof ONCE_KEYS)[number];
 
 export interface LoadedFile {
@@ -45,7 +54,11 @@ export function mergeTopLevel(files: readonly LoadedFile[], problems: ConfigProb
 }
 
 /** The glob list at `path` (its first segment is the top-level key), checked; undefined when absent. */
-function globs(located: Located<unknown> | undefined, path: DataPath, problems: ConfigProblem[]): string[] | undefined {
+export function globs(
+  located: Located<unknown> | undefined,
+  path: DataPath,
+  problems: ConfigProblem[],
+): string[] | undefined {
   let list: unknown = located?.value;
   for (const key of path.slice(1))
     list = list !== null && typeof list === 'object' ? (list as Record<string, unknown>)[key] : undefined;

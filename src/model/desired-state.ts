@@ -39,6 +39,27 @@ export interface ConfigProblem {
   source?: SourceLocation;
 }
 
+/**
+ * One installation of the service declared under `targets:` (docs/config.md,
+ * Targets): its URL, where its key comes from (never the key), the files that
+ * apply to it besides the declaring configuration, and settings of its own.
+ */
+export interface TargetDeclaration {
+  name: string;
+  /** `url` with `${VAR}` resolved. */
+  url: string;
+  /** An environment variable's name, or a key file (as written, relative to `baseDir`). */
+  key: { env: string } | { file: string };
+  /** As written, relative to `baseDir`. */
+  files: string[];
+  /** The declaring file's display path: `files` and `key.file` are relative to its directory. */
+  declaredIn: string;
+  rateLimit?: number;
+  limits?: Partial<ConfigPolicy['limits']>;
+  manage?: Partial<ConfigPolicy['manage']>;
+  protect?: string[];
+}
+
 export interface DesiredState {
   websites: DesiredWebsite[];
   policy: ConfigPolicy;
@@ -48,4 +69,6 @@ export interface DesiredState {
   /** sha256 of the resolved configuration without secret values: a saved plan's staleness check. */
   digest: string;
   warnings: ConfigProblem[];
+  /** `targets:`, when declared: each target is planned with this state's files plus its own. */
+  targets?: TargetDeclaration[];
 }

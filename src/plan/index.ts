@@ -31,4 +31,13 @@ export {
   signatureVerifies,
   signSavedPlan,
 } from './saved-plan.js';
+export {
+  createSavedPlanSet,
+  parsePlanFile,
+  SAVED_PLAN_SET_KIND,
+  type SavedPlanPart,
+  type SavedPlanSet,
+  savedPlanOf,
+  serializeSavedPlanSet,
+} from './saved-plan-set.js';
 export { type Scope, scopeOf } from './scope.js';

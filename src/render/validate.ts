@@ -37,7 +37,11 @@ export function renderValidateText(view: ValidateView): string {
 }
 
 export function renderValidateJson(view: ValidateView): string {
-  const document = {
+  return `${JSON.stringify(validateDocument(view), null, 2)}\n`;
+}
+
+function validateDocument(view: ValidateView) {
+  return {
     formatVersion: VALIDATE_FORMAT_VERSION,
     valid: view.valid !== undefined,
     files: view.files,
@@ -45,6 +49,35 @@ export function renderValidateJson(view: ValidateView): string {
     digest: view.valid?.digest ?? null,
     errors: view.errors.map(problemJson),
     warnings: view.warnings.map(problemJson),
+  };
+}
+
+/** One target's validation (docs/config.md, Targets): each problem's text starts with `[name] `. */
+export interface TargetValidateView extends ValidateView {
+  name: string;
+}
+
+export function renderTargetsValidateText(views: readonly TargetValidateView[]): string {
+  const parts = views.map((view) => {
+    const text = renderValidateText(view);
+    const lines = text.trimEnd().split('\n');
+    // The summary line is the last; problems already carry the name.
+    lines[lines.length - 1] = `[${view.name}] ${lines[lines.length - 1]}`;
+    return lines.join('\n');
+  });
+  const invalid = views.filter((view) => view.valid === undefined).map((view) => view.name);
+  const tail = invalid.length === 0 ? 'all valid' : `invalid: ${invalid.join(', ')}`;
+  return `${parts.join('\n')}\ntargets: ${views.length}, ${tail}\n`;
+}
+
+export function renderTargetsValidateJson(views: readonly TargetValidateView[]): string {
+  const document = {
+    formatVersion: VALIDATE_FORMAT_VERSION,
+    valid: views.every((view) => view.valid !== undefined),
+    targets: views.map((view) => {
+      const { formatVersion: _version, ...rest } = validateDocument(view);
+      return { name: view.name, ...rest };
+    }),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -1,6 +1,6 @@
 /** Every command's exit code comes from exitCodeFor: the table of docs/exit-codes.md. */
 import { describe, expect, it } from 'vitest';
-import { type CommandOutcome, exitCodeFor } from '../../src/cli/exit-code.js';
+import { type CommandOutcome, exitCodeFor, mostSevere } from '../../src/cli/exit-code.js';
 import type { ApplyResult } from '../../src/model/apply-result.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import type { Plan } from '../../src/model/plan.js';
@@ -97,5 +97,25 @@ describe('exitCodeFor', () => {
 
   it('the unsafe plan of the table is unsafe', () => {
     expect(unsafe.safety.length).toBeGreaterThan(0);
+  });
+});
+
+describe('mostSevere: the exit code of a run over several targets', () => {
+  it.each([
+    [[], 0],
+    [[0, 0], 0],
+    [[0, 2], 2],
+    [[2, 3, 0], 3],
+    [[3, 1, 2], 1],
+    [[0, 130, 1], 130],
+    // Drift (4) ranks between an unsafe plan (3) and changes (2).
+    [[2, 4, 0], 4],
+    [[4, 2], 4],
+    [[4, 3], 3],
+    [[1, 4], 1],
+    // An unknown code ranks as an error, above 3.
+    [[3, 7], 7],
+  ])('%j → %i', (codes, expected) => {
+    expect(mostSevere(codes)).toBe(expected);
   });
 });

@@ -152,7 +152,7 @@ describe('validate --format json', () => {
   });
 
   test('sitesync schema NAME prints each shipped schema', async () => {
-    for (const name of ['plan', 'validate', 'apply', 'websites']) {
+    for (const name of ['plan', 'plan-targets', 'validate', 'apply', 'apply-targets', 'websites']) {
       const run = await cli.ws.run(['schema', name]);
       expect(run).toEqual({ code: 0, out: readFileSync(`schemas/${name}.schema.json`, 'utf8'), err: '' });
     }

@@ -33,6 +33,7 @@ describe('shared options', () => {
       only: [],
       skip: [],
       color: false,
+      targets: [],
     });
   });
 

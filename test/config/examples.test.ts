@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { targetFiles } from '../../src/cli/targets.js';
 import { formatProblem, loadConfig } from '../../src/config/index.js';
 import { EXAMPLE_ENV } from './helpers.js';
 
@@ -45,6 +46,23 @@ describe('examples', () => {
       const schema = resolve(dirname(file), target!);
       expect(schema).toBe(join(ROOT, 'schemas', 'websites.schema.json'));
       expect(existsSync(schema)).toBe(true);
+    }
+  });
+
+  it('targets/ declares staging and production; each target with its own files is valid, without warnings', async () => {
+    const base = await loadConfig({ files: ['examples/targets'], cwd: ROOT, env: EXAMPLE_ENV });
+    const targets = base.state?.targets ?? [];
+    expect(targets.map((target) => target.name)).toEqual(['staging', 'production']);
+    for (const target of targets) {
+      const files = targetFiles(['examples/targets'], target, ROOT);
+      const result = await loadConfig({ files, cwd: ROOT, env: EXAMPLE_ENV });
+      expect([...result.errors, ...result.warnings].map(formatProblem), target.name).toEqual([]);
+      expect(result.state!.websites.length).toBeGreaterThan(2);
+      for (const file of files.filter((path) => path.endsWith('.yaml'))) {
+        const first = readFileSync(file, 'utf8').split('\n')[0]!;
+        const schema = /^# yaml-language-server: \$schema=(.+)$/.exec(first)?.[1];
+        expect(resolve(dirname(file), schema ?? ''), file).toBe(join(ROOT, 'schemas', 'websites.schema.json'));
+      }
     }
   });
 

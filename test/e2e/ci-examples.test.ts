@@ -13,6 +13,7 @@ const MARKER = '<!-- sitesync-plan -->';
 
 interface Step {
   run?: string;
+  uses?: string;
   env?: Record<string, string>;
   if?: string;
 }
@@ -187,5 +188,52 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
     expect(rules('sitesync:apply-replanned')).toContain('"when":"manual"');
     expect(ci['sitesync:apply-replanned']?.needs).toEqual(['sitesync:replan']);
     expect(script('sitesync:apply-replanned')).toContain('sitesync apply plan.json -f websites.yaml');
+  });
+});
+
+describe('examples/ci/targets', () => {
+  const targets = (name: string) =>
+    parse(readFileSync(join(DIR, 'targets', name), 'utf8')) as Workflow & {
+      jobs: Record<string, GithubJob & { strategy?: { matrix?: { target?: string[] } } }>;
+    };
+  const declared = (
+    parse(readFileSync(resolve(DIR, '../targets/websites.yaml'), 'utf8')) as {
+      targets: { name: string; key_env: string }[];
+    }
+  ).targets;
+
+  test('the matrix lists exactly the targets of examples/targets, one --target each', () => {
+    const job = targets('sitesync-drift-matrix.yml').jobs.drift!;
+    expect(job.strategy?.matrix?.target).toEqual(declared.map((target) => target.name));
+    expect(job.environment).toBe(`sitesync-$\{{ matrix.target }}`);
+    const run = job.steps.map((step) => step.run ?? '').join('\n');
+    expect(run).toContain('sitesync plan --target "$TARGET" --baseline sitesync-applied --detailed-exitcode');
+  });
+
+  test('both jobs give every key_env at step level only, and the fan-out job plans all targets at once', () => {
+    for (const name of ['sitesync-drift-matrix.yml', 'sitesync-drift-fanout.yml']) {
+      const workflow = targets(name);
+      for (const job of Object.values(workflow.jobs)) {
+        expect(JSON.stringify(job.env ?? {}), name).not.toContain('secrets.');
+        const step = job.steps.find((one) => (one.run ?? '').includes('sitesync plan'));
+        expect(Object.keys(step?.env ?? {}), name).toEqual(expect.arrayContaining(declared.map((t) => t.key_env)));
+      }
+    }
+    const fanout = targets('sitesync-drift-fanout.yml').jobs.drift!;
+    expect(fanout.steps.map((step) => step.run ?? '').join('\n')).toMatch(
+      /sitesync plan --baseline sitesync-applied --detailed-exitcode(?! --target)/,
+    );
+  });
+
+  test('both drift jobs fetch the tag they compare with and fail on drift (4), not on pending changes (2)', () => {
+    for (const name of ['sitesync-drift-matrix.yml', 'sitesync-drift-fanout.yml']) {
+      const job = targets(name).jobs.drift!;
+      expect(JSON.stringify(job.steps.find((step) => step.uses?.startsWith('actions/checkout'))), name).toContain(
+        '"fetch-depth":0',
+      );
+      const run = job.steps.map((step) => step.run ?? '').join('\n');
+      expect(run, name).toMatch(/2\) echo "::warning::/);
+      expect(run, name).not.toMatch(/^\s*exit "\$code"$/m);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { explain } from '../../src/plan/explain.js';
 import { plan } from '../../src/plan/planner.js';
 import { renderJson } from '../../src/render/json.js';
+import { renderTargetsJson, type TargetReport } from '../../src/render/targets.js';
 import { desired, live, policy } from '../plan/builders.js';
 import { desiredSites, fixturePlan, fixturePolicy, liveSites } from './fixture.js';
 
@@ -88,5 +89,27 @@ describe('schemas/plan.schema.json', () => {
   it('rejects a document of another format version', () => {
     const document = JSON.parse(renderJson(fixturePlan()));
     expect(validate({ ...document, formatVersion: 2 })).toBe(false);
+  });
+});
+
+describe('schemas/plan-targets.schema.json', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: true });
+  ajv.addSchema(schema);
+  const validateTargets = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+  const reports: TargetReport[] = [
+    { name: 'staging', target: 'https://staging.example.com', plan: fixturePlan(), code: 0 },
+    { name: 'broken', target: 'https://broken.example.com', error: 'the service refused the API key (401)', code: 1 },
+  ];
+
+  it('accepts a document with a planned and a failed target', () => {
+    const valid = validateTargets(JSON.parse(renderTargetsJson(reports)));
+    expect(validateTargets.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('rejects an element without a name', () => {
+    const document = JSON.parse(renderTargetsJson(reports));
+    delete document.targets[0].name;
+    expect(validateTargets(document)).toBe(false);
   });
 });

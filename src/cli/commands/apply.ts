@@ -6,17 +6,20 @@
  * its safety rules (each acknowledged by its own flag), then hand it to the
  * apply engine with a journal and progress, print the summary, and return the
  * exit code. With --format json, stdout carries one document: plan and result
- * (or refusal). The steps are in ../apply-steps.ts.
+ * (or refusal, or error). With targets, each target runs this single-target
+ * apply (../apply-targets.ts). The steps are in ../apply-steps.ts.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import type { DesiredState } from '../../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
 import {
   admissionRefusal,
   fingerprintsOf,
   liveCountOf,
-  parseSavedPlan,
+  parsePlanFile,
   rederive,
+  type SavedPlan,
   signatureVerifies,
 } from '../../plan/index.js';
 import { rederivedRefusalText } from '../../render/apply-result.js';
@@ -32,13 +35,15 @@ import {
   refuseUnsafe,
   startRun,
 } from '../apply-steps.js';
-import { loadBaseline, type MarkTarget, markApplied, prepareMarkApplied } from '../baseline.js';
+import { applyTargets, chosenTargets } from '../apply-targets.js';
+import { baselineFor, type MarkTarget, markApplied, prepareMarkApplied, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
-import { openSession, planSession, type Session, targetedDomains } from '../prepare.js';
+import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
+import { refuseTargetsWithout, targetFiles } from '../targets.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
@@ -67,6 +72,8 @@ export function registerApply(program: Command, context: CommandContext): void {
     .addOption(new Option('--parallelism <n>', 'changes in flight at once').default('4'))
     .addOption(new Option('--journal <file>', 'append one JSON line per operation to FILE'))
     .addOption(syncWriteOnlyOption())
+    .addOption(new Option('--target-parallelism <n>', 'targets applied at once (default 4)'))
+    .addOption(new Option('--all-or-nothing', 'with targets: apply no target unless every target passes its checks'))
     .action(async (planFile, raw) => {
       await context.run(async () => runApply(planFile, raw, context.io));
     });
@@ -76,48 +83,136 @@ async function runApply(planFile: string | undefined, raw: ApplyFlags & { format
   let run: ApplyRun | undefined;
   try {
     run = startRun(readSharedOptions(raw, io), raw, io);
-    const mark = markTarget(run, io);
-    const code =
-      planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io, mark);
-    if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
-    return code;
+    return planFile === undefined ? await applyConfiguration(run, io) : await applySavedPlan(planFile, run, io);
   } catch (error) {
-    if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
-      run?.output.refused({ code: error.code, message: error.message });
-    }
-    // With --format json, stdout carries one document in every case: the refusal above, or the error.
-    const failure = errorJsonOf(error, aborted(io, error));
-    if (run !== undefined) run.output.failed(failure);
-    else if (raw.format === 'json') io.stdout.write(renderApplyError(failure));
+    // With --format json, stdout carries one document in every case: the refusal, or the error.
+    if (run !== undefined) reportFailure(run, error, io);
+    else if (raw.format === 'json') io.stdout.write(renderApplyError(errorJsonOf(error, aborted(io, error))));
     throw error;
   }
 }
 
+/** A refusal or an error as the run's JSON document (written once: later calls do nothing). */
+function reportFailure(run: ApplyRun, error: unknown, io: Io): void {
+  if (isSitesyncError(error) && (error.code === 'stale_plan' || error.code === 'interrupted')) {
+    run.output.refused({ code: error.code, message: error.message });
+  }
+  run.output.failed(errorJsonOf(error, aborted(io, error)));
+}
+
+async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
+  const root = await loadDesiredState(run.shared, io);
+  const mark = markTarget(run, root, io);
+  if (root.targets === undefined) {
+    refuseTargetsWithout(run.shared);
+    return marked(mark, await applyOne(run, io, undefined, root), io);
+  }
+  // Resolved once: every target reads its files at the same commit.
+  const baseline = resolveBaseline(run.shared.files, run.flags, io);
+  return marked(mark, await applyTargets(root.targets, run, io, applyOne, { baseline }), io);
+}
+
+async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
+  refusePlanningFlags(planFile, run);
+  const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
+  const parsed = parsePlanFile(readPlanFile(path, planFile), planFile);
+  if ('single' in parsed) run.output.plan(parsed.single.plan, parsed.single.target, false, run.acks);
+  const lock = lockPlanFile(path);
+  try {
+    run.planFile = planFile;
+    const root = await loadDesiredState(run.shared, io);
+    if ('single' in parsed) {
+      if (root.targets !== undefined) {
+        throw new SitesyncError(
+          'usage',
+          `${planFile} was made without targets, but the configuration declares targets: make the plan again (sitesync plan --out ${planFile})`,
+        );
+      }
+      refuseTargetsWithout(run.shared);
+      const mark = markTarget(run, root, io);
+      return marked(mark, await applyOne(run, io, parsed.single, root), io);
+    }
+    if (root.targets === undefined) {
+      throw new SitesyncError(
+        'usage',
+        `${planFile} holds a plan per target, but the configuration declares no targets (see docs/config.md, Targets)`,
+      );
+    }
+    const set = { file: planFile, plan: parsed.set };
+    const mark = markTarget(run, root, io, set);
+    return marked(mark, await applyTargets(root.targets, run, io, applyOne, { set }), io);
+  } finally {
+    lock.release();
+  }
+}
+
 /**
- * --mark-applied, checked before anything is read or written. Not with
- * --only/--skip: a partial apply is not "the configuration was applied".
+ * --mark-applied, checked before anything is written. Not with --only/--skip,
+ * nor with only some of the declared targets: a partial apply is not "the
+ * configuration was applied". With targets, their files must equal HEAD too.
  */
-function markTarget(run: ApplyRun, io: Io): MarkTarget | undefined {
+function markTarget(
+  run: ApplyRun,
+  root: DesiredState,
+  io: Io,
+  set?: Parameters<typeof chosenTargets>[2],
+): MarkTarget | undefined {
   const tag = run.flags.markApplied;
   if (tag === undefined) return undefined;
-  if (run.shared.only.length > 0 || run.shared.skip.length > 0) {
+  const { shared } = run;
+  if (shared.only.length > 0 || shared.skip.length > 0) {
     throw new SitesyncError(
       'usage',
       '--mark-applied cannot be combined with --only or --skip: the tag marks a whole apply',
     );
   }
-  return prepareMarkApplied(run.shared.files, tag, io);
+  const declared = root.targets ?? [];
+  if (declared.length > 0 && chosenTargets(declared, shared, set).length < declared.length) {
+    const what = set === undefined ? 'the --target choice' : `${set.file} with the --target choice`;
+    throw new SitesyncError(
+      'usage',
+      `--mark-applied needs every declared target (${declared.map((target) => target.name).join(', ')}), but ${what} leaves some out: the tag marks a whole apply`,
+    );
+  }
+  const files = [...shared.files, ...declared.flatMap((target) => targetFiles([], target, io.cwd).slice(1))];
+  return prepareMarkApplied(files, tag, io);
 }
 
-async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
-  const { shared, flags, output } = run;
-  const session = await openSession(shared, io, run.parallelism);
+/** Moves the tag after a fully successful apply (every target's, with targets). */
+function marked(mark: MarkTarget | undefined, code: number, io: Io): number {
+  if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+  return code;
+}
+
+/** One target's apply (or the only one's): a refusal or an error is also its JSON document. */
+async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: DesiredState): Promise<number> {
   try {
-    const baseline = loadBaseline(shared.files, flags, io);
+    if (saved === undefined) return await applyFromPlan(run, io, loaded);
+    const { target } = run.shared;
+    // A single saved plan was shown before the configuration was loaded (so an error document holds it).
+    if (target !== undefined) run.output.plan(saved.plan, saved.target, false, run.acks);
+    const label = `${run.planFile ?? 'the plan file'}${target ? ` (target ${target.name})` : ''}`;
+    return await applySaved(saved, label, run, io, loaded);
+  } catch (error) {
+    reportFailure(run, error, io);
+    throw error;
+  }
+}
+
+/** The baseline of this run: its own (single target), or its target's at the commit resolved for all. */
+function runBaseline(run: ApplyRun, io: Io) {
+  const at = run.shared.target === undefined ? resolveBaseline(run.shared.files, run.flags, io) : run.baselineAt;
+  return baselineFor(run.shared, at, io);
+}
+
+async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Promise<number> {
+  const { shared, flags, output } = run;
+  const session = await openSession(shared, io, run.parallelism, 'resolve', loaded);
+  try {
     const { liveCount, plan } = await planSession(session, shared, io, {
       syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
       unlistedIsDrift: flags.unlistedIsDrift === true,
-      baseline,
+      baseline: runBaseline(run, io),
     });
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
     const unsafe = refuseUnsafe(plan, run, io);
@@ -137,15 +232,16 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   }
 }
 
-async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: MarkTarget): Promise<number> {
-  refusePlanningFlags(planFile, run);
-  const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
-  const saved = parseSavedPlan(readPlanFile(path, planFile), planFile);
-  run.output.plan(saved.plan, saved.target, false, run.acks);
-  const lock = lockPlanFile(path);
+async function applySaved(
+  saved: SavedPlan,
+  planFile: string,
+  run: ApplyRun,
+  io: Io,
+  loaded?: DesiredState,
+): Promise<number> {
   let session: Session | undefined;
   try {
-    session = await openSession(run.shared, io, run.parallelism);
+    session = await openSession(run.shared, io, run.parallelism, 'resolve', loaded);
     const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
     const refusal = admissionRefusal(saved, here, planFile);
     if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);
@@ -156,13 +252,16 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: Ma
       );
     }
     // Signed by a key holder is not enough: the file must be what the planner makes of this configuration.
-    // A plan classified against a baseline is re-derived against the same commit.
+    // A plan classified against a baseline is re-derived against the same commit (a target's: its files there).
     const recorded = saved.plan.baseline;
-    const baseline =
-      recorded === undefined ? undefined : loadBaseline(run.shared.files, { baseline: recorded.commit }, io);
+    const at =
+      recorded === undefined
+        ? undefined
+        : resolveBaseline(run.shared.rootFiles ?? run.shared.files, { baseline: recorded.commit }, io);
+    const baseline = baselineFor(run.shared, at, io);
     const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
     if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
-    if (mark !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
+    if (run.flags.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
       throw new SitesyncError(
         'usage',
         `--mark-applied cannot apply ${planFile}: it was planned with --only or --skip, and the tag marks a whole apply`,
@@ -173,11 +272,10 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io, mark?: Ma
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
     const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
-    const stale = { what: planFile, rerun: `sitesync plan --out ${planFile}` };
+    const stale = { what: planFile, rerun: `sitesync plan --out ${run.planFile ?? planFile}` };
     const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
   } finally {
     await session?.api.close();
-    lock.release();
   }
 }

@@ -16,7 +16,7 @@ import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
 import { globsOption } from '../option-values.js';
-import { listLive } from '../prepare.js';
+import { listLive, loadDesiredState } from '../prepare.js';
 import {
   addConnectionOptions,
   type ConnectionOptions,
@@ -24,13 +24,17 @@ import {
   connectionOf,
   openClient,
   readConnectionOptions,
+  targetOption,
 } from '../shared-options.js';
+import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../targets.js';
 
 export interface ExportOptions extends ConnectionOptions {
   out: string | undefined;
   /** Replace an existing --out file. */
   force?: boolean;
   only: string[];
+  /** --target: export that target of websites.yaml's `targets:` (exactly one). */
+  targets?: string[];
 }
 
 export function registerExport(program: Command, context: CommandContext): void {
@@ -39,7 +43,8 @@ export function registerExport(program: Command, context: CommandContext): void 
     .description('write the live websites as a canonical websites.yaml')
     .addOption(new Option('--out <file>', 'write to FILE instead of standard output (never over an existing file)'))
     .addOption(new Option('--force', 'with --out: replace an existing file'))
-    .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect));
+    .addOption(new Option('--only <glob>', 'only these domains (repeatable)').argParser(collect))
+    .addOption(targetOption());
   addConnectionOptions(command).action(async (raw) => {
     await context.run(async () =>
       runExport(
@@ -48,6 +53,7 @@ export function registerExport(program: Command, context: CommandContext): void 
           out: raw.out,
           force: raw.force === true,
           only: globsOption('--only', raw.only),
+          targets: (raw as { target?: string[] }).target ?? [],
         },
         context.io,
       ),
@@ -64,7 +70,8 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       `${options.out} already exists; export never replaces a file unless --force is given (or choose another --out)`,
     );
   }
-  const api = openClient(options, io, connectionOf(options, io));
+  const connection = await exportConnection(options, io);
+  const api = openClient(connection.options, io, connection.connection);
   try {
     const live = await listLive(api, options, io);
     const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
@@ -83,6 +90,24 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   } finally {
     await api.close();
   }
+}
+
+/** The command line's connection, or with --target that target's URL, key and rate limit. */
+async function exportConnection(options: ExportOptions, io: Io) {
+  if (options.targets === undefined || options.targets.length === 0) {
+    return { options, connection: connectionOf(options, io) };
+  }
+  refuseConnectionFlags(options);
+  const root = await loadDesiredState({ files: [] }, io, 'check');
+  if (root.targets === undefined) refuseTargetsWithout({ targets: options.targets });
+  const chosen = selectTargets(root.targets ?? [], options.targets);
+  const [target] = chosen;
+  if (target === undefined || chosen.length > 1) {
+    const names = chosen.map((one) => one.name).join(', ');
+    throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
+  }
+  const targetOptions = targetConnection(options, target, io.cwd);
+  return { options: targetOptions, connection: connectionOf(targetOptions, io) };
 }
 
 /**

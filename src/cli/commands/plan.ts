@@ -3,20 +3,38 @@
  * print the plan as human text, JSON or Markdown; optionally save it for a
  * later `apply` (--out). Never changes anything. Exit codes (docs/exit-codes.md):
  * 0 no changes (or changes without --detailed-exitcode), 2 changes with
- * --detailed-exitcode, 3 the plan violates a safety limit, 1 any error.
+ * --detailed-exitcode, 4 drift with --detailed-exitcode (a baseline), 3 the
+ * plan violates a safety limit, 1 any error. With targets: one plan per
+ * target, one report, the most severe code.
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import type { DesiredState, TargetDeclaration } from '../../model/desired-state.js';
 import type { Plan } from '../../model/plan.js';
-import { createSavedPlan, explain, type SiteExplanation, serializeSavedPlan, signSavedPlan } from '../../plan/index.js';
+import {
+  createSavedPlan,
+  createSavedPlanSet,
+  explain,
+  type SavedPlan,
+  type SiteExplanation,
+  serializeSavedPlan,
+  serializeSavedPlanSet,
+  signSavedPlan,
+} from '../../plan/index.js';
 import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import { renderHuman, renderJson, renderMarkdown } from '../../render/index.js';
-import { loadBaseline } from '../baseline.js';
+import {
+  renderTargetsHuman,
+  renderTargetsJson,
+  renderTargetsMarkdown,
+  type TargetReport,
+} from '../../render/targets.js';
+import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
-import { exitCodeFor } from '../exit-code.js';
+import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
-import { openSession, planSession, requireResentPasswords } from '../prepare.js';
+import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
   baselineOptions,
@@ -24,6 +42,15 @@ import {
   readSharedOptions,
   type SharedOptions,
 } from '../shared-options.js';
+import {
+  fanOut,
+  refuseConnectionFlags,
+  refuseTargetsWithout,
+  selectTargets,
+  spanDomains,
+  targetOptions,
+  targetParallelism,
+} from '../targets.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
@@ -32,6 +59,7 @@ export interface PlanFlags extends RawBaselineOptions {
   detailedExitcode?: boolean | undefined;
   explain?: boolean | undefined;
   syncWriteOnly?: string[] | boolean | undefined;
+  targetParallelism?: string | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -42,6 +70,7 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
     .addOption(syncWriteOnlyOption())
+    .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
       await context.run(async () => {
         try {
@@ -57,12 +86,42 @@ export function registerPlan(program: Command, context: CommandContext): void {
 }
 
 export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): Promise<number> {
-  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const bound = targetParallelism(flags.targetParallelism);
   // Passwords are resolved where they are needed: requireResentPasswords, after planning.
-  const session = await openSession(shared, io, undefined, 'check');
+  const root = await loadDesiredState(shared, io, 'check');
+  if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
+  refuseTargetsWithout(shared);
+  const planned = await planOnce(shared, flags, io, loadBaseline(shared.files, flags, io), root);
+  if (flags.out !== undefined) {
+    writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
+    io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
+  }
+  io.stdout.write(render(planned.plan, shared, planned.target, planned.explanation));
+  return planned.code;
+}
+
+interface PlannedTarget {
+  plan: Plan;
+  /** The service's URL. */
+  target: string;
+  explanation?: SiteExplanation[];
+  /** Signed with the connection's key: what `--out` writes. */
+  saved: SavedPlan;
+  code: number;
+}
+
+/** One target's plan (the single-target pipeline): load, connect, list, plan, classify against `baseline`. */
+async function planOnce(
+  shared: SharedOptions,
+  flags: PlanFlags,
+  io: Io,
+  baseline: ReturnType<typeof loadBaseline>,
+  loaded?: DesiredState,
+): Promise<PlannedTarget> {
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const session = await openSession(shared, io, undefined, 'check', loaded);
   const { api, state } = session;
   try {
-    const baseline = loadBaseline(shared.files, { baseline: flags.baseline }, io);
     const {
       live,
       policy,
@@ -73,24 +132,79 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
       baseline,
     });
     requireResentPasswords(result, policy, state.websites, io);
-    if (flags.out !== undefined) {
-      const saved = createSavedPlan({
+    const saved = signSavedPlan(
+      createSavedPlan({
         target: api.url,
         configDigest: state.digest,
         keyId: session.connection.keyId,
         policy,
         plan: result,
         live,
-      });
-      const signed = signSavedPlan(saved, session.connection.sign);
-      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(signed), flags.out);
-      io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
-    }
-    const explanation = flags.explain ? explain(state.websites, live, policy) : undefined;
-    io.stdout.write(render(result, shared, api.url, explanation));
-    return exitCodeFor({ kind: 'planned', plan: result, detailedExitcode: flags.detailedExitcode === true });
+      }),
+      session.connection.sign,
+    );
+    const planned: PlannedTarget = {
+      plan: result,
+      target: api.url,
+      saved,
+      code: exitCodeFor({ kind: 'planned', plan: result, detailedExitcode: flags.detailedExitcode === true }),
+    };
+    if (flags.explain) planned.explanation = explain(state.websites, live, policy);
+    return planned;
   } finally {
     await api.close();
+  }
+}
+
+/** Every chosen target planned at once (at most `bound` at a time), then one report and the most severe exit code. */
+async function planTargets(
+  declared: TargetDeclaration[],
+  shared: SharedOptions,
+  flags: PlanFlags,
+  bound: number,
+  io: Io,
+): Promise<number> {
+  refuseConnectionFlags(shared);
+  const chosen = selectTargets(declared, shared.targets);
+  // Resolved once: every target reads its files at the same commit.
+  const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
+  const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
+  const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
+  const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
+    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
+    const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
+    return { code: planned.code, value: planned };
+  });
+  const reports: TargetReport[] = outcomes.map(({ target, code, value, error }) => ({
+    name: target.name,
+    target: value?.target ?? target.url,
+    code,
+    ...(value && { plan: value.plan }),
+    ...(value?.explanation && { explain: value.explanation }),
+    ...(error !== undefined && { error }),
+  }));
+  if (flags.out !== undefined) {
+    const parts = outcomes.flatMap(({ target, value }) => (value ? [{ name: target.name, saved: value.saved }] : []));
+    if (parts.length > 0) {
+      writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlanSet(createSavedPlanSet(parts)), flags.out);
+      const names = parts.map((part) => part.name).join(', ');
+      io.stderr.write(
+        `plan saved to ${flags.out} (targets ${names}): apply it with \`${applyCommand(shared, flags.out)}\`\n`,
+      );
+    }
+  }
+  io.stdout.write(renderTargets(reports, shared));
+  return mostSevere(outcomes.map((outcome) => outcome.code));
+}
+
+function renderTargets(reports: readonly TargetReport[], shared: SharedOptions): string {
+  switch (shared.format) {
+    case 'json':
+      return renderTargetsJson(reports);
+    case 'markdown':
+      return renderTargetsMarkdown(reports);
+    case 'human':
+      return renderTargetsHuman(reports, { color: shared.color });
   }
 }
 

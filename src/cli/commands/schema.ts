@@ -1,7 +1,8 @@
 /**
  * `sitesync schema [NAME]`: prints a published JSON Schema, exactly as shipped
  * in schemas/: `websites` (websites.yaml, the default, for editors), `plan`,
- * `validate` and `apply` (the --format json documents, for CI parsers).
+ * `plan-targets`, `validate`, `apply` and `apply-targets` (the --format json
+ * documents, for CI parsers; the -targets ones for a configuration with targets).
  */
 import { readFileSync } from 'node:fs';
 import { Argument, type Command } from '@commander-js/extra-typings';
@@ -9,7 +10,7 @@ import { schemaText } from '../../config/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 
-const NAMES = ['websites', 'plan', 'validate', 'apply'] as const;
+const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'] as const;
 
 /** From src/ and dist/ alike: both sit three levels below the package root here. */
 function documentSchemaText(name: Exclude<(typeof NAMES)[number], 'websites'>): string {
@@ -19,7 +20,9 @@ function documentSchemaText(name: Exclude<(typeof NAMES)[number], 'websites'>): 
 export function registerSchema(program: Command, context: CommandContext): void {
   program
     .command('schema')
-    .description('print a JSON Schema: of websites.yaml (default), or of the plan, validate or apply JSON output')
+    .description(
+      'print a JSON Schema: of websites.yaml (default), or of the plan, plan-targets, validate, apply or apply-targets JSON output',
+    )
     .addArgument(new Argument('[name]', 'which schema').choices(NAMES).default('websites' as const))
     .action(async (name) => {
       await context.run(async () => {

@@ -6,16 +6,29 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { formatProblem, type LoadResult, loadConfig } from '../../config/index.js';
-import type { ConfigProblem } from '../../model/desired-state.js';
-import { type ProblemView, renderValidateJson, renderValidateText, type ValidateView } from '../../render/validate.js';
+import { forTarget } from '../../config/targets.js';
+import type { ConfigProblem, TargetDeclaration } from '../../model/desired-state.js';
+import {
+  type ProblemView,
+  renderTargetsValidateJson,
+  renderTargetsValidateText,
+  renderValidateJson,
+  renderValidateText,
+  type TargetValidateView,
+  type ValidateView,
+} from '../../render/validate.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, todayOf } from '../io.js';
 import { collect } from '../repeatable.js';
+import { targetOption } from '../shared-options.js';
+import { refuseTargetsWithout, selectTargets, targetFiles } from '../targets.js';
 
 export interface ValidateOptions {
   file: string[];
   format: 'text' | 'json';
+  /** --target, repeatable, globs allowed. */
+  target?: string[];
 }
 
 export function registerValidate(program: Command, context: CommandContext): void {
@@ -25,14 +38,26 @@ export function registerValidate(program: Command, context: CommandContext): voi
     // No commander default for -f: it would print "(default: [])" next to ours.
     .option('-f, --file <path>', 'configuration file or directory; repeatable (default: websites.yaml)', collect)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json'] as const).default('text'))
+    .addOption(targetOption())
     .action(async (options) => {
-      await context.run(async () => runValidate({ file: options.file ?? [], format: options.format }, context.io));
+      const { file, format, target } = options as { file?: string[]; format: 'text' | 'json'; target?: string[] };
+      await context.run(async () => runValidate({ file: file ?? [], format, target: target ?? [] }, context.io));
     });
 }
 
 export async function runValidate(options: ValidateOptions, io: Io): Promise<number> {
-  const result = await loadConfig({
-    files: options.file,
+  const result = await validateFiles(options.file, io);
+  const targets = result.state?.targets;
+  if (targets !== undefined) return validateTargets(targets, options, io);
+  refuseTargetsWithout({ targets: options.target ?? [] });
+  const view = validateView(result);
+  io.stdout.write(options.format === 'json' ? renderValidateJson(view) : renderValidateText(view));
+  return exitCodeFor({ kind: 'validated', valid: result.state !== undefined });
+}
+
+function validateFiles(files: string[], io: Io): Promise<LoadResult> {
+  return loadConfig({
+    files,
     cwd: io.cwd,
     env: io.env,
     advice: true,
@@ -40,13 +65,29 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
     secrets: 'check',
     signal: io.signal,
   });
-  const view = validateView(result);
-  io.stdout.write(options.format === 'json' ? renderValidateJson(view) : renderValidateText(view));
-  return exitCodeFor({ kind: 'validated', valid: result.state !== undefined });
 }
 
-function validateView(result: LoadResult): ValidateView {
-  const withText = (problem: ConfigProblem): ProblemView => ({ ...problem, text: formatProblem(problem) });
+/** Each chosen target's merged configuration (the files plus its own), checked offline, its name on every problem. */
+async function validateTargets(declared: TargetDeclaration[], options: ValidateOptions, io: Io): Promise<number> {
+  const views: TargetValidateView[] = [];
+  for (const target of selectTargets(declared, options.target ?? [])) {
+    const result = await validateFiles(targetFiles(options.file, target, io.cwd), io);
+    const view = validateView(result, `[${target.name}] `);
+    if (result.state !== undefined) {
+      const state = forTarget(result.state, target);
+      view.valid = { files: state.files, websites: state.websites.length, digest: state.digest };
+    }
+    views.push({ name: target.name, ...view });
+  }
+  io.stdout.write(options.format === 'json' ? renderTargetsValidateJson(views) : renderTargetsValidateText(views));
+  return exitCodeFor({ kind: 'validated', valid: views.every((view) => view.valid !== undefined) });
+}
+
+function validateView(result: LoadResult, prefix = ''): ValidateView {
+  const withText = (problem: ConfigProblem): ProblemView => ({
+    ...problem,
+    text: `${prefix}${formatProblem(problem)}`,
+  });
   const view: ValidateView = {
     files: result.files,
     errors: result.errors.map(withText),

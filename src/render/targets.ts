@@ -1,0 +1,118 @@
+/**
+ * One report over several targets (docs/plan-format.md, Targets): each
+ * target's part is the single-target rendering, unchanged, under the
+ * target's name; a failed target is its name and its error. Human: grouped
+ * by target. Markdown: a summary table, then one section per target. JSON:
+ * `{formatVersion: 1.3, targets: [...]}`, each element the single-target
+ * plan document plus `name` (or `name`, `target` and `error`).
+ */
+import type { Plan } from '../model/plan.js';
+import type { SiteExplanation } from '../plan/explain.js';
+import { type Line, paint } from './colors.js';
+import { renderHuman } from './human.js';
+import { planDocument } from './json.js';
+import { escapeMarkdown, MARKDOWN_LIMIT, renderMarkdown } from './markdown.js';
+
+/**
+ * The format version of a document with a `targets` array: 1.3, after the
+ * plan document's 1.2 (coverage), so the two never share a number.
+ */
+export const TARGETS_FORMAT_VERSION = 1.3;
+
+/** One target's part of the report. */
+export interface TargetReport {
+  name: string;
+  /** The target's URL. */
+  target: string;
+  plan?: Plan;
+  explain?: SiteExplanation[];
+  /** Why the target has no plan (unreachable, wrong key, invalid configuration…). */
+  error?: string;
+  /** The target's own exit code. */
+  code: number;
+}
+
+/** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
+export function targetStatus(report: TargetReport): string {
+  if (report.plan === undefined) return 'failed';
+  if (report.plan.safety.length > 0) return 'unsafe';
+  if ((driftCount(report.plan) ?? 0) > 0) return 'drift';
+  return report.plan.changes.length > 0 ? 'changes' : 'ok';
+}
+
+/**
+ * Changes classed drift or conflict against the git baseline (docs/plan-format.md,
+ * Baseline); undefined for a plan without a baseline, which cannot tell drift from pending.
+ */
+export function driftCount(plan: Plan): number | undefined {
+  const { drift, conflict } = plan.summary;
+  if (drift === undefined && conflict === undefined) return undefined;
+  return (drift ?? 0) + (conflict ?? 0);
+}
+
+export function renderTargetsHuman(reports: readonly TargetReport[], options: { color: boolean }): string {
+  const parts = reports.map((report) => {
+    const head: Line[] = [{ text: `=== target ${report.name} (${report.target})`, tone: 'heading' }];
+    const body =
+      report.plan === undefined
+        ? paint([{ text: `error: ${report.error ?? 'failed'}`, tone: 'danger' }], options.color)
+        : renderHuman(report.plan, {
+            color: options.color,
+            target: report.target,
+            ...(report.explain && { explain: report.explain }),
+          });
+    return `${paint(head, options.color)}${body}`;
+  });
+  return `${parts.join('\n')}\n${summaryLine(reports)}\n`;
+}
+
+function summaryLine(reports: readonly TargetReport[]): string {
+  const failed = reports.filter((report) => report.plan === undefined).map((report) => report.name);
+  const planned = reports.length - failed.length;
+  const tail = failed.length === 0 ? '' : `, ${failed.length} failed (${failed.join(', ')})`;
+  const drifted = reports.filter((report) => report.plan && (driftCount(report.plan) ?? 0) > 0);
+  const drift = drifted.length === 0 ? '' : `; drift in ${drifted.map((report) => report.name).join(', ')}`;
+  return `Targets: ${reports.length}; ${planned} planned${tail}${drift}.`;
+}
+
+export function renderTargetsMarkdown(reports: readonly TargetReport[]): string {
+  const lines = [
+    `### sitesync plan: ${reports.length} targets`,
+    '',
+    '| Target | Creates | Updates | Deletes | Drift | Status |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const report of reports) {
+    const s = report.plan?.summary;
+    const drift = report.plan && driftCount(report.plan);
+    const cells = s === undefined ? ['–', '–', '–', '–'] : [s.create, s.update, s.delete, drift ?? '–'];
+    lines.push(`| ${escapeMarkdown(report.name)} | ${cells.join(' | ')} | ${targetStatus(report)} |`);
+  }
+  const head = `${lines.join('\n')}\n`;
+  // Each section gets an equal share of the comment limit.
+  const limit = Math.floor((MARKDOWN_LIMIT - head.length) / Math.max(1, reports.length)) - 200;
+  const sections = reports.map((report) => {
+    const title = `## ${escapeMarkdown(report.name)}\n\n`;
+    if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error ?? 'failed')}\n`;
+    return `${title}${renderMarkdown(report.plan, { target: report.target, limit })}`;
+  });
+  return [head, ...sections].join('\n');
+}
+
+export function targetsDocument(reports: readonly TargetReport[]): Record<string, unknown> {
+  return {
+    formatVersion: TARGETS_FORMAT_VERSION,
+    targets: reports.map((report) =>
+      report.plan === undefined
+        ? { name: report.name, target: report.target, error: report.error ?? 'failed' }
+        : {
+            name: report.name,
+            ...planDocument(report.plan, { target: report.target, ...(report.explain && { explain: report.explain }) }),
+          },
+    ),
+  };
+}
+
+export function renderTargetsJson(reports: readonly TargetReport[]): string {
+  return `${JSON.stringify(targetsDocument(reports), null, 2)}\n`;
+}

@@ -1,0 +1,148 @@
+/**
+ * Targets (issue 14) with coverage and expiring ignore_changes rules (issue
+ * 13): each target's plan counts its own account, each target's rules expire
+ * against the same injected day, validate warns per target, and a saved plan
+ * over targets made on a rule's last day applies the day after as reviewed.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { client, startTestServer, type TestServer } from '../helpers/server.js';
+import { type Workspace, workspace } from './apply-support.js';
+
+const ajv = new Ajv2020({ strict: true });
+ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+
+const day = (iso: string) => () => new Date(iso);
+const LAST_DAY = day('2026-06-30T23:00:00Z');
+const DAY_AFTER = day('2026-07-01T01:00:00Z');
+
+const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace };
+
+beforeEach(async () => {
+  fixture.staging = await startTestServer({ quirks: undefined });
+  fixture.production = await startTestServer({ quirks: undefined });
+  const { staging, production } = fixture;
+  fixture.ws = workspace(staging, { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key });
+  delete fixture.ws.env.SITESYNC_API_KEY;
+  delete fixture.ws.env.SITESYNC_URL;
+  fixture.ws.write(
+    'websites.yaml',
+    `version: 1
+targets:
+  - name: staging
+    url: ${staging.url}
+    key_env: STAGING_KEY
+  - name: production
+    url: ${production.url}
+    key_env: PRODUCTION_KEY
+    files: [production.yaml]
+websites:
+  - domain: shared.example
+`,
+  );
+  fixture.ws.write(
+    'production.yaml',
+    `version: 1
+websites:
+  - domain: crm.example
+    email: true
+    ignore_changes:
+      - field: email
+        reason: CRM migration
+        until: 2026-06-30
+`,
+  );
+  const prod = client(production);
+  for (const domain of ['shared.example', 'crm.example', 'legacy.example']) {
+    expect((await prod('POST', '/api/v1/websites', { form: { domain, email: '0' } })).status).toBe(201);
+  }
+  expect((await client(staging)('POST', '/api/v1/websites', { form: { domain: 'shared.example' } })).status).toBe(201);
+});
+
+afterEach(async () => {
+  await Promise.all([fixture.staging.close(), fixture.production.close()]);
+});
+
+interface Element {
+  name: string;
+  coverage?: { live: number; managed: number; kept: number; percent: number | null };
+  notes: { kind: string; domains: string[] }[];
+  changes: { domain: string }[];
+}
+
+describe('coverage and expiring ignores over targets', () => {
+  it("each target's document has its own coverage; a rule expires for its target only", async () => {
+    const run = await fixture.ws.run(['plan', '--format', 'json', '--detailed-exitcode'], { now: DAY_AFTER });
+    const document = JSON.parse(run.out) as { targets: Element[] };
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    const [staging, production] = document.targets;
+    expect(staging?.coverage).toMatchObject({ live: 1, managed: 1, kept: 0, percent: 100 });
+    expect(production?.coverage).toMatchObject({ live: 3, managed: 2, kept: 1, percent: 66.6 });
+    expect(staging?.notes.map((note) => note.kind)).not.toContain('ignore_expired');
+    expect(production?.notes).toContainEqual(
+      expect.objectContaining({ kind: 'ignore_expired', domains: ['crm.example'] }),
+    );
+    expect(production?.changes.map((change) => change.domain)).toEqual(['crm.example']);
+    expect(run.code).toBe(2);
+
+    // On the rule's last day the field is still ignored: nothing to do anywhere.
+    const lastDay = await fixture.ws.run(['plan', '--detailed-exitcode'], { now: LAST_DAY });
+    expect(lastDay.code).toBe(0);
+    expect(lastDay.out).toContain('Coverage: 2 of 3 live websites managed (66.6%)');
+    expect(lastDay.out).toContain('Coverage: 1 of 1 live website managed (100%)');
+  });
+
+  it('validate warns about the expired rule under the target that has it', async () => {
+    const run = await fixture.ws.run(['validate'], { now: DAY_AFTER });
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^\[production\] production\.yaml:\d+:\d+: .*expired on 2026-06-30 \(UTC\)/m);
+    expect(run.out).not.toMatch(/^\[staging\] .*expired/m);
+  });
+
+  it("a saved plan over targets made on the rule's last day applies the day after as reviewed", async () => {
+    expect((await fixture.ws.run(['plan', '--out', 'plan.json'], { now: LAST_DAY })).code).toBe(0);
+    const set = JSON.parse(readFileSync(join(fixture.ws.dir, 'plan.json'), 'utf8'));
+    expect(
+      set.targets.map((part: { name: string; policy: { today: string } }) => [part.name, part.policy.today]),
+    ).toEqual([
+      ['staging', '2026-06-30'],
+      ['production', '2026-06-30'],
+    ]);
+    const applied = await fixture.ws.run(['apply', 'plan.json'], { now: DAY_AFTER });
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.out).not.toContain('expired');
+    const crm = (await client(fixture.production)('GET', '/api/v1/websites?search=crm.example')).body.data[0];
+    expect(crm).toMatchObject({ email: 0 });
+  });
+});
+
+describe('--only and --sync-write-only name websites of any chosen target', () => {
+  it('a domain configured in one target only is no typo in the others', async () => {
+    for (const flag of ['--only', '--sync-write-only']) {
+      const run = await fixture.ws.run(['plan', flag, 'crm.example', '--format', 'json'], { now: LAST_DAY });
+      const document = JSON.parse(run.out) as { targets: { name: string; error?: string }[] };
+      expect(
+        document.targets.map((target) => [target.name, target.error]),
+        flag,
+      ).toEqual([
+        ['staging', undefined],
+        ['production', undefined],
+      ]);
+      expect(run.code, run.err).toBe(0);
+    }
+  });
+
+  it('a domain no chosen target configures is refused once, before any request', async () => {
+    const sync = await fixture.ws.run(['plan', '--sync-write-only', 'nosuch.example']);
+    expect(sync.code).toBe(1);
+    expect(sync.err).toBe(
+      'error: --sync-write-only nosuch.example matches no website in the configuration of any chosen target (staging, production)\n',
+    );
+    const only = await fixture.ws.run(['plan', '--only', 'nosuch.example']);
+    expect(only.code).toBe(1);
+    expect(only.err).toContain('--only nosuch.example matches no website in the configuration or the account');
+  });
+});

@@ -1,0 +1,319 @@
+/**
+ * One configuration, three installations at once (issue 14): staging (the
+ * reference server), production (the phpanalytics-v31 quirks mode) and broken
+ * (given a wrong key). Plan and apply fan out over all of them; a failing
+ * target is reported under its name and never stops the others; the exit
+ * code is the most severe; a saved plan holds a part per target, each with its
+ * own staleness check.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+import { type Workspace, workspace } from './apply-support.js';
+
+interface Three {
+  staging: TestServer;
+  production: TestServer;
+  broken: TestServer;
+  ws: Workspace;
+}
+
+const fixture = {} as Three;
+
+const ajv = new Ajv2020({ strict: true });
+ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+ajv.addSchema(JSON.parse(readFileSync('schemas/apply.schema.json', 'utf8')));
+const validApplyTargets = ajv.compile(JSON.parse(readFileSync('schemas/apply-targets.schema.json', 'utf8')));
+
+beforeEach(async () => {
+  fixture.staging = await startTestServer({ quirks: undefined });
+  fixture.production = await startTestServer({ quirks: 'phpanalytics-v31' });
+  fixture.broken = await startTestServer({ failedAuthPerMinute: 0 });
+  const { staging, production, broken } = fixture;
+  // No SITESYNC_API_KEY/SITESYNC_URL: each target names its own.
+  fixture.ws = workspace(staging, {
+    STAGING_KEY: staging.key,
+    PRODUCTION_KEY: production.key,
+    BROKEN_KEY: 'wrong-key-0123456789abcdef',
+  });
+  delete fixture.ws.env.SITESYNC_API_KEY;
+  delete fixture.ws.env.SITESYNC_URL;
+  fixture.ws.write(
+    'websites.yaml',
+    `version: 1
+targets:
+  - name: staging
+    url: ${staging.url}
+    key_env: STAGING_KEY
+    files: [staging.yaml]
+  - name: production
+    url: ${production.url}
+    key_env: PRODUCTION_KEY
+    files: [production.yaml]
+    limits: { max_deletes: 0 }
+  - name: broken
+    url: ${broken.url}
+    key_env: BROKEN_KEY
+websites:
+  - domain: shared.example
+`,
+  );
+  fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
+  fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
+});
+
+afterEach(async () => {
+  await Promise.all([fixture.staging.close(), fixture.production.close(), fixture.broken.close()]);
+});
+
+interface TargetDocument {
+  name: string;
+  target: string;
+  error?: string;
+  hasChanges?: boolean;
+  changes?: { action: string; domain: string }[];
+}
+
+const domainsOf = (target: TargetDocument | undefined) => target?.changes?.map((change) => change.domain).sort();
+
+describe('plan over targets', () => {
+  it('plans every target at once; the broken one is reported by name and the exit code is the worst', async () => {
+    const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
+    const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
+    expect(document.formatVersion).toBe(1.3);
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
+    const [staging, production, broken] = document.targets;
+    expect(domainsOf(staging)).toEqual(['shared.example', 'staging-only.example']);
+    expect(domainsOf(production)).toEqual(['production-only.example', 'shared.example']);
+    expect(production?.target).toBe(fixture.production.url);
+    expect(broken?.error).toMatch(/key|401|auth/i);
+    expect(broken?.changes).toBeUndefined();
+    expect(code).toBe(1);
+  });
+
+  it('exits with the most severe code over the chosen targets (--target, globs)', async () => {
+    const changes = await fixture.ws.run(['plan', '--target', 's*', '--target', 'production', '--detailed-exitcode']);
+    expect(changes.code).toBe(2);
+    expect(changes.out).toContain('=== target staging');
+    expect(changes.out).toContain('=== target production');
+    expect(changes.out).not.toContain('=== target broken');
+    // production's own limits: its prune of one site breaks max_deletes 0 (3 beats 2).
+    await insertWebsite(fixture.production, 'gone.example');
+    fixture.ws.write('production.yaml', 'version: 1\nprune: true\nwebsites:\n  - domain: production-only.example\n');
+    const unsafe = await fixture.ws.run([
+      'plan',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+      '--detailed-exitcode',
+    ]);
+    expect(unsafe.code).toBe(3);
+  });
+
+  it('refuses a --target that matches no target, naming the declared ones', async () => {
+    const { code, err } = await fixture.ws.run(['plan', '--target', 'prod']);
+    expect(code).toBe(1);
+    expect(err).toContain('--target prod matches no target (declared: staging, production, broken)');
+  });
+
+  it('plans every target with --target-parallelism 1, and refuses 0', async () => {
+    const serial = await fixture.ws.run(['plan', '--target-parallelism', '1', '--format', 'json']);
+    const document = JSON.parse(serial.out) as { targets: TargetDocument[] };
+    expect(document.targets.map((target) => [target.name, target.error === undefined])).toEqual([
+      ['staging', true],
+      ['production', true],
+      ['broken', false],
+    ]);
+    const refused = await fixture.ws.run(['plan', '--target-parallelism', '0']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('--target-parallelism "0": expected a whole number ≥ 1');
+  });
+
+  it('writes Markdown with a summary table and one section per target', async () => {
+    const { out } = await fixture.ws.run(['plan', '--format', 'markdown']);
+    expect(out).toContain('| Target | Creates | Updates | Deletes | Drift | Status |');
+    expect(out).toContain('| staging | 2 | 0 | 0 | – | changes |');
+    expect(out).toContain('| broken | – | – | – | – | failed |');
+    expect(out).toMatch(/## production\n/);
+  });
+
+  it('shows one line per target on a terminal', async () => {
+    const { err } = await fixture.ws.run(['plan', '--target', 'staging', '--target', 'production'], { tty: true });
+    const last = err.slice(err.lastIndexOf('\x1b[J') + 3);
+    expect(last.split('\n').filter((line) => line !== '')).toEqual([
+      expect.stringMatching(/^staging\s+done$/),
+      expect.stringMatching(/^production\s+done$/),
+    ]);
+  });
+});
+
+describe('apply over targets', () => {
+  it('applies the reachable targets, reports the broken one, and exits 1', async () => {
+    const { code, out, err } = await fixture.ws.run(['apply', '--auto-approve']);
+    expect(code).toBe(1);
+    expect(out).toContain('=== target staging');
+    expect(out).toMatch(/=== target broken[^\n]*\nerror: /);
+    expect(out).toContain('not done: broken');
+    expect(err).toMatch(/\[staging\] /);
+    const again = await fixture.ws.run(['plan', '--target', 'staging', '--target', 'production', '--format', 'json']);
+    const document = JSON.parse(again.out) as { targets: TargetDocument[] };
+    expect(document.targets.map((target) => target.hasChanges)).toEqual([false, false]);
+  });
+
+  it('a target whose writes the service refuses fails alone: the others are applied', async () => {
+    await fixture.production.setAccount(fixture.production.accountId, { websiteLimit: 1 });
+    const { code, out } = await fixture.ws.run([
+      'apply',
+      '--auto-approve',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+      '--format',
+      'json',
+    ]);
+    expect(code).toBe(1);
+    const document = JSON.parse(out) as { targets: { name: string; ok: boolean; exitCode: number }[] };
+    expect(document.targets.map((target) => [target.name, target.ok, target.exitCode])).toEqual([
+      ['staging', true, 0],
+      ['production', false, 1],
+    ]);
+  });
+
+  it("shows each target's apply progress on its own line on a terminal", async () => {
+    const { err } = await fixture.ws.run(['apply', '--auto-approve', '--target', 'staging', '--target', 'production'], {
+      tty: true,
+    });
+    const frames = err.split('\x1b[J').map((frame) => frame.split('\n').filter((line) => line !== ''));
+    expect(frames.some((frame) => /^staging\s+applying 2\/2/.test(frame[0] ?? ''))).toBe(true);
+    expect(frames.some((frame) => /^production\s+applying 2\/2/.test(frame[1] ?? ''))).toBe(true);
+    expect(frames.at(-1)).toEqual([
+      expect.stringMatching(/^staging\s+done$/),
+      expect.stringMatching(/^production\s+done$/),
+    ]);
+  });
+
+  it('asks for --auto-approve or a reviewed plan file: no prompt over targets', async () => {
+    const { code, err } = await fixture.ws.run(['apply'], { prompt: async () => 'yes' });
+    expect(code).toBe(1);
+    expect(err).toContain('with targets, apply asks no question');
+  });
+
+  it('applies a saved plan per target: the stale target is refused and named, the fresh one applied', async () => {
+    const planned = await fixture.ws.run([
+      'plan',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+      '--out',
+      'plan.json',
+    ]);
+    expect(planned.code).toBe(0);
+    const file = JSON.parse(readFileSync(join(fixture.ws.dir, 'plan.json'), 'utf8')) as {
+      kind: string;
+      targets: { name: string; signature: string; target: string }[];
+    };
+    expect(file.kind).toBe('sitesync-plan-targets');
+    expect(file.targets.map((part) => [part.name, part.target])).toEqual([
+      ['staging', fixture.staging.url],
+      ['production', fixture.production.url],
+    ]);
+    // Someone creates production's site by hand, with other settings: production's part is stale.
+    await insertWebsite(fixture.production, 'production-only.example', { values: { email: 1 } });
+    const applied = await fixture.ws.run(['apply', 'plan.json', '--format', 'json']);
+    expect(applied.code).toBe(1);
+    const document = JSON.parse(applied.out) as {
+      ok: boolean;
+      targets: { name: string; ok: boolean; exitCode: number; refusal?: { code: string; message: string } }[];
+    };
+    expect(document.ok).toBe(false);
+    const [staging, production] = document.targets;
+    expect(staging).toMatchObject({ name: 'staging', ok: true });
+    expect(production).toMatchObject({ name: 'production', ok: false, refusal: { code: 'stale_plan' } });
+    expect(production?.refusal?.message).toContain('production-only.example');
+    expect(production?.exitCode).toBe(1);
+    expect(validApplyTargets(document), JSON.stringify(validApplyTargets.errors)).toBe(true);
+    const after = await fixture.ws.run(['plan', '--target', 'staging', '--detailed-exitcode']);
+    expect(after.code).toBe(0);
+  });
+
+  it('refuses a single-target plan file when the configuration declares targets', async () => {
+    fixture.ws.write('single.yaml', 'version: 1\nwebsites:\n  - domain: solo.example\n');
+    const env = { SITESYNC_API_KEY: fixture.staging.key, SITESYNC_URL: fixture.staging.url };
+    Object.assign(fixture.ws.env, env);
+    expect((await fixture.ws.run(['plan', '-f', 'single.yaml', '--out', 'single.json'])).code).toBe(0);
+    const { code, err } = await fixture.ws.run(['apply', 'single.json']);
+    expect(code).toBe(1);
+    expect(err).toContain('single.json was made without targets, but the configuration declares targets');
+  });
+
+  it('with --all-or-nothing, applies no target when one is stale', async () => {
+    await fixture.ws.run(['plan', '--target', 'staging', '--target', 'production', '--out', 'plan.json']);
+    await insertWebsite(fixture.production, 'production-only.example', { values: { email: 1 } });
+    const applied = await fixture.ws.run(['apply', 'plan.json', '--all-or-nothing']);
+    expect(applied.code).toBe(1);
+    expect(applied.out).toContain('nothing applied (--all-or-nothing): target production cannot be applied');
+    const after = await fixture.ws.run(['plan', '--target', 'staging', '--detailed-exitcode']);
+    expect(after.code).toBe(2);
+  });
+});
+
+describe('validate over targets', () => {
+  it("checks each target's merged configuration and names the target in each error", async () => {
+    fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: shared.example\n');
+    const { code, out } = await fixture.ws.run(['validate']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/^\[production\] production\.yaml:3:\d+: .*shared\.example/m);
+    expect(out).toMatch(/^\[staging\] .*valid \(2 websites/m);
+    expect(out).toContain('targets: 3, invalid: production');
+  });
+
+  it('writes one JSON element per chosen target', async () => {
+    const { code, out } = await fixture.ws.run(['validate', '--format', 'json', '--target', 'staging']);
+    expect(code).toBe(0);
+    const document = JSON.parse(out) as { valid: boolean; targets: { name: string; websites: number }[] };
+    expect(document).toMatchObject({ valid: true, targets: [{ name: 'staging', websites: 2 }] });
+    const validateSchema = new Ajv2020({ strict: true }).compile(
+      JSON.parse(readFileSync('schemas/validate.schema.json', 'utf8')),
+    );
+    expect(validateSchema(document), JSON.stringify(validateSchema.errors)).toBe(true);
+    expect(validateSchema({ ...document, targets: [{ name: 'staging' }] })).toBe(false);
+  });
+});
+
+describe('command lines that cannot mean what they say', () => {
+  it('refuses --url and --api-key-file when targets are declared: each target has its own', async () => {
+    const { code, err } = await fixture.ws.run(['plan', '--url', fixture.staging.url]);
+    expect(code).toBe(1);
+    expect(err).toContain('--url cannot be used when the configuration declares targets');
+  });
+
+  it('refuses --target when the configuration declares no targets', async () => {
+    fixture.ws.write('single.yaml', 'version: 1\nwebsites:\n  - domain: solo.example\n');
+    const { code, err } = await fixture.ws.run(['validate', '-f', 'single.yaml', '--target', 'staging']);
+    expect(code).toBe(1);
+    expect(err).toContain('--target staging: the configuration declares no targets');
+  });
+});
+
+describe('export over targets', () => {
+  it("exports the one chosen target's websites with its URL and key", async () => {
+    await insertWebsite(fixture.production, 'live-in-production.example');
+    const { code, out } = await fixture.ws.run(['export', '--target', 'production']);
+    expect(code).toBe(0);
+    expect(out).toContain(`Exported from ${fixture.production.url}`);
+    expect(out).toContain('- domain: live-in-production.example');
+  });
+
+  it('refuses a --target matching several targets: one file holds one installation', async () => {
+    const { code, err } = await fixture.ws.run(['export', '--target', '*']);
+    expect(code).toBe(1);
+    expect(err).toContain('--target matches staging, production, broken; name one');
+  });
+});

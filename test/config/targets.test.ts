@@ -1,0 +1,80 @@
+/** `targets:` in websites.yaml (docs/config.md, Targets): checked with positions, and each target's own settings. */
+import { describe, expect, it } from 'vitest';
+import { selectTargets } from '../../src/cli/targets.js';
+import { forTarget } from '../../src/config/targets.js';
+import { loadText } from './helpers.js';
+
+const head = 'version: 1\ntargets:\n';
+
+describe('targets', () => {
+  it('resolves each target: URL with a variable, key source, files, own settings', () => {
+    const { state, errors } = loadText(
+      `${head}  - name: prod\n    url: \${PROD_URL}\n    key_env: PROD_KEY\n    files: [prod.yaml]\n    rate_limit: 30\n    limits: { max_deletes: 9 }\n    protect: [Keep.example]\n  - name: staging\n    url: https://staging.example.com\n    key_file: keys/staging.key\n`,
+      { PROD_URL: 'https://stats.example.com' },
+    );
+    expect(errors).toEqual([]);
+    expect(state?.targets).toEqual([
+      {
+        name: 'prod',
+        url: 'https://stats.example.com',
+        key: { env: 'PROD_KEY' },
+        files: ['prod.yaml'],
+        declaredIn: 'websites.yaml',
+        rateLimit: 30,
+        limits: { maxDeletes: 9 },
+        protect: ['keep.example'],
+      },
+      {
+        name: 'staging',
+        url: 'https://staging.example.com',
+        key: { file: 'keys/staging.key' },
+        files: [],
+        declaredIn: 'websites.yaml',
+      },
+    ]);
+  });
+
+  it('gives a target its own limits and protection, and a digest that changes with them', () => {
+    const { state } = loadText(
+      `${head}  - name: a\n    url: https://a.example\n    key_env: A\nlimits: { max_change_percent: 50 }\n`,
+    );
+    const target = state!.targets![0]!;
+    const plain = forTarget(state!, target);
+    const own = forTarget(state!, { ...target, limits: { maxDeletes: 0 }, protect: ['x.example'] });
+    expect(own.policy.limits).toEqual({ maxDeletes: 0, maxChangePercent: 50 });
+    expect(own.policy.protect).toEqual(['x.example']);
+    expect(own.apiUrl).toBe('https://a.example');
+    expect(own.digest).not.toBe(plain.digest);
+    expect(own.targets).toBeUndefined();
+  });
+
+  it('names each mistake at its place: a repeated name, no key source, both key sources, a bad name', () => {
+    const { lines } = loadText(
+      `${head}  - name: a\n    url: https://a.example\n  - name: a\n    url: https://b.example\n    key_env: B\n    key_file: b.key\n  - name: Bad Name\n    url: https://c.example\n    key_env: C\n`,
+    );
+    expect(lines).toEqual([
+      'websites.yaml:3:5: targets[0] needs key_env (an environment variable name) or key_file (a file holding the key); never the key itself',
+      'websites.yaml:5:5: targets[1] gives both key_env and key_file: say where the key comes from once',
+      'websites.yaml:5:11: targets[1].name "a" is already the name of another target',
+      'websites.yaml:9:11: targets[2].name must match pattern "^[a-z0-9][a-z0-9_-]*$"',
+    ]);
+  });
+
+  it('refuses an API key written in a target', () => {
+    const { lines } = loadText(
+      `${head}  - name: a\n    url: https://a.example\n    api_key: secret-0123456789abcdef\n`,
+    );
+    expect(lines.join('\n')).toMatch(/targets\[0\]/);
+    expect(lines.join('\n')).not.toContain('secret-0123456789abcdef');
+  });
+
+  it('selects targets by name and glob, in declaration order, and refuses a pattern matching none', () => {
+    const { state } = loadText(
+      `${head}  - name: prod-eu\n    url: https://a.example\n    key_env: A\n  - name: staging\n    url: https://b.example\n    key_env: B\n  - name: prod-us\n    url: https://c.example\n    key_env: C\n`,
+    );
+    const targets = state!.targets!;
+    expect(selectTargets(targets, []).map((t) => t.name)).toEqual(['prod-eu', 'staging', 'prod-us']);
+    expect(selectTargets(targets, ['prod-*']).map((t) => t.name)).toEqual(['prod-eu', 'prod-us']);
+    expect(() => selectTargets(targets, ['staging', 'qa'])).toThrow('--target qa matches no target');
+  });
+});
