@@ -45,10 +45,13 @@ export async function startFixture(mode: Mode): Promise<ApplyFixture> {
   };
 }
 
-/** Every domain of the test account in the database, in id order (duplicates would show twice). */
+/**
+ * Every domain of the test account in the database, in domain order: parallel
+ * creates may commit in any order on PostgreSQL (duplicates would show twice).
+ */
 export async function domainsInDb(server: TestServer): Promise<string[]> {
   const { json } = await server.server.store.listWebsites(
-    { accountId: server.accountId, sortBy: 'id', sort: 'asc', limit: 1_000_000, offset: 0 },
+    { accountId: server.accountId, sortBy: 'domain', sort: 'asc', limit: 1_000_000, offset: 0 },
     [['domain', { column: 'domain' }]],
   );
   return (JSON.parse(json) as { domain: string }[]).map((row) => row.domain);
