@@ -6,28 +6,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestServer } from '../helpers/server.js';
-import { type Workspace, workspace } from './apply-support.js';
-
-const ajv = new Ajv2020({ strict: true });
-ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
-const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+import { client, type TestServer } from '../helpers/server.js';
+import { startTargetServers, validTargetsDocument } from '../helpers/targets.js';
+import type { Workspace } from './apply-support.js';
 
 const day = (iso: string) => () => new Date(iso);
 const LAST_DAY = day('2026-06-30T23:00:00Z');
 const DAY_AFTER = day('2026-07-01T01:00:00Z');
 
-const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace };
+const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace; close(): Promise<void> };
 
 beforeEach(async () => {
-  fixture.staging = await startTestServer({ quirks: undefined });
-  fixture.production = await startTestServer({ quirks: undefined });
+  const started = await startTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
+  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
   const { staging, production } = fixture;
-  fixture.ws = workspace(staging, { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key });
-  delete fixture.ws.env.SITESYNC_API_KEY;
-  delete fixture.ws.env.SITESYNC_URL;
   fixture.ws.write(
     'websites.yaml',
     `version: 1
@@ -63,7 +56,7 @@ websites:
 });
 
 afterEach(async () => {
-  await Promise.all([fixture.staging.close(), fixture.production.close()]);
+  await fixture.close();
 });
 
 interface Element {
