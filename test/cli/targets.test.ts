@@ -62,7 +62,7 @@ afterEach(async () => {
 interface TargetDocument {
   name: string;
   target: string;
-  error?: string;
+  error?: { code: string; message: string };
   hasChanges?: boolean;
   changes?: { action: string; domain: string }[];
 }
@@ -73,14 +73,15 @@ describe('plan over targets', () => {
   it('plans every target at once; the broken one is reported by name and the exit code is the worst', async () => {
     const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
     const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
-    expect(document.formatVersion).toBe(1.3);
+    expect(document.formatVersion).toBe(1.4);
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
     expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
     const [staging, production, broken] = document.targets;
     expect(domainsOf(staging)).toEqual(['shared.example', 'staging-only.example']);
     expect(domainsOf(production)).toEqual(['production-only.example', 'shared.example']);
     expect(production?.target).toBe(fixture.production.url);
-    expect(broken?.error).toMatch(/key|401|auth/i);
+    // The same error object as the single-target error document (and apply over targets).
+    expect(broken?.error).toEqual({ code: 'auth', message: expect.stringMatching(/key|401/i) });
     expect(broken?.changes).toBeUndefined();
     expect(code).toBe(1);
   });

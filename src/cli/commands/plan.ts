@@ -175,13 +175,13 @@ async function planTargets(
     const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
     return { code: planned.code, value: planned };
   });
-  const reports: TargetReport[] = outcomes.map(({ target, code, value, error }) => ({
+  const reports: TargetReport[] = outcomes.map(({ target, code, value, errorJson }) => ({
     name: target.name,
     target: value?.target ?? target.url,
     code,
     ...(value && { plan: value.plan }),
     ...(value?.explanation && { explain: value.explanation }),
-    ...(error !== undefined && { error }),
+    ...(errorJson !== undefined && { error: errorJson }),
   }));
   if (flags.out !== undefined) {
     const parts = outcomes.flatMap(({ target, value }) => (value ? [{ name: target.name, saved: value.saved }] : []));
