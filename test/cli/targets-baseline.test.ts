@@ -115,6 +115,43 @@ describe('plan over targets with a baseline', () => {
     expect(markdown.out).toContain('will be updated [drift]');
   });
 
+  it('unlisted_is_drift in one target entry: an unlisted live site there is drift (exit 4), not in the other', async () => {
+    const { ws, staging, production } = fixture;
+    ws.write(
+      'websites.yaml',
+      rootConfig().replace(
+        '    files: [production.yaml]\n',
+        '    files: [production.yaml]\n    unlisted_is_drift: true\n',
+      ),
+    );
+    gitBaselineRepo(ws.dir).commit('v1');
+    for (const server of [staging, production]) {
+      for (const domain of [
+        'shared.example',
+        'staging-only.example',
+        'production-only.example',
+        'made-by-hand.example',
+      ]) {
+        expect((await client(server)('POST', '/api/v1/websites', { form: { domain, email: '0' } })).status).toBe(201);
+      }
+    }
+    const run = await ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode', '--format', 'json']);
+    const document = JSON.parse(run.out) as {
+      targets: (TargetDocument & { notes: { kind: string; domains: string[] }[] })[];
+    };
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    const [stagingPlan, productionPlan] = document.targets;
+    expect(stagingPlan?.hasDrift).toBe(false);
+    expect(productionPlan?.hasDrift).toBe(true);
+    expect(productionPlan?.notes).toContainEqual(
+      expect.objectContaining({ kind: 'unlisted_drift', domains: ['made-by-hand.example', 'staging-only.example'] }),
+    );
+    expect(stagingPlan?.notes.map((note) => note.kind)).not.toContain('unlisted_drift');
+    expect(run.code, run.err).toBe(4);
+    const human = await ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode']);
+    expect(human.out).toContain('drift in production.');
+  });
+
   it('a target declared since the baseline is new: its changes are pending, its file need not exist at REF', async () => {
     const { ws } = fixture;
     const repo = await pendingAndDrift();
