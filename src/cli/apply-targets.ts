@@ -16,6 +16,7 @@ import { type ApplyRun, startRun } from './apply-steps.js';
 import type { BaselineAt } from './baseline.js';
 import { mostSevere } from './exit-code.js';
 import type { Io } from './io.js';
+import { OnlyAcrossTargets } from './only-across-targets.js';
 import { readSyncWriteOnly } from './option-values.js';
 import type { SharedOptions } from './shared-options.js';
 import {
@@ -56,14 +57,21 @@ export async function applyTargets(
   }
   const chosen = chosenTargets(declared, shared, set);
   const barrier = flags.allOrNothing === true ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
-  // Every target must reach the barrier, so none may wait for a free slot.
-  const bound = barrier === undefined ? targetParallelism(flags.targetParallelism) : chosen.length;
   // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const syncSites = syncWriteOnly === false ? [] : syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(shared, chosen, syncSites, io) : undefined;
+  // An --only that no target configures is decided by every target's listing, before any target writes.
+  const only = set === undefined ? OnlyAcrossTargets.of(shared.only, chosen, span) : undefined;
+  // Every target must reach a barrier, so none may wait for a free slot.
+  const everyAtOnce = barrier !== undefined || only?.undecided === true;
+  const bound = everyAtOnce ? chosen.length : targetParallelism(flags.targetParallelism);
   const outcomes = await fanOut<never>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
+    const targetShared = {
+      ...targetOptions(shared, target, io.cwd),
+      ...(span && { spanDomains: span }),
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, true) }),
+    };
     const targetFlags = {
       ...flags,
       ...(flags.journal !== undefined && { journal: journalFor(flags.journal, target.name) }),
@@ -85,8 +93,13 @@ export async function applyTargets(
     } catch (error) {
       barrier?.finish(target.name, false);
       throw error;
+    } finally {
+      only?.end(target.name);
     }
   });
+  // Every target refused it before writing: one error for the run, as without targets.
+  const refusal = only?.refusal();
+  if (refusal !== undefined) throw refusal;
   io.stdout.write(shared.format === 'json' ? applyTargetsJson(outcomes) : applyTargetsHuman(outcomes));
   return mostSevere(outcomes.map((outcome) => outcome.code));
 }

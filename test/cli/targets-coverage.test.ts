@@ -4,7 +4,7 @@
  * against the same injected day, validate warns per target, and a saved plan
  * over targets made on a rule's last day applies the day after as reviewed.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { client, type TestServer } from '../helpers/server.js';
@@ -137,5 +137,46 @@ describe('--only and --sync-write-only name websites of any chosen target', () =
     const only = await fixture.ws.run(['plan', '--only', 'nosuch.example']);
     expect(only.code).toBe(1);
     expect(only.err).toContain('--only nosuch.example matches no website in the configuration or the account');
+  });
+});
+
+describe('an --only glob is a typo only if it matches nothing in any chosen target, configured or live', () => {
+  const ONLY_TYPO =
+    'error: --only nosuch* matches no website in the configuration or the account of any chosen target (staging, production)\n';
+
+  it('a glob matching only an unlisted live site of production is no typo in staging (plan, apply)', async () => {
+    const plan = await fixture.ws.run(['plan', '--only', 'legacy*', '--format', 'json'], { now: LAST_DAY });
+    const document = JSON.parse(plan.out) as { targets: { name: string; error?: unknown }[] };
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    expect(document.targets.map((target) => [target.name, target.error])).toEqual([
+      ['staging', undefined],
+      ['production', undefined],
+    ]);
+    expect(plan.code, plan.err).toBe(0);
+    // One target at a time: production lists after staging has waited for it, so apply runs every target at once.
+    const apply = await fixture.ws.run(['apply', '--auto-approve', '--only', 'legacy*', '--target-parallelism', '1'], {
+      now: LAST_DAY,
+    });
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toContain('Targets: 2; all done.');
+  });
+
+  it('a glob matching nothing in any target is refused once for the run; apply writes nothing', async () => {
+    const plan = await fixture.ws.run(['plan', '--only', 'nosuch*', '--out', 'plan.json'], { now: LAST_DAY });
+    expect(plan.code).toBe(1);
+    expect(plan.err.endsWith(ONLY_TYPO)).toBe(true);
+    expect(plan.out).toBe('');
+    expect(existsSync(join(fixture.ws.dir, 'plan.json'))).toBe(false);
+    const json = await fixture.ws.run(['plan', '--only', 'nosuch*', '--format', 'json'], { now: LAST_DAY });
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'usage' } });
+    expect(validTargetsDocument(JSON.parse(json.out)), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    // The day after the rule's end, production would update crm.example: the typo beside it stops that write.
+    const apply = await fixture.ws.run(['apply', '--auto-approve', '--only', 'crm.example', '--only', 'nosuch*'], {
+      now: DAY_AFTER,
+    });
+    expect(apply.code).toBe(1);
+    expect(apply.err.endsWith(ONLY_TYPO)).toBe(true);
+    const crm = (await client(fixture.production)('GET', '/api/v1/websites?search=crm.example')).body.data[0];
+    expect(crm).toMatchObject({ email: 0 });
   });
 });

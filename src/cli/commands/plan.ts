@@ -33,6 +33,7 @@ import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
+import { OnlyAcrossTargets } from '../only-across-targets.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
@@ -170,11 +171,23 @@ async function planTargets(
   const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
+  const only = OnlyAcrossTargets.of(shared.only, chosen, span);
   const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
-    const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
-    return { code: planned.code, value: planned };
+    const targetShared = {
+      ...targetOptions(shared, target, io.cwd),
+      ...(span && { spanDomains: span }),
+      // Planning writes nothing: no target waits; the run refuses a typo once all have listed.
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
+    };
+    try {
+      const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
+      return { code: planned.code, value: planned };
+    } finally {
+      only?.end(target.name);
+    }
   });
+  const refusal = only?.refusal();
+  if (refusal !== undefined) throw refusal;
   const reports: TargetReport[] = outcomes.map(({ target, code, value, errorJson }) => ({
     name: target.name,
     target: value?.target ?? target.url,
