@@ -16,8 +16,8 @@ import { type ApplyRun, startRun } from './apply-steps.js';
 import type { BaselineAt } from './baseline.js';
 import { mostSevere } from './exit-code.js';
 import type { Io } from './io.js';
-import { OnlyAcrossTargets } from './only-across-targets.js';
 import { readSyncWriteOnly } from './option-values.js';
+import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import type { SharedOptions } from './shared-options.js';
 import {
   fanOut,
@@ -62,9 +62,11 @@ export async function applyTargets(
   const syncSites = syncWriteOnly === false ? [] : syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(shared, chosen, syncSites, io) : undefined;
   // An --only that no target configures is decided by every target's listing, before any target writes.
-  const only = set === undefined ? OnlyAcrossTargets.of(shared.only, chosen, span) : undefined;
+  const only = set === undefined ? PatternsAcrossTargets.only(shared.only, chosen, span) : undefined;
+  // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
+  const allowDelete = PatternsAcrossTargets.allowDelete(base.acks.allowDelete, chosen);
   // Every target must reach a barrier, so none may wait for a free slot.
-  const everyAtOnce = barrier !== undefined || only?.undecided === true;
+  const everyAtOnce = barrier !== undefined || only?.undecided === true || allowDelete !== undefined;
   const bound = everyAtOnce ? chosen.length : targetParallelism(flags.targetParallelism);
   const outcomes = await fanOut<never>(chosen, bound, io, async (target, targetIo) => {
     const targetShared = {
@@ -80,11 +82,10 @@ export async function applyTargets(
       ...startRun(targetShared, targetFlags, targetIo),
       started: base.started,
       ...(base.planFile !== undefined && { planFile: base.planFile }),
-      // An --allow-delete names one target's delete: the others need not plan it.
-      acksSpanTargets: true,
       ...(options.baseline !== undefined && { baselineAt: options.baseline }),
     };
     if (barrier) run.beforeWrites = () => barrier.arrive(target.name);
+    if (allowDelete) run.allowDeleteAcrossTargets = allowDelete.hookFor(target.name, true);
     try {
       const part = set?.plan.targets.find((entry) => entry.name === target.name);
       const code = await applyOne(run, targetIo, part && savedPlanOf(part));
@@ -95,10 +96,11 @@ export async function applyTargets(
       throw error;
     } finally {
       only?.end(target.name);
+      allowDelete?.end(target.name);
     }
   });
   // Every target refused it before writing: one error for the run, as without targets.
-  const refusal = only?.refusal();
+  const refusal = only?.refusal() ?? allowDelete?.refusal();
   if (refusal !== undefined) throw refusal;
   io.stdout.write(shared.format === 'json' ? applyTargetsJson(outcomes) : applyTargetsHuman(outcomes));
   return mostSevere(outcomes.map((outcome) => outcome.code));

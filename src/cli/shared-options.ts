@@ -55,7 +55,7 @@ export interface SharedOptions extends ConnectionOptions {
   spanDomains?: readonly string[];
   /**
    * With `target`: called after listing with the --only patterns that match
-   * nothing in this target (cli/only-across-targets.ts): the run, not this
+   * nothing in this target (cli/patterns-across-targets.ts): the run, not this
    * target, decides whether they are typos. Absent: they are refused here.
    */
   onlyAcrossTargets?: (unmatched: readonly string[]) => Promise<void>;

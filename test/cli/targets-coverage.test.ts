@@ -140,6 +140,45 @@ describe('--only and --sync-write-only name websites of any chosen target', () =
   });
 });
 
+describe('--allow-delete over targets names a planned delete of any chosen target', () => {
+  const legacyExists = async () =>
+    (await client(fixture.production)('GET', '/api/v1/websites?search=legacy.example')).body.data.length === 1;
+
+  it("one naming no delete in any target is refused once, before any write; one naming production's is no typo in staging", async () => {
+    const production = readFileSync(join(fixture.ws.dir, 'production.yaml'), 'utf8');
+    fixture.ws.write('production.yaml', production.replace('version: 1\n', 'version: 1\nprune: true\n'));
+    const typo = await fixture.ws.run(['apply', '--auto-approve', '--allow-delete', 'nosuch.example'], {
+      now: LAST_DAY,
+    });
+    expect(typo.code).toBe(1);
+    expect(
+      typo.err.endsWith(
+        'error: --allow-delete nosuch.example matches no planned delete of any chosen target (staging, production)\n',
+      ),
+    ).toBe(true);
+    expect(await legacyExists()).toBe(true);
+    // Staging plans no delete: it waits for production's plan instead of refusing, even one target at a time.
+    const run = await fixture.ws.run(
+      ['apply', '--auto-approve', '--allow-delete', 'legacy.example', '--target-parallelism', '1'],
+      { now: LAST_DAY },
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(await legacyExists()).toBe(false);
+  });
+});
+
+describe('a targeted plan over targets', () => {
+  it('--only one exact domain costs one request in each target, whichever configures it', async () => {
+    const run = await fixture.ws.run(['plan', '--only', 'crm.example', '--log-level', 'debug'], { now: LAST_DAY });
+    expect(run.code, run.err).toBe(0);
+    const listed = run.err.split('\n').filter((line) => line.includes('debug: listed'));
+    expect(listed.sort()).toEqual([
+      '[production] debug: listed 1 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
+      '[staging] debug: listed 0 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
+    ]);
+  });
+});
+
 describe('an --only glob is a typo only if it matches nothing in any chosen target, configured or live', () => {
   const ONLY_TYPO =
     'error: --only nosuch* matches no website in the configuration or the account of any chosen target (staging, production)\n';

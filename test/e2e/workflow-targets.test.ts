@@ -14,7 +14,7 @@ import { gitRepo } from '../helpers/git-repo.js';
 import { client } from '../helpers/server.js';
 import { startTargetServers, type TargetServers } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
-import { githubRun, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-examples.js';
+import { githubRun, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-commands.js';
 
 const TAG = 'sitesync-applied';
 const EXAMPLE = join(ROOT, 'examples/targets');

@@ -15,7 +15,7 @@ import { config, useCliFixture, type Workspace, workspace } from '../cli/apply-s
 import { gitRepo } from '../helpers/git-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { githubRun, gitlabScript, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-examples.js';
+import { githubRun, gitlabScript, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-commands.js';
 import { runDriftCheck } from './drift-check-script.js';
 
 const run = promisify(execFile);

@@ -33,8 +33,8 @@ import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
-import { OnlyAcrossTargets } from '../only-across-targets.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { PatternsAcrossTargets } from '../patterns-across-targets.js';
 import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
@@ -171,7 +171,7 @@ async function planTargets(
   const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
-  const only = OnlyAcrossTargets.of(shared.only, chosen, span);
+  const only = PatternsAcrossTargets.only(shared.only, chosen, span);
   const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
     const targetShared = {
       ...targetOptions(shared, target, io.cwd),
