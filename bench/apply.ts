@@ -12,17 +12,13 @@
  *    6 s window, so the 30 s run crosses five windows) for 30 s.
  *    Goal: zero 429s and ≥ 95% of the allowed rate.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { createClient, type WebsitesApi } from '../src/api/index.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
-import type { Plan } from '../src/model/plan.js';
 import { Secret } from '../src/model/secret.js';
-import { type DesiredWebsite, defaultSettings } from '../src/model/website.js';
-import { plan } from '../src/plan/index.js';
 import { startServer } from '../src/server/index.js';
+import { createPlan, desiredSites, spawnServer as spawnChild } from './support.js';
 
 const KEY = 'bench-apply-key-0123456789abcdef';
 const CREATES = 1_000;
@@ -47,35 +43,8 @@ async function runServer(throttle: number, windowMs: number): Promise<void> {
 }
 
 async function spawnServer(throttle: number, windowMs: number) {
-  const args = [...process.execArgv, fileURLToPath(import.meta.url), '--server', String(throttle), String(windowMs)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
-  });
+  const { child, url } = await spawnChild(fileURLToPath(import.meta.url), [String(throttle), String(windowMs)]);
   return { url, stop: () => child.kill('SIGTERM') };
-}
-
-function desiredSites(prefix: string, count: number): DesiredWebsite[] {
-  return Array.from({ length: count }, (_, i) => ({
-    domain: `${prefix}-${i}.example.com`,
-    settings: defaultSettings(),
-    ignoreChanges: [],
-  }));
-}
-
-/** A plan of creates only (the account holds none of these domains). */
-function createPlan(sites: DesiredWebsite[]): Plan {
-  const policy = {
-    prune: false,
-    manage: { include: ['*'], exclude: [] },
-    protect: [],
-    limits: { maxDeletes: 0, maxChangePercent: 100 },
-    only: [],
-    skip: [],
-    syncWriteOnly: false,
-  };
-  return plan(sites, [], policy);
 }
 
 function client(url: string, options: { perMinute: number; windowMs?: number }): WebsitesApi {

@@ -5,6 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Plan, PlanPolicy } from '../src/model/plan.js';
+import { type DesiredWebsite, defaultSettings } from '../src/model/website.js';
+import { plan } from '../src/plan/index.js';
 
 export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -25,4 +28,29 @@ export async function spawnServer(
     child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
   });
   return { child, url };
+}
+
+/** `count` sites `PREFIX-i.example.com` with default settings: what the apply benchmarks create. */
+export function desiredSites(prefix: string, count: number): DesiredWebsite[] {
+  return Array.from({ length: count }, (_, i) => ({
+    domain: `${prefix}-${i}.example.com`,
+    settings: defaultSettings(),
+    ignoreChanges: [],
+  }));
+}
+
+/** Everything managed, nothing deleted, no share limit: a plan of `sites` against `live` is creates only. */
+export const CREATE_POLICY: PlanPolicy = {
+  prune: false,
+  manage: { include: ['*'], exclude: [] },
+  protect: [],
+  limits: { maxDeletes: 0, maxChangePercent: 100 },
+  only: [],
+  skip: [],
+  syncWriteOnly: false,
+};
+
+/** The plan that creates `sites` in an account holding `live` (none of them, in the benchmarks). */
+export function createPlan(sites: DesiredWebsite[], live: Parameters<typeof plan>[1] = []): Plan {
+  return plan(sites, live, CREATE_POLICY);
 }

@@ -16,26 +16,14 @@ import { captureIo } from '../src/cli/io.js';
 import { fanOut } from '../src/cli/targets.js';
 import type { TargetDeclaration } from '../src/model/desired-state.js';
 import { Secret } from '../src/model/secret.js';
-import { type DesiredWebsite, defaultSettings } from '../src/model/website.js';
-import { plan } from '../src/plan/index.js';
 import { startServer } from '../src/server/index.js';
-import { median, spawnServer as spawnChild } from './support.js';
+import { createPlan, desiredSites, median, spawnServer as spawnChild } from './support.js';
 
 const KEYS = ['bench-target-key-a-0123456789', 'bench-target-key-b-0123456789', 'bench-target-key-c-0123456789'];
 const CREATES = 60;
 const PER_WINDOW = 60;
 const WINDOW_MS = 2_000;
 const ROUNDS = 3;
-
-const POLICY = {
-  prune: false,
-  manage: { include: ['*'], exclude: [] },
-  protect: [],
-  limits: { maxDeletes: 0, maxChangePercent: 100 },
-  only: [],
-  skip: [],
-  syncWriteOnly: false,
-};
 
 /** One target's plan and apply, as the CLI runs it: its own client, so its own limiter. */
 async function planAndApply(url: string, key: string, prefix: string): Promise<void> {
@@ -47,13 +35,9 @@ async function planAndApply(url: string, key: string, prefix: string): Promise<v
     rateLimitWindowMs: WINDOW_MS,
   });
   try {
-    const sites: DesiredWebsite[] = Array.from({ length: CREATES }, (_, i) => ({
-      domain: `${prefix}-${i}.example.com`,
-      settings: defaultSettings(),
-      ignoreChanges: [],
-    }));
+    const sites = desiredSites(prefix, CREATES);
     const live = await api.listWebsites();
-    const planned = plan(sites, live, POLICY);
+    const planned = createPlan(sites, live);
     const result = await applyPlan(planned, new Map(sites.map((site) => [site.domain, site])), api, {
       parallelism: 4,
       liveCount: live.length + CREATES,

@@ -64,8 +64,12 @@ export interface ApplyRun {
   beforeWrites?: () => Promise<void>;
   /** The saved plan file being applied, as given. */
   planFile?: string;
-  /** Over several targets, an --allow-delete may name another target's delete. */
-  acksSpanTargets?: boolean;
+  /**
+   * Over several targets (cli/patterns-across-targets.ts): called with the
+   * --allow-delete globs that match no delete of this target's plan; the run
+   * decides whether they match another target's. Absent: they are refused here.
+   */
+  allowDeleteAcrossTargets?: (unmatched: readonly string[]) => Promise<void>;
 }
 
 /** Validates apply's options (a bad one is a usage error before anything is read). */
@@ -100,9 +104,10 @@ function allowDeleteOption(values: string[] | undefined): string[] {
 }
 
 /** An --allow-delete that names no planned delete is a typo or a stale command line: say so rather than ignore it. */
-function refuseUnmatchedAllowDelete(plan: Plan, acks: Acknowledgements): void {
+async function refuseUnmatchedAllowDelete(plan: Plan, run: ApplyRun): Promise<void> {
   const deleted = plan.changes.filter((change) => change.action === 'delete').map((change) => change.domain);
-  const unmatched = acks.allowDelete.filter((glob) => !deleted.some((domain) => matchesGlob(domain, glob)));
+  const unmatched = run.acks.allowDelete.filter((glob) => !deleted.some((domain) => matchesGlob(domain, glob)));
+  if (run.allowDeleteAcrossTargets !== undefined) return run.allowDeleteAcrossTargets(unmatched);
   if (unmatched.length === 0) return;
   const what = deleted.length === 0 ? 'the plan deletes nothing' : `the plan deletes ${listFirst(deleted, 5)}`;
   throw new SitesyncError('usage', `--allow-delete ${unmatched.join(', ')} matches no planned delete (${what})`);
@@ -228,8 +233,8 @@ export async function execute(
 }
 
 /** Exit 3 with the exact acknowledgement to give, or undefined when the plan is safe (or acknowledged). */
-export function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): number | undefined {
-  if (run.acksSpanTargets !== true) refuseUnmatchedAllowDelete(plan, run.acks);
+export async function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): Promise<number | undefined> {
+  await refuseUnmatchedAllowDelete(plan, run);
   const open = unacknowledged(plan.safety, run.acks);
   if (open.length === 0) return undefined;
   const message = safetyRefusalText(refusalOf(open, run.acks));

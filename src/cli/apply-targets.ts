@@ -17,6 +17,7 @@ import type { BaselineAt } from './baseline.js';
 import { mostSevere } from './exit-code.js';
 import type { Io } from './io.js';
 import { readSyncWriteOnly } from './option-values.js';
+import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import type { SharedOptions } from './shared-options.js';
 import {
   fanOut,
@@ -56,14 +57,23 @@ export async function applyTargets(
   }
   const chosen = chosenTargets(declared, shared, set);
   const barrier = flags.allOrNothing === true ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
-  // Every target must reach the barrier, so none may wait for a free slot.
-  const bound = barrier === undefined ? targetParallelism(flags.targetParallelism) : chosen.length;
   // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const syncSites = syncWriteOnly === false ? [] : syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(shared, chosen, syncSites, io) : undefined;
+  // An --only that no target configures is decided by every target's listing, before any target writes.
+  const only = set === undefined ? PatternsAcrossTargets.only(shared.only, chosen, span) : undefined;
+  // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
+  const allowDelete = PatternsAcrossTargets.allowDelete(base.acks.allowDelete, chosen);
+  // Every target must reach a barrier, so none may wait for a free slot.
+  const everyAtOnce = barrier !== undefined || only?.undecided === true || allowDelete !== undefined;
+  const bound = everyAtOnce ? chosen.length : targetParallelism(flags.targetParallelism);
   const outcomes = await fanOut<never>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
+    const targetShared = {
+      ...targetOptions(shared, target, io.cwd),
+      ...(span && { spanDomains: span }),
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, true) }),
+    };
     const targetFlags = {
       ...flags,
       ...(flags.journal !== undefined && { journal: journalFor(flags.journal, target.name) }),
@@ -72,11 +82,10 @@ export async function applyTargets(
       ...startRun(targetShared, targetFlags, targetIo),
       started: base.started,
       ...(base.planFile !== undefined && { planFile: base.planFile }),
-      // An --allow-delete names one target's delete: the others need not plan it.
-      acksSpanTargets: true,
       ...(options.baseline !== undefined && { baselineAt: options.baseline }),
     };
     if (barrier) run.beforeWrites = () => barrier.arrive(target.name);
+    if (allowDelete) run.allowDeleteAcrossTargets = allowDelete.hookFor(target.name, true);
     try {
       const part = set?.plan.targets.find((entry) => entry.name === target.name);
       const code = await applyOne(run, targetIo, part && savedPlanOf(part));
@@ -85,8 +94,14 @@ export async function applyTargets(
     } catch (error) {
       barrier?.finish(target.name, false);
       throw error;
+    } finally {
+      only?.end(target.name);
+      allowDelete?.end(target.name);
     }
   });
+  // Every target refused it before writing: one error for the run, as without targets.
+  const refusal = only?.refusal() ?? allowDelete?.refusal();
+  if (refusal !== undefined) throw refusal;
   io.stdout.write(shared.format === 'json' ? applyTargetsJson(outcomes) : applyTargetsHuman(outcomes));
   return mostSevere(outcomes.map((outcome) => outcome.code));
 }

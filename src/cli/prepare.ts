@@ -168,7 +168,14 @@ export async function planSession(
   });
   const domains = targetedDomains(policy);
   const live = await listLive(session.api, shared, io, domains);
-  refuseUnmatchedOnly(shared.only, configured, live);
+  const unmatched = unmatchedOnly(shared.only, configured, live);
+  if (shared.onlyAcrossTargets !== undefined) await shared.onlyAcrossTargets(unmatched);
+  else if (unmatched.length > 0) {
+    throw new SitesyncError(
+      'usage',
+      `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+    );
+  }
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
@@ -177,14 +184,9 @@ export async function planSession(
 }
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
-function refuseUnmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
+function unmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
   const domains = [...configured, ...live.map((site) => site.domain)];
-  const unmatched = only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
-  if (unmatched.length === 0) return;
-  throw new SitesyncError(
-    'usage',
-    `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
-  );
+  return only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
 }
 
 /** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */

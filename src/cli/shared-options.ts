@@ -53,6 +53,12 @@ export interface SharedOptions extends ConnectionOptions {
    * --sync-write-only domain that one of them lists is no typo in a target that does not.
    */
   spanDomains?: readonly string[];
+  /**
+   * With `target`: called after listing with the --only patterns that match
+   * nothing in this target (cli/patterns-across-targets.ts): the run, not this
+   * target, decides whether they are typos. Absent: they are refused here.
+   */
+  onlyAcrossTargets?: (unmatched: readonly string[]) => Promise<void>;
 }
 
 /** commander's raw values for the shared options (before readSharedOptions). */

@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
+import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io, OutputStream } from './io.js';
 import { wholeNumberOption } from './option-values.js';
@@ -120,6 +121,8 @@ export interface TargetOutcome<T> {
   value?: T;
   /** The error's one-line message (never a secret: messages are redacted by the Io). */
   error?: string;
+  /** The same error as the JSON error documents carry it: `{code, message}`. */
+  errorJson?: ErrorJson;
   /** Everything the target's run wrote to stdout. */
   stdout: string;
 }
@@ -174,7 +177,8 @@ async function runOne<T>(
     const aborted = io.signal?.aborted === true && error === io.signal.reason;
     const message = isSitesyncError(error) ? error.message : error instanceof Error ? error.message : String(error);
     io.stderr.write(`error: ${message}\n`);
-    return { target, code: exitCodeFor({ kind: 'failed', error, aborted }), error: message, stdout: io.out() };
+    const code = exitCodeFor({ kind: 'failed', error, aborted });
+    return { target, code, error: message, errorJson: errorJsonOf(error, aborted), stdout: io.out() };
   }
 }
 

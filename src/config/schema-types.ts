@@ -163,6 +163,10 @@ export interface Target {
   limits?: Limits;
   manage?: Manage;
   protect?: GlobList;
+  /**
+   * Report this target's live websites in scope that are not listed (prune off) as drift, over the files' unlisted_is_drift (--unlisted-is-drift still turns it on).
+   */
+  unlisted_is_drift?: boolean;
 }
 export interface Website {
   /**

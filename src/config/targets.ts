@@ -61,6 +61,7 @@ export function resolveTargets(top: TopLevel, env: Env, problems: ConfigProblem[
     }
     const protect = globs(located, at('protect'), problems);
     if (protect !== undefined) target.protect = protect;
+    if (written.unlisted_is_drift !== undefined) target.unlistedIsDrift = written.unlisted_is_drift;
     targets.push(target);
   });
   return targets;
@@ -68,12 +69,15 @@ export function resolveTargets(top: TopLevel, env: Env, problems: ConfigProblem[
 
 /** The state one target is planned with: the target's own settings over the merged files', and its URL. */
 export function forTarget(state: DesiredState, target: TargetDeclaration): DesiredState {
-  const policy = {
+  const policy: DesiredState['policy'] = {
     ...state.policy,
     manage: { ...state.policy.manage, ...target.manage },
     protect: target.protect ?? state.policy.protect,
     limits: { ...state.policy.limits, ...target.limits },
   };
+  // Absent unless on, as from the files: the digest of a target without it is unchanged.
+  if (target.unlistedIsDrift === true) policy.unlistedIsDrift = true;
+  else if (target.unlistedIsDrift === false) delete policy.unlistedIsDrift;
   const { targets: _all, ...rest } = state;
   return {
     ...rest,

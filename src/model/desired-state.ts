@@ -58,6 +58,8 @@ export interface TargetDeclaration {
   limits?: Partial<ConfigPolicy['limits']>;
   manage?: Partial<ConfigPolicy['manage']>;
   protect?: string[];
+  /** `unlisted_is_drift` in the target's entry: over the files' setting (false turns it off for this target). */
+  unlistedIsDrift?: boolean;
 }
 
 export interface DesiredState {

@@ -3,21 +3,25 @@
  * target's part is the single-target rendering, unchanged, under the
  * target's name; a failed target is its name and its error. Human: grouped
  * by target. Markdown: a summary table, then one section per target. JSON:
- * `{formatVersion: 1.3, targets: [...]}`, each element the single-target
- * plan document plus `name` (or `name`, `target` and `error`).
+ * `{formatVersion: 1.4, targets: [...]}`, each element the single-target
+ * plan document plus `name` (or `name`, `target` and `error`, the error
+ * object of the error documents).
  */
 import type { Plan } from '../model/plan.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { type Line, paint } from './colors.js';
+import type { ErrorJson } from './error-document.js';
 import { renderHuman } from './human.js';
 import { planDocument } from './json.js';
 import { escapeMarkdown, MARKDOWN_LIMIT, renderMarkdown } from './markdown.js';
 
 /**
- * The format version of a document with a `targets` array: 1.3, after the
- * plan document's 1.2 (coverage), so the two never share a number.
+ * The format version of a document with a `targets` array, never shared with
+ * the plan document's (1.2, coverage). 1.3: the array; 1.4: a failed
+ * target's `error` is the `{code, message}` object of the error documents
+ * (it was the message alone).
  */
-export const TARGETS_FORMAT_VERSION = 1.3;
+export const TARGETS_FORMAT_VERSION = 1.4;
 
 /** One target's part of the report. */
 export interface TargetReport {
@@ -27,7 +31,7 @@ export interface TargetReport {
   plan?: Plan;
   explain?: SiteExplanation[];
   /** Why the target has no plan (unreachable, wrong key, invalid configuration…). */
-  error?: string;
+  error?: ErrorJson;
   /** The target's own exit code. */
   code: number;
 }
@@ -55,7 +59,7 @@ export function renderTargetsHuman(reports: readonly TargetReport[], options: { 
     const head: Line[] = [{ text: `=== target ${report.name} (${report.target})`, tone: 'heading' }];
     const body =
       report.plan === undefined
-        ? paint([{ text: `error: ${report.error ?? 'failed'}`, tone: 'danger' }], options.color)
+        ? paint([{ text: `error: ${report.error?.message ?? 'failed'}`, tone: 'danger' }], options.color)
         : renderHuman(report.plan, {
             color: options.color,
             target: report.target,
@@ -93,7 +97,7 @@ export function renderTargetsMarkdown(reports: readonly TargetReport[]): string 
   const limit = Math.floor((MARKDOWN_LIMIT - head.length) / Math.max(1, reports.length)) - 200;
   const sections = reports.map((report) => {
     const title = `## ${escapeMarkdown(report.name)}\n\n`;
-    if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error ?? 'failed')}\n`;
+    if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error?.message ?? 'failed')}\n`;
     return `${title}${renderMarkdown(report.plan, { target: report.target, limit })}`;
   });
   return [head, ...sections].join('\n');
@@ -104,7 +108,7 @@ export function targetsDocument(reports: readonly TargetReport[]): Record<string
     formatVersion: TARGETS_FORMAT_VERSION,
     targets: reports.map((report) =>
       report.plan === undefined
-        ? { name: report.name, target: report.target, error: report.error ?? 'failed' }
+        ? { name: report.name, target: report.target, error: report.error ?? { code: 'internal', message: 'failed' } }
         : {
             name: report.name,
             ...planDocument(report.plan, { target: report.target, ...(report.explain && { explain: report.explain }) }),

@@ -8,7 +8,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planSignatureOf } from '../../src/api/connection.js';
 import { Secret } from '../../src/model/secret.js';
@@ -16,21 +15,17 @@ import { signSavedPlan } from '../../src/plan/saved-plan.js';
 import { type SavedPlanSet, savedPlanOf } from '../../src/plan/saved-plan-set.js';
 import { domainsInDb } from '../apply/support.js';
 import { type GitBaselineRepo, gitBaselineRepo } from '../helpers/git-baseline-repo.js';
-import { client, startTestServer, type TestServer } from '../helpers/server.js';
-import { type Workspace, workspace } from './apply-support.js';
+import { client, type TestServer } from '../helpers/server.js';
+import { startTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
+import type { Workspace } from './apply-support.js';
 
 const TAG = 'sitesync-applied';
-
-const ajv = new Ajv2020({ strict: true });
-ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
-const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
-ajv.addSchema(JSON.parse(readFileSync('schemas/apply.schema.json', 'utf8')));
-const validApplyTargets = ajv.compile(JSON.parse(readFileSync('schemas/apply-targets.schema.json', 'utf8')));
 
 interface Two {
   staging: TestServer;
   production: TestServer;
   ws: Workspace;
+  close(): Promise<void>;
 }
 
 const fixture = {} as Two;
@@ -53,19 +48,15 @@ ${extraTargets}websites:
 }
 
 beforeEach(async () => {
-  fixture.staging = await startTestServer({ quirks: undefined });
-  fixture.production = await startTestServer({ quirks: undefined });
-  const { staging, production } = fixture;
-  fixture.ws = workspace(staging, { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key });
-  delete fixture.ws.env.SITESYNC_API_KEY;
-  delete fixture.ws.env.SITESYNC_URL;
+  const started = await startTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
+  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
   fixture.ws.write('websites.yaml', rootConfig());
   fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
   fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
 });
 
 afterEach(async () => {
-  await Promise.all([fixture.staging.close(), fixture.production.close()]);
+  await fixture.close();
 });
 
 interface TargetDocument {
@@ -122,6 +113,43 @@ describe('plan over targets with a baseline', () => {
     expect(markdown.out).toContain('| staging | 1 | 0 | 0 | 0 | changes |');
     expect(markdown.out).toContain('| production | 0 | 1 | 0 | 1 | drift |');
     expect(markdown.out).toContain('will be updated [drift]');
+  });
+
+  it('unlisted_is_drift in one target entry: an unlisted live site there is drift (exit 4), not in the other', async () => {
+    const { ws, staging, production } = fixture;
+    ws.write(
+      'websites.yaml',
+      rootConfig().replace(
+        '    files: [production.yaml]\n',
+        '    files: [production.yaml]\n    unlisted_is_drift: true\n',
+      ),
+    );
+    gitBaselineRepo(ws.dir).commit('v1');
+    for (const server of [staging, production]) {
+      for (const domain of [
+        'shared.example',
+        'staging-only.example',
+        'production-only.example',
+        'made-by-hand.example',
+      ]) {
+        expect((await client(server)('POST', '/api/v1/websites', { form: { domain, email: '0' } })).status).toBe(201);
+      }
+    }
+    const run = await ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode', '--format', 'json']);
+    const document = JSON.parse(run.out) as {
+      targets: (TargetDocument & { notes: { kind: string; domains: string[] }[] })[];
+    };
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    const [stagingPlan, productionPlan] = document.targets;
+    expect(stagingPlan?.hasDrift).toBe(false);
+    expect(productionPlan?.hasDrift).toBe(true);
+    expect(productionPlan?.notes).toContainEqual(
+      expect.objectContaining({ kind: 'unlisted_drift', domains: ['made-by-hand.example', 'staging-only.example'] }),
+    );
+    expect(stagingPlan?.notes.map((note) => note.kind)).not.toContain('unlisted_drift');
+    expect(run.code, run.err).toBe(4);
+    const human = await ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode']);
+    expect(human.out).toContain('drift in production.');
   });
 
   it('a target declared since the baseline is new: its changes are pending, its file need not exist at REF', async () => {

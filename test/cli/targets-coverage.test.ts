@@ -4,30 +4,23 @@
  * against the same injected day, validate warns per target, and a saved plan
  * over targets made on a rule's last day applies the day after as reviewed.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { client, startTestServer, type TestServer } from '../helpers/server.js';
-import { type Workspace, workspace } from './apply-support.js';
-
-const ajv = new Ajv2020({ strict: true });
-ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
-const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+import { client, type TestServer } from '../helpers/server.js';
+import { startTargetServers, validTargetsDocument } from '../helpers/targets.js';
+import type { Workspace } from './apply-support.js';
 
 const day = (iso: string) => () => new Date(iso);
 const LAST_DAY = day('2026-06-30T23:00:00Z');
 const DAY_AFTER = day('2026-07-01T01:00:00Z');
 
-const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace };
+const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace; close(): Promise<void> };
 
 beforeEach(async () => {
-  fixture.staging = await startTestServer({ quirks: undefined });
-  fixture.production = await startTestServer({ quirks: undefined });
+  const started = await startTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
+  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
   const { staging, production } = fixture;
-  fixture.ws = workspace(staging, { STAGING_KEY: staging.key, PRODUCTION_KEY: production.key });
-  delete fixture.ws.env.SITESYNC_API_KEY;
-  delete fixture.ws.env.SITESYNC_URL;
   fixture.ws.write(
     'websites.yaml',
     `version: 1
@@ -63,7 +56,7 @@ websites:
 });
 
 afterEach(async () => {
-  await Promise.all([fixture.staging.close(), fixture.production.close()]);
+  await fixture.close();
 });
 
 interface Element {
@@ -144,5 +137,85 @@ describe('--only and --sync-write-only name websites of any chosen target', () =
     const only = await fixture.ws.run(['plan', '--only', 'nosuch.example']);
     expect(only.code).toBe(1);
     expect(only.err).toContain('--only nosuch.example matches no website in the configuration or the account');
+  });
+});
+
+describe('--allow-delete over targets names a planned delete of any chosen target', () => {
+  const legacyExists = async () =>
+    (await client(fixture.production)('GET', '/api/v1/websites?search=legacy.example')).body.data.length === 1;
+
+  it("one naming no delete in any target is refused once, before any write; one naming production's is no typo in staging", async () => {
+    const production = readFileSync(join(fixture.ws.dir, 'production.yaml'), 'utf8');
+    fixture.ws.write('production.yaml', production.replace('version: 1\n', 'version: 1\nprune: true\n'));
+    const typo = await fixture.ws.run(['apply', '--auto-approve', '--allow-delete', 'nosuch.example'], {
+      now: LAST_DAY,
+    });
+    expect(typo.code).toBe(1);
+    expect(
+      typo.err.endsWith(
+        'error: --allow-delete nosuch.example matches no planned delete of any chosen target (staging, production)\n',
+      ),
+    ).toBe(true);
+    expect(await legacyExists()).toBe(true);
+    // Staging plans no delete: it waits for production's plan instead of refusing, even one target at a time.
+    const run = await fixture.ws.run(
+      ['apply', '--auto-approve', '--allow-delete', 'legacy.example', '--target-parallelism', '1'],
+      { now: LAST_DAY },
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(await legacyExists()).toBe(false);
+  });
+});
+
+describe('a targeted plan over targets', () => {
+  it('--only one exact domain costs one request in each target, whichever configures it', async () => {
+    const run = await fixture.ws.run(['plan', '--only', 'crm.example', '--log-level', 'debug'], { now: LAST_DAY });
+    expect(run.code, run.err).toBe(0);
+    const listed = run.err.split('\n').filter((line) => line.includes('debug: listed'));
+    expect(listed.sort()).toEqual([
+      '[production] debug: listed 1 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
+      '[staging] debug: listed 0 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
+    ]);
+  });
+});
+
+describe('an --only glob is a typo only if it matches nothing in any chosen target, configured or live', () => {
+  const ONLY_TYPO =
+    'error: --only nosuch* matches no website in the configuration or the account of any chosen target (staging, production)\n';
+
+  it('a glob matching only an unlisted live site of production is no typo in staging (plan, apply)', async () => {
+    const plan = await fixture.ws.run(['plan', '--only', 'legacy*', '--format', 'json'], { now: LAST_DAY });
+    const document = JSON.parse(plan.out) as { targets: { name: string; error?: unknown }[] };
+    expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    expect(document.targets.map((target) => [target.name, target.error])).toEqual([
+      ['staging', undefined],
+      ['production', undefined],
+    ]);
+    expect(plan.code, plan.err).toBe(0);
+    // One target at a time: production lists after staging has waited for it, so apply runs every target at once.
+    const apply = await fixture.ws.run(['apply', '--auto-approve', '--only', 'legacy*', '--target-parallelism', '1'], {
+      now: LAST_DAY,
+    });
+    expect(apply.code, apply.err).toBe(0);
+    expect(apply.out).toContain('Targets: 2; all done.');
+  });
+
+  it('a glob matching nothing in any target is refused once for the run; apply writes nothing', async () => {
+    const plan = await fixture.ws.run(['plan', '--only', 'nosuch*', '--out', 'plan.json'], { now: LAST_DAY });
+    expect(plan.code).toBe(1);
+    expect(plan.err.endsWith(ONLY_TYPO)).toBe(true);
+    expect(plan.out).toBe('');
+    expect(existsSync(join(fixture.ws.dir, 'plan.json'))).toBe(false);
+    const json = await fixture.ws.run(['plan', '--only', 'nosuch*', '--format', 'json'], { now: LAST_DAY });
+    expect(JSON.parse(json.out)).toMatchObject({ error: { code: 'usage' } });
+    expect(validTargetsDocument(JSON.parse(json.out)), JSON.stringify(validTargetsDocument.errors)).toBe(true);
+    // The day after the rule's end, production would update crm.example: the typo beside it stops that write.
+    const apply = await fixture.ws.run(['apply', '--auto-approve', '--only', 'crm.example', '--only', 'nosuch*'], {
+      now: DAY_AFTER,
+    });
+    expect(apply.code).toBe(1);
+    expect(apply.err.endsWith(ONLY_TYPO)).toBe(true);
+    const crm = (await client(fixture.production)('GET', '/api/v1/websites?search=crm.example')).body.data[0];
+    expect(crm).toMatchObject({ email: 0 });
   });
 });

@@ -10,37 +10,27 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
-import { type Workspace, workspace } from './apply-support.js';
+import { insertWebsite, type TestServer } from '../helpers/server.js';
+import { startTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
+import type { Workspace } from './apply-support.js';
 
 interface Three {
   staging: TestServer;
   production: TestServer;
   broken: TestServer;
   ws: Workspace;
+  close(): Promise<void>;
 }
 
 const fixture = {} as Three;
 
-const ajv = new Ajv2020({ strict: true });
-ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
-const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
-ajv.addSchema(JSON.parse(readFileSync('schemas/apply.schema.json', 'utf8')));
-const validApplyTargets = ajv.compile(JSON.parse(readFileSync('schemas/apply-targets.schema.json', 'utf8')));
-
 beforeEach(async () => {
-  fixture.staging = await startTestServer({ quirks: undefined });
-  fixture.production = await startTestServer({ quirks: 'phpanalytics-v31' });
-  fixture.broken = await startTestServer({ failedAuthPerMinute: 0 });
+  const started = await startTargetServers(
+    { staging: { quirks: undefined }, production: { quirks: 'phpanalytics-v31' }, broken: { failedAuthPerMinute: 0 } },
+    { broken: 'wrong-key-0123456789abcdef' },
+  );
+  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
   const { staging, production, broken } = fixture;
-  // No SITESYNC_API_KEY/SITESYNC_URL: each target names its own.
-  fixture.ws = workspace(staging, {
-    STAGING_KEY: staging.key,
-    PRODUCTION_KEY: production.key,
-    BROKEN_KEY: 'wrong-key-0123456789abcdef',
-  });
-  delete fixture.ws.env.SITESYNC_API_KEY;
-  delete fixture.ws.env.SITESYNC_URL;
   fixture.ws.write(
     'websites.yaml',
     `version: 1
@@ -66,13 +56,13 @@ websites:
 });
 
 afterEach(async () => {
-  await Promise.all([fixture.staging.close(), fixture.production.close(), fixture.broken.close()]);
+  await fixture.close();
 });
 
 interface TargetDocument {
   name: string;
   target: string;
-  error?: string;
+  error?: { code: string; message: string };
   hasChanges?: boolean;
   changes?: { action: string; domain: string }[];
 }
@@ -83,14 +73,15 @@ describe('plan over targets', () => {
   it('plans every target at once; the broken one is reported by name and the exit code is the worst', async () => {
     const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
     const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
-    expect(document.formatVersion).toBe(1.3);
+    expect(document.formatVersion).toBe(1.4);
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
     expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
     const [staging, production, broken] = document.targets;
     expect(domainsOf(staging)).toEqual(['shared.example', 'staging-only.example']);
     expect(domainsOf(production)).toEqual(['production-only.example', 'shared.example']);
     expect(production?.target).toBe(fixture.production.url);
-    expect(broken?.error).toMatch(/key|401|auth/i);
+    // The same error object as the single-target error document (and apply over targets).
+    expect(broken?.error).toEqual({ code: 'auth', message: expect.stringMatching(/key|401/i) });
     expect(broken?.changes).toBeUndefined();
     expect(code).toBe(1);
   });

@@ -48,6 +48,31 @@ describe('targets', () => {
     expect(own.targets).toBeUndefined();
   });
 
+  it("takes unlisted_is_drift from a target entry, over the files' setting, in the digest only when on", () => {
+    const { state, errors } = loadText(
+      `${head}  - name: a\n    url: https://a.example\n    key_env: A\n    unlisted_is_drift: true\n  - name: b\n    url: https://b.example\n    key_env: B\n    unlisted_is_drift: false\n  - name: c\n    url: https://c.example\n    key_env: C\n`,
+    );
+    expect(errors).toEqual([]);
+    const [a, b, c] = state!.targets!;
+    expect(a?.unlistedIsDrift).toBe(true);
+    expect(b?.unlistedIsDrift).toBe(false);
+    expect(c?.unlistedIsDrift).toBeUndefined();
+    const on = forTarget(state!, a!);
+    const off = forTarget(state!, b!);
+    expect(on.policy.unlistedIsDrift).toBe(true);
+    expect(off.policy.unlistedIsDrift).toBeUndefined();
+    expect(on.digest).not.toBe(off.digest);
+    // Off in the entry, on in the files: the entry wins, and the digest is that of off.
+    const filesOn = { ...state!, policy: { ...state!.policy, unlistedIsDrift: true } };
+    expect(forTarget(filesOn, b!).policy.unlistedIsDrift).toBeUndefined();
+    expect(forTarget(filesOn, b!).digest).toBe(off.digest);
+    expect(forTarget(filesOn, c!).policy.unlistedIsDrift).toBe(true);
+    const wrong = loadText(
+      `${head}  - name: a\n    url: https://a.example\n    key_env: A\n    unlisted_is_drift: yes\n`,
+    );
+    expect(wrong.errors.map((problem) => problem.path)).toEqual(['targets[0].unlisted_is_drift']);
+  });
+
   it('names each mistake at its place: a repeated name, no key source, both key sources, a bad name', () => {
     const { lines } = loadText(
       `${head}  - name: a\n    url: https://a.example\n  - name: a\n    url: https://b.example\n    key_env: B\n    key_file: b.key\n  - name: Bad Name\n    url: https://c.example\n    key_env: C\n`,

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
@@ -15,9 +15,9 @@ import { config, useCliFixture, type Workspace, workspace } from '../cli/apply-s
 import { gitRepo } from '../helpers/git-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { githubRun, gitlabScript, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-commands.js';
 import { runDriftCheck } from './drift-check-script.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
 describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly drift check', () => {
@@ -244,34 +244,13 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
 type Provider = 'github' | 'gitlab';
 type CiStep = 'plan' | 'apply' | 'replan' | 'applyReplanned' | 'drift';
 
-interface GithubWorkflow {
-  jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
-}
-
-function githubRun(file: string, job: string, step: string): string {
-  const workflow = parse(readFileSync(join(ROOT, 'examples/ci/github', file), 'utf8')) as GithubWorkflow;
-  const run = workflow.jobs[job]?.steps.find((candidate) => candidate.name === step)?.run;
-  if (run === undefined) throw new Error(`${file}: no step "${step}" in job ${job}`);
-  return run;
-}
-
-function gitlabScript(job: string): string {
-  const ci = parse(readFileSync(join(ROOT, 'examples/ci/gitlab/.gitlab-ci.yml'), 'utf8')) as Record<
-    string,
-    { script?: string[] }
-  >;
-  const script = ci[job]?.script;
-  if (script === undefined) throw new Error(`.gitlab-ci.yml: no job ${job}`);
-  return script.join('\n');
-}
-
 const CI_SCRIPTS: Record<Provider, () => Record<CiStep, string>> = {
   github: () => ({
-    plan: githubRun('sitesync-plan.yml', 'plan', 'Validate and plan'),
-    apply: githubRun('sitesync-apply.yml', 'apply', 'Apply the reviewed plan'),
-    replan: githubRun('sitesync-apply.yml', 'replan', 'Plan main as it is now'),
-    applyReplanned: githubRun('sitesync-apply.yml', 'apply-replanned', 'Apply the approved plan'),
-    drift: githubRun('sitesync-drift.yml', 'drift', 'Drift check'),
+    plan: githubRun('github/sitesync-plan.yml', 'plan', 'Validate and plan'),
+    apply: githubRun('github/sitesync-apply.yml', 'apply', 'Apply the reviewed plan'),
+    replan: githubRun('github/sitesync-apply.yml', 'replan', 'Plan main as it is now'),
+    applyReplanned: githubRun('github/sitesync-apply.yml', 'apply-replanned', 'Apply the approved plan'),
+    drift: githubRun('github/sitesync-drift.yml', 'drift', 'Drift check'),
   }),
   gitlab: () => ({
     plan: gitlabScript('sitesync:plan'),
@@ -281,38 +260,6 @@ const CI_SCRIPTS: Record<Provider, () => Record<CiStep, string>> = {
     drift: gitlabScript('sitesync:drift'),
   }),
 };
-
-/**
- * The arguments of the step's `npx --no-install sitesync plan|apply ...` line, up to a
- * redirection; shell-expanded acknowledgements (`"${acks[@]}"`, `$(cat ...)`) are left
- * out: this loop acknowledges nothing.
- */
-function sitesyncArgv(script: string, command: 'plan' | 'apply'): string[] {
-  const line = new RegExp(`npx --no-install sitesync ${command}\\b([^\\n;>]*)`).exec(script);
-  if (line === null) throw new Error(`no "sitesync ${command}" in:\n${script}`);
-  const literal = (line[1] ?? '').split(/"\$|\$\(/)[0] ?? '';
-  const args = literal
-    .trim()
-    .split(/\s+/)
-    .filter((arg) => arg !== '')
-    .map(expandCiVariables);
-  return [command, ...args];
-}
-
-/** The CI variables the example commands name, as a pull request into main sets them. */
-const CI_VARIABLES: Record<string, string> = { GITHUB_BASE_REF: 'main', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main' };
-const expandCiVariables = (arg: string): string =>
-  arg.replace(/"/g, '').replace(/\$\{?(\w+)\}?/g, (whole, name: string) => CI_VARIABLES[name] ?? whole);
-
-/** The plan file an apply line reads (its positional argument) and the file a plan line writes (--out). */
-const planFileOf = (argv: string[]): string => {
-  const file = argv.find(
-    (arg, index) => arg.endsWith('.json') && argv[index - 1] !== '--out' && argv[index - 1] !== '-f',
-  );
-  if (file === undefined) throw new Error(`no plan file in ${argv.join(' ')}`);
-  return file;
-};
-const outOf = (argv: string[]): string => argv[argv.indexOf('--out') + 1] ?? 'plan.json';
 
 const BASE = `version: 1
 websites:

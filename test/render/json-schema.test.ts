@@ -98,13 +98,24 @@ describe('schemas/plan-targets.schema.json', () => {
   const validateTargets = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
   const reports: TargetReport[] = [
     { name: 'staging', target: 'https://staging.example.com', plan: fixturePlan(), code: 0 },
-    { name: 'broken', target: 'https://broken.example.com', error: 'the service refused the API key (401)', code: 1 },
+    {
+      name: 'broken',
+      target: 'https://broken.example.com',
+      error: { code: 'auth', message: 'the service refused the API key (401)' },
+      code: 1,
+    },
   ];
 
   it('accepts a document with a planned and a failed target', () => {
     const valid = validateTargets(JSON.parse(renderTargetsJson(reports)));
     expect(validateTargets.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
+  });
+
+  it("rejects a failed target's error given as a bare message (format 1.3's shape)", () => {
+    const document = JSON.parse(renderTargetsJson(reports));
+    document.targets[1].error = 'the service refused the API key (401)';
+    expect(validateTargets(document)).toBe(false);
   });
 
   it('rejects an element without a name', () => {

@@ -215,7 +215,7 @@ async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Prom
       baseline: runBaseline(run, io),
     });
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
-    const unsafe = refuseUnsafe(plan, run, io);
+    const unsafe = await refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (plan.changes.length === 0) return output.nothingToDo();
     let skip: ReadonlyMap<string, string> | undefined;
@@ -267,7 +267,7 @@ async function applySaved(
         `--mark-applied cannot apply ${planFile}: it was planned with --only or --skip, and the tag marks a whole apply`,
       );
     }
-    const unsafe = refuseUnsafe(saved.plan, run, io);
+    const unsafe = await refuseUnsafe(saved.plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.

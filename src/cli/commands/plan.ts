@@ -34,6 +34,7 @@ import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { PatternsAcrossTargets } from '../patterns-across-targets.js';
 import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
@@ -170,18 +171,30 @@ async function planTargets(
   const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
+  const only = PatternsAcrossTargets.only(shared.only, chosen, span);
   const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = { ...targetOptions(shared, target, io.cwd), ...(span && { spanDomains: span }) };
-    const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
-    return { code: planned.code, value: planned };
+    const targetShared = {
+      ...targetOptions(shared, target, io.cwd),
+      ...(span && { spanDomains: span }),
+      // Planning writes nothing: no target waits; the run refuses a typo once all have listed.
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
+    };
+    try {
+      const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
+      return { code: planned.code, value: planned };
+    } finally {
+      only?.end(target.name);
+    }
   });
-  const reports: TargetReport[] = outcomes.map(({ target, code, value, error }) => ({
+  const refusal = only?.refusal();
+  if (refusal !== undefined) throw refusal;
+  const reports: TargetReport[] = outcomes.map(({ target, code, value, errorJson }) => ({
     name: target.name,
     target: value?.target ?? target.url,
     code,
     ...(value && { plan: value.plan }),
     ...(value?.explanation && { explain: value.explanation }),
-    ...(error !== undefined && { error }),
+    ...(errorJson !== undefined && { error: errorJson }),
   }));
   if (flags.out !== undefined) {
     const parts = outcomes.flatMap(({ target, value }) => (value ? [{ name: target.name, saved: value.saved }] : []));

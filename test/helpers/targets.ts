@@ -1,0 +1,56 @@
+/**
+ * Several installations for tests of `targets:` (issue 14): one reference
+ * server per target, and a CLI workspace whose environment holds each
+ * target's key as `NAME_KEY` (STAGING_KEY, PRODUCTION_KEY…) and no
+ * SITESYNC_API_KEY or SITESYNC_URL, since each target names its own. Also the
+ * JSON Schema validators of the documents over targets.
+ */
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ServerOptions } from '../../src/server/index.js';
+import { type Workspace, workspace } from '../cli/apply-support.js';
+import { startTestServer, type TestServer } from './server.js';
+
+export interface TargetServers<N extends string> {
+  servers: Record<N, TestServer>;
+  ws: Workspace;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a server per entry of `options`, in order; `keys` replaces the key a
+ * target's variable holds (a wrong key for a target that must fail to connect).
+ */
+export async function startTargetServers<N extends string>(
+  options: Record<N, ServerOptions>,
+  keys: Partial<Record<N, string>> = {},
+): Promise<TargetServers<N>> {
+  const servers = {} as Record<N, TestServer>;
+  const env: Record<string, string> = {};
+  for (const name of Object.keys(options) as N[]) {
+    servers[name] = await startTestServer(options[name]);
+    env[keyVariable(name)] = keys[name] ?? servers[name].key;
+  }
+  const first = Object.values<TestServer>(servers)[0] as TestServer;
+  const ws = workspace(first, env);
+  delete ws.env.SITESYNC_API_KEY;
+  delete ws.env.SITESYNC_URL;
+  const close = async () => {
+    await Promise.all(Object.values<TestServer>(servers).map((server) => server.close()));
+  };
+  return { servers, ws, close };
+}
+
+/** The variable a target's `key_env` names in these tests: `production` → PRODUCTION_KEY. */
+export function keyVariable(name: string): string {
+  return `${name.toUpperCase()}_KEY`;
+}
+
+const ajv = new Ajv2020({ strict: true });
+ajv.addSchema(JSON.parse(readFileSync('schemas/plan.schema.json', 'utf8')));
+ajv.addSchema(JSON.parse(readFileSync('schemas/apply.schema.json', 'utf8')));
+
+/** plan --format json over targets (schemas/plan-targets.schema.json). */
+export const validTargetsDocument = ajv.compile(JSON.parse(readFileSync('schemas/plan-targets.schema.json', 'utf8')));
+/** apply --format json over targets (schemas/apply-targets.schema.json). */
+export const validApplyTargets = ajv.compile(JSON.parse(readFileSync('schemas/apply-targets.schema.json', 'utf8')));
