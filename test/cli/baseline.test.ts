@@ -8,6 +8,10 @@ import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { config, useCliFixture } from './apply-support.js';
 
+/** Each change of a `plan --format json` document as [domain, class]. */
+const classesOf = (json: { changes: { domain: string; class: string }[] }) =>
+  json.changes.map((change) => [change.domain, change.class]);
+
 const TAG = 'sitesync-applied';
 
 const V1 = config({
@@ -94,7 +98,7 @@ describe('classes against the reference server', () => {
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
     expect(json).toMatchObject({ formatVersion: 1.2, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],
       ['b.example', 'drift'],
       ['c.example', 'conflict'],
@@ -126,7 +130,7 @@ describe('classes against the reference server', () => {
     expect((await api('DELETE', `/api/v1/websites/${b.id}`)).status).toBe(200);
     repo.commit('add d', { 'websites.yaml': `${V1}  - domain: d.example\n` });
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['b.example', 'drift'],
       ['d.example', 'pending'],
     ]);
@@ -144,7 +148,7 @@ describe('classes against the reference server', () => {
     expect(human.out).toMatch(/- DELETE b\.example \(id \d+\) \[pending\]/);
     expect(human.out).toMatch(/- DELETE stranger\.example \(id \d+\) \[drift\]/);
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['b.example', 'pending'],
       ['stranger.example', 'drift'],
     ]);
