@@ -102,12 +102,18 @@ function startDeployment(db: string, port: number): Promise<Deployment> {
       out += chunk;
       const key = /^export SITESYNC_API_KEY=(\S+)$/m.exec(out)?.[1];
       if (!key) return;
-      const url = /^export SITESYNC_URL=(\S+)$/m.exec(out)![1]!;
+      const url = /^export SITESYNC_URL=(\S+)$/m.exec(out)?.[1];
       const replicas = [...err.matchAll(/replica \d: \S+ \(pid (\d+), log (\S+)\)/g)].map((match) => ({
         pid: Number(match[1]),
         log: match[2]!,
       }));
-      const haproxyPid = Number(/HAProxy \(pid (\d+)\)/.exec(err)![1]);
+      const haproxyPid = Number(/HAProxy \(pid (\d+)\)/.exec(err)?.[1]);
+      if (url === undefined || replicas.length !== 2 || Number.isNaN(haproxyPid)) {
+        // Output this file cannot read: stop the script (it removes everything) rather than leave it running.
+        script.kill('SIGTERM');
+        fail(new Error(`scripts/replicas.sh printed what this test cannot read:\n${out}\n${err}`));
+        return;
+      }
       const workDir = resolve(replicas[0]!.log, '..');
       done({ script, exited, url, key, replicas, haproxyPid, workDir, stderr: () => err, until });
     });
