@@ -90,6 +90,22 @@ function importsOf(path: string): Import[] {
 
 const imports = sourceFiles(SRC).flatMap(importsOf);
 
+/**
+ * The source files a module loads when it is loaded: its static imports and
+ * re-exports, transitively; `import type` (erased) and `import()` (loaded when
+ * run) do not count. The bundle (scripts/bundle.mjs) keeps the same split.
+ */
+function staticClosure(entry: string): string[] {
+  const seen = new Set<string>([entry]);
+  for (const path of seen) {
+    const text = readFileSync(path, 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;']*?\sfrom\s+)?'(\.[^']+)'/gm)) {
+      if (match[1] === undefined) seen.add(resolve(dirname(path), match[2]!.replace(/\.js$/, '.ts')));
+    }
+  }
+  return [...seen];
+}
+
 describe('architecture', () => {
   it('finds the imports it checks', () => {
     expect(imports.filter((entry) => entry.pkg === 'yaml').length).toBeGreaterThan(0);
@@ -131,6 +147,12 @@ describe('architecture', () => {
         .map((target) => `${relative(SRC, path)} imports ./${target}`),
     );
     expect(crossing).toEqual([]);
+  });
+
+  it('keeps the HTTP client out of what `validate` loads at start (its later imports are dynamic)', () => {
+    const reached = staticClosure(join(SRC, 'cli', 'commands', 'validate.ts')).map((path) => relative(SRC, path));
+    expect(reached).toContain('config/index.ts');
+    expect(reached.filter((file) => folderOf(join(SRC, file)) === 'api')).toEqual([]);
   });
 
   it('reveals secrets only at the HTTP edge (api/), as model/secret.ts says', () => {

@@ -99,7 +99,7 @@ async function attemptPost(
     } catch (error) {
       // Maybe created, but the answer is unreadable: the lookup will tell what was stored.
       if (error instanceof SitesyncError && error.code === 'protocol') {
-        const problem = error.message.slice(error.message.indexOf(': ') + 2);
+        const problem = String(error.details?.problem ?? error.message);
         return { ambiguous: error.message, unreadable: { status, problem } };
       }
       throw error;

@@ -61,6 +61,9 @@ function retryAfterMs(response: HttpResponse): number {
   return (headerNumber(response.headers['retry-after']) ?? 0) * 1000;
 }
 
+/** Milliseconds as seconds to a tenth, for messages: `0.3`, `10`, `120`. */
+const seconds = (ms: number): number => Math.round(ms / 100) / 10;
+
 /** `45 s`, `20 min`, `27 h`: a server's wish in the unit a person thinks in. */
 function formatWait(ms: number): string {
   const seconds = Math.round(ms / 1000);
@@ -156,7 +159,7 @@ export class Requester {
     let waited = 0;
     const timer = setInterval(() => {
       waited += stallNoticeMs;
-      notice(redact(`still waiting for an answer to ${transport.url(request)} (${Math.round(waited / 100) / 10} s)`));
+      notice(redact(`still waiting for an answer to ${transport.url(request)} (${seconds(waited)} s)`));
     }, stallNoticeMs);
     timer.unref();
     return timer;
@@ -165,10 +168,9 @@ export class Requester {
   /** A 429 whose `Retry-After` exceeds what a request may take (the operation deadline, `--timeout`). */
   #waitTooLong(request: HttpRequest, response: HttpResponse, attempts: number): SitesyncError {
     const wait = retryAfterMs(response);
-    const limit = Math.round(this.#options.operationMs / 100) / 10;
     return new SitesyncError(
       'rate_limited',
-      `${this.transport.label(request)} → 429: the server asked to wait ${formatWait(wait)} (Retry-After: ${wait / 1000}); giving up: a request may take at most ${limit} s (--timeout)`,
+      `${this.transport.label(request)} → 429: the server asked to wait ${formatWait(wait)} (Retry-After: ${wait / 1000}); giving up: a request may take at most ${seconds(this.#options.operationMs)} s (--timeout)`,
       { status: 429, method: request.method, path: request.path, attempts, retryAfterMs: wait },
     );
   }
@@ -247,10 +249,9 @@ export class Requester {
   }
 
   #deadlineError(request: HttpRequest, attempts: number): SitesyncError {
-    const seconds = Math.round(this.#options.operationMs / 100) / 10;
     return new SitesyncError(
       'network',
-      `${this.transport.label(request)} to ${this.transport.origin}: no complete answer within ${seconds} s`,
+      `${this.transport.label(request)} to ${this.transport.origin}: no complete answer within ${seconds(this.#options.operationMs)} s`,
       { method: request.method, path: request.path, reason: 'deadline', sent: true, attempts },
     );
   }

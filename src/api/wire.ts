@@ -27,7 +27,7 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function protocolError(request: string, problem: string): SitesyncError {
-  return new SitesyncError('protocol', `${request}: ${problem}`, { request });
+  return new SitesyncError('protocol', `${request}: ${problem}`, { request, problem });
 }
 
 /** Parses a JSON body; an HTML page or truncated text is a protocol error. */

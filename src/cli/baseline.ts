@@ -71,18 +71,18 @@ export function resolveBaseline(files: readonly string[], flags: BaselineFlags, 
   if (choice === undefined) return undefined;
   // A default the user did not ask for says how to turn it off.
   const hint = choice.source === 'default' ? ' (--no-baseline turns the default baseline off)' : '';
-  const at = { ref: { ref: choice.ref, commit: '', source: choice.source }, label: choice.label, hint };
-  const fail = failure(at);
+  const fail = failure({ ref: { ref: choice.ref }, label: choice.label, hint });
   if (files.some((file) => file === '-' || file === '/dev/stdin'))
     throw fail('the configuration comes from standard input, which has no git history');
   if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
   const commit = commitOf(dir, choice.ref);
   if (commit === undefined) throw fail(`no such revision in the git repository of ${displayPath(dir, io.cwd)}`);
-  return { ...at, ref: { ...at.ref, commit } };
+  return { ref: { ref: choice.ref, commit, source: choice.source }, label: choice.label, hint };
 }
 
+/** One error line naming the revision as the user gave it. */
 const failure =
-  (at: Pick<BaselineAt, 'ref' | 'label' | 'hint'>) =>
+  (at: { ref: Pick<BaselineRef, 'ref'>; label: string; hint: string }) =>
   (message: string): SitesyncError =>
     new SitesyncError('config', `${at.label} ${at.ref.ref}: ${message}${at.hint}`);
 

@@ -2,7 +2,8 @@
  * Command-line values that several commands share: whole numbers (--port,
  * --parallelism, --rate-limit, --max-deletes, ...), seconds (--timeout) and domain globs (--only,
  * --skip, --allow-delete). A bad value is a `usage` SitesyncError naming the
- * option and the value.
+ * option and the value. Also the options several commands declare alike
+ * (--sync-write-only, --target). Nothing here loads the HTTP client: `validate` uses it.
  */
 import { Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
@@ -69,4 +70,9 @@ export function syncWriteOnlyOption() {
 export function readSyncWriteOnly(values: string[] | boolean | undefined): WriteOnlySync | false {
   if (values === undefined || values === false) return false;
   return values === true ? { fields: [], sites: [] } : parseWriteOnlySync(values);
+}
+
+/** --target, for the commands that run on targets (plan, apply, export, validate). */
+export function targetOption() {
+  return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
 }

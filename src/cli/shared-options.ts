@@ -12,7 +12,7 @@ import { CLIENT_DEFAULTS, type Connection, createClient, resolveConnection, type
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Io } from './io.js';
-import { globsOption, secondsOption, wholeNumberOption } from './option-values.js';
+import { globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
 import { collect } from './repeatable.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
@@ -115,11 +115,6 @@ export function addSharedOptions<A extends unknown[], O extends OptionValues, G 
     .addOption(new Option('--no-color', 'never colour the output'))
     .addOption(targetOption());
   return command as unknown as Command<A, O & RawSharedOptions, G>;
-}
-
-/** --target, for the commands that run on targets (plan, apply, export, validate). */
-export function targetOption(): Option {
-  return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
 }
 
 /** commander's raw values of the baseline options of plan and apply. */

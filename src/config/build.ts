@@ -52,11 +52,16 @@ export interface BuildResult {
   problems: ConfigProblem[];
 }
 
-export function buildState(
-  files: readonly LoadedFile[],
-  env: Env,
-  options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
-): BuildResult {
+/** What loading asks of the build: validate's advice (with the day rules expire against) and how secrets resolve. */
+export interface BuildOptions {
+  advice?: boolean;
+  /** Today (YYYY-MM-DD, UTC): with `advice`, an ignore_changes rule whose `until` has passed is a warning. */
+  today?: string;
+  /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
+  secrets?: SecretMode;
+}
+
+export function buildState(files: readonly LoadedFile[], env: Env, options: BuildOptions = {}): BuildResult {
   const secrets = options.secrets ?? 'resolve';
   const problems: ConfigProblem[] = [];
   const top = mergeTopLevel(files, problems);

@@ -15,7 +15,8 @@ export function configDigest(input: {
   apiUrl: string | undefined;
 }): string {
   // Websites as fixed-shape tuples (settings in SETTING_NAMES order): canonical without sorting keys, and fast.
-  const websites = input.websites
+  const websites = [...input.websites]
+    .sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0))
     .map((site) => {
       const tuple: unknown[] = [
         site.domain,
@@ -27,8 +28,7 @@ export function configDigest(input: {
       if (site.passwordVersion !== undefined) tuple.push(site.passwordVersion);
       if (site.ignoreRules !== undefined) tuple.push(site.ignoreRules.map((rule) => canonicalJson(rule)).sort());
       return tuple;
-    })
-    .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0));
+    });
   const head = canonicalJson({
     version: 1,
     apiUrl: input.apiUrl ?? null,

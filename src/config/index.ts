@@ -6,8 +6,8 @@
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { countOf } from '../model/text.js';
-import { buildState } from './build.js';
-import type { Env, SecretMode } from './env.js';
+import { type BuildOptions, buildState } from './build.js';
+import type { Env } from './env.js';
 import { listConfigFiles, type ReadOptions, readConfigFile } from './files.js';
 import { quickParse } from './quick-parse.js';
 import { checkSchema, schemaAccepts } from './schema.js';
@@ -19,20 +19,15 @@ export { type ExportOptions, type ExportResult, exportConfig, exportConfigWithWa
 export { DEFAULT_CONFIG_FILE } from './files.js';
 export { schemaText } from './schema.js';
 
-export interface LoadOptions extends Omit<ReadOptions, 'limit'> {
+/**
+ * `advice`: also report advice that `plan` shows in its own output instead
+ * (prune with no `manage` scope is a plan note): `validate` asks for it.
+ */
+export interface LoadOptions extends Omit<ReadOptions, 'limit'>, BuildOptions {
   /** Files or directories (every *.yaml / *.yml inside, sorted); empty means websites.yaml in cwd. */
   files: string[];
   cwd: string;
   env: Env;
-  /**
-   * Also report advice that `plan` shows in its own output instead (prune
-   * with no `manage` scope is a plan note): `validate` asks for it.
-   */
-  advice?: boolean;
-  /** Today (YYYY-MM-DD, UTC): with `advice`, an ignore_changes rule whose `until` has passed is a warning. */
-  today?: string;
-  /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
-  secrets?: SecretMode;
 }
 
 export interface LoadResult {
@@ -77,12 +72,7 @@ export interface ConfigText {
  * Loads a configuration from text, exactly as `loadConfig` loads a file of
  * that name: the same parsing, checks, messages and result.
  */
-export function loadConfigText(
-  text: string,
-  file: string,
-  env: Env,
-  options: { advice?: boolean; secrets?: SecretMode; today?: string } = {},
-): LoadResult {
+export function loadConfigText(text: string, file: string, env: Env, options: BuildOptions = {}): LoadResult {
   return loadConfigTexts([{ text, file }], env, options);
 }
 
@@ -90,11 +80,7 @@ export function loadConfigText(
  * Several files given as text, loaded as `loadConfig` loads those files in
  * this order (the configuration as it was at a git revision, read with `git show`).
  */
-export function loadConfigTexts(
-  sources: readonly ConfigText[],
-  env: Env,
-  options: { advice?: boolean; secrets?: SecretMode } = {},
-): LoadResult {
+export function loadConfigTexts(sources: readonly ConfigText[], env: Env, options: BuildOptions = {}): LoadResult {
   const order = sources.map((source) => source.file);
   return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], order, { env, ...options });
 }
@@ -103,21 +89,14 @@ export function loadConfigTexts(
  * A configuration without a single problem, read the fast way (quick-parse.ts);
  * undefined at the first sign of anything else, and loadSources says what.
  */
-function loadQuickly(
-  sources: readonly ConfigText[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
-): LoadResult | undefined {
+function loadQuickly(sources: readonly ConfigText[], options: BuildOptions & { env: Env }): LoadResult | undefined {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
     const quick = quickParse(source.text, source.file);
     if (!quick || !schemaAccepts(quick.data)) return undefined;
     loaded.push({ source: quick.source, config: quick.data });
   }
-  const built = buildState(loaded, options.env, {
-    advice: options.advice === true,
-    secrets: options.secrets ?? 'resolve',
-    ...(options.today !== undefined && { today: options.today }),
-  });
+  const built = buildState(loaded, options.env, options);
   if (!built.state || built.problems.length > 0) return undefined;
   return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
 }
@@ -126,7 +105,7 @@ function loadSources(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
-  options: { env: Env; advice?: boolean; secrets?: SecretMode; today?: string },
+  options: BuildOptions & { env: Env },
 ): LoadResult {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
@@ -139,11 +118,7 @@ function loadSources(
     // Possibly invalid data: the checks that follow guard every value they read.
     loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
   }
-  const built = buildState(loaded, options.env, {
-    advice: options.advice === true,
-    secrets: options.secrets ?? 'resolve',
-    ...(options.today !== undefined && { today: options.today }),
-  });
+  const built = buildState(loaded, options.env, options);
   problems.push(...built.problems);
 
   const ordered = sortProblems(problems, order);

@@ -119,7 +119,7 @@ function ignoreList(
 }
 
 /** YYYY-MM-DD naming a day that exists (2026-02-30 does not). */
-export function isCalendarDate(text: string): boolean {
+function isCalendarDate(text: string): boolean {
   const date = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text;
 }

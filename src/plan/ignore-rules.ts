@@ -34,8 +34,8 @@ export class ExpiredRules {
   }
 
   notes(): Note[] {
-    return [...this.#groups.keys()].sort().map((key) => {
-      const { rule, domains } = this.#groups.get(key) as { rule: IgnoreRule; domains: string[] };
+    const byKey = [...this.#groups].sort(([a], [b]) => (a < b ? -1 : 1));
+    return byKey.map(([, { rule, domains }]) => {
       const note: Note = { kind: 'ignore_expired', domains: [...domains].sort(), field: rule.field };
       if (rule.until !== undefined) note.until = rule.until;
       if (rule.reason !== undefined) note.reason = rule.reason;

@@ -39,8 +39,7 @@ interface Tally {
   unchanged: number;
   unverifiable: number;
   ignoredDrift: number;
-  /** Live sites this configuration manages: listed, or unlisted inside `manage`. */
-  managedLive: number;
+  /** The live sites by coverage class; listed + unlistedInScope are the ones in scope (the safety percentage). */
   coverage: CoverageCounts;
 }
 
@@ -70,7 +69,6 @@ export function plan(
     unchanged: 0,
     unverifiable: 0,
     ignoredDrift: 0,
-    managedLive: 0,
     coverage: { listed: 0, outOfScope: 0, unlistedInScope: 0, pruned: 0 },
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
@@ -92,7 +90,7 @@ export function plan(
     limits: policy.limits,
     prune: policy.prune,
     desiredCount: listed.size,
-    inScopeLiveCount: tally.managedLive,
+    inScopeLiveCount: tally.coverage.listed + tally.coverage.unlistedInScope,
   });
   if (baseline !== undefined) {
     // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
@@ -181,7 +179,6 @@ function planUnlisted(
   const counts = tally.coverage;
   for (const [domain, current] of liveByDomain) {
     if (listed.has(domain)) {
-      tally.managedLive += 1;
       counts.listed += 1;
       continue;
     }
@@ -190,7 +187,6 @@ function planUnlisted(
       counts.outOfScope += 1;
       continue;
     }
-    tally.managedLive += 1;
     counts.unlistedInScope += 1;
     const pruned = policy.prune && !scope.isProtected(domain);
     if (pruned) counts.pruned += 1;

@@ -40,7 +40,7 @@ interface Anchors {
 }
 
 /** The counter that makes anchors of `column` stale. */
-export function stampOf(column: SortColumn, stamps: AnchorStamps): string {
+function stampOf(column: SortColumn, stamps: AnchorStamps): string {
   return String(column === 'id' ? stamps.deletes : stamps.version);
 }
 

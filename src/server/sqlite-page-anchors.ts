@@ -4,9 +4,13 @@
  * snapshot; the counters are kept by the triggers of migration 4.
  */
 import type Database from 'better-sqlite3';
-import { type AnchorStamps, createAnchorCache, type PageAnchorOptions, type PageStart } from './page-anchors.js';
-
-export type { PageAnchorOptions, PageStart } from './page-anchors.js';
+import {
+  type AnchorStamps,
+  createAnchorCache,
+  type PageAnchorOptions,
+  type PageStart,
+  type SortColumn,
+} from './page-anchors.js';
 
 export function createPageAnchors(db: Database.Database, options: PageAnchorOptions = {}) {
   const anchors = createAnchorCache(options);
@@ -29,7 +33,7 @@ export function createPageAnchors(db: Database.Database, options: PageAnchorOpti
   };
 
   /** Where the ascending window starting at `start` begins, or undefined for OFFSET. Call inside the read. */
-  function locate(accountId: number, column: 'id' | 'domain', start: number, total: number): PageStart | undefined {
+  function locate(accountId: number, column: SortColumn, start: number, total: number): PageStart | undefined {
     if (!anchors.serves(start, total)) return undefined;
     const stamps = counters.get(accountId) as AnchorStamps | undefined;
     if (!stamps) return undefined;

@@ -6,12 +6,13 @@
 import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { PageAnchorOptions } from './page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { loadServerSecret, pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
 import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
-import { createPageAnchors, type PageAnchorOptions } from './sqlite-page-anchors.js';
+import { createPageAnchors } from './sqlite-page-anchors.js';
 import { recordJsonSql } from './sqlite-schema.js';
 import { searchSql } from './sqlite-search.js';
 import {
@@ -70,7 +71,7 @@ function openDatabase(path: string): Database.Database {
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
   lockWaitMs?: number;
-  /** Deep-page anchors (sqlite-page-anchors.ts); defaults suit production, tests make them dense. */
+  /** Deep-page anchors (page-anchors.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
 }
 

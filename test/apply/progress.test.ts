@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { RateLimiter } from '../../src/api/rate-limiter.js';
 import { progressReporter } from '../../src/cli/progress.js';
+import type { ChangeResult } from '../../src/model/apply-result.js';
 import { applyResultLines } from '../../src/render/apply-result.js';
 import { changeLine, formatDuration, liveLine } from '../../src/render/progress.js';
 
@@ -130,33 +131,33 @@ describe('progress', () => {
       reason: 'not started: the run was interrupted',
       code: 'interrupted' as const,
     }));
-    const lines = applyResultLines({
-      changes: [
-        { action: 'update', domain: 'a.example', id: 1, outcome: 'applied' },
+    const applied = { action: 'update', domain: 'a.example', id: 1, outcome: 'applied' } as const;
+    /** The summary lines of an interrupted apply of `changes`, the first of them applied. */
+    const interruptedSummary = (changes: ChangeResult[], requests: number, elapsedMs: number) =>
+      applyResultLines({
+        changes,
+        counts: { applied: 1, failed: 0, skipped: changes.length - 1, total: changes.length },
+        interrupted: true,
+        verification: { status: 'not_needed', divergences: [] },
+        requests,
+        elapsedMs,
+      }).map((line) => line.text);
+    const lines = interruptedSummary(
+      [
+        applied,
         { action: 'update', domain: 'b.example', id: 2, outcome: 'skipped', reason: 'already applied' },
         ...unstarted,
       ],
-      counts: { applied: 1, failed: 0, skipped: 183, total: 184 },
-      interrupted: true,
-      verification: { status: 'not_needed', divergences: [] },
-      requests: 3,
-      elapsedMs: 2_000,
-    }).map((line) => line.text);
+      3,
+      2_000,
+    );
     expect(lines).toEqual([
       'applied 1 of 184 changes; 183 skipped (3 requests, 2s)',
       'interrupted: 182 changes not started (s0.example, s1.example, s2.example and 179 more); run the same command again to finish them',
       'skipped:',
       '  b.example (update): already applied',
     ]);
-    const allStarted = applyResultLines({
-      changes: [{ action: 'update', domain: 'a.example', id: 1, outcome: 'applied' }],
-      counts: { applied: 1, failed: 0, skipped: 0, total: 1 },
-      interrupted: true,
-      verification: { status: 'not_needed', divergences: [] },
-      requests: 2,
-      elapsedMs: 1_000,
-    }).map((line) => line.text);
-    expect(allStarted).toEqual([
+    expect(interruptedSummary([applied], 2, 1_000)).toEqual([
       'applied 1 of 1 change (2 requests, 1s)',
       'interrupted after every change had started: the read-back was skipped; run plan to see the result',
     ]);

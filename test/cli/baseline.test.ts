@@ -4,9 +4,13 @@
 // write-only values (exclude_params, password_version), --unlisted-is-drift, the
 // classes of deletes, and an expired ignore rule (pending) beside the coverage line.
 import { describe, expect, it } from 'vitest';
-import { type GitBaselineRepo, gitBaselineRepo } from '../helpers/git-baseline-repo.js';
+import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { config, useCliFixture } from './apply-support.js';
+
+/** Each change of a `plan --format json` document as [domain, class]. */
+const classesOf = (json: { changes: { domain: string; class: string }[] }) =>
+  json.changes.map((change) => [change.domain, change.class]);
 
 const TAG = 'sitesync-applied';
 
@@ -33,7 +37,7 @@ describe('--baseline: errors are one line, exit 1', () => {
   });
 
   it('a revision that does not exist, also from SITESYNC_BASELINE', async () => {
-    gitBaselineRepo(cli.ws.dir).commit('config');
+    gitRepo(cli.ws.dir).commit('config');
     const run = await cli.ws.run(['plan', '--baseline', 'no-such-ref']);
     expect(run.code).toBe(1);
     expect(errorLine(run.err)).toMatch(/--baseline no-such-ref: no such revision in the git repository of /);
@@ -46,7 +50,7 @@ describe('--baseline: errors are one line, exit 1', () => {
   });
 
   it('a file missing at REF', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     cli.ws.write('README.md', 'config repo\n');
     repo.git('add', 'README.md');
     repo.git('commit', '-q', '-m', 'nothing yet');
@@ -60,8 +64,8 @@ describe('classes against the reference server', () => {
   const cli = useCliFixture({ config: V1 });
 
   /** Applies V1 and tags it; then drift on b, a pending change on a, a conflict on c. */
-  async function threeClasses(): Promise<GitBaselineRepo> {
-    const repo = gitBaselineRepo(cli.ws.dir);
+  async function threeClasses(): Promise<GitRepo> {
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1');
     const applied = await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
     expect(applied.code).toBe(0);
@@ -94,7 +98,7 @@ describe('classes against the reference server', () => {
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
     expect(json).toMatchObject({ formatVersion: 1.2, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],
       ['b.example', 'drift'],
       ['c.example', 'conflict'],
@@ -118,7 +122,7 @@ describe('classes against the reference server', () => {
   });
 
   it('a create of a site listed at REF is drift (deleted outside sitesync); a new one is pending', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1');
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
     const api = client(cli.server);
@@ -126,7 +130,7 @@ describe('classes against the reference server', () => {
     expect((await api('DELETE', `/api/v1/websites/${b.id}`)).status).toBe(200);
     repo.commit('add d', { 'websites.yaml': `${V1}  - domain: d.example\n` });
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['b.example', 'drift'],
       ['d.example', 'pending'],
     ]);
@@ -134,7 +138,7 @@ describe('classes against the reference server', () => {
 
   it('with prune, a delete of a site created outside sitesync is drift; of one unlisted since REF, pending', async () => {
     const pruned = V1.replace('version: 1\n', 'version: 1\nprune: true\n');
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1', { 'websites.yaml': pruned });
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
     await insertWebsite(cli.server, 'stranger.example');
@@ -144,7 +148,7 @@ describe('classes against the reference server', () => {
     expect(human.out).toMatch(/- DELETE b\.example \(id \d+\) \[pending\]/);
     expect(human.out).toMatch(/- DELETE stranger\.example \(id \d+\) \[drift\]/);
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json.changes.map((change: { domain: string; class: string }) => [change.domain, change.class])).toEqual([
+    expect(classesOf(json)).toEqual([
       ['b.example', 'pending'],
       ['stranger.example', 'drift'],
     ]);
@@ -157,7 +161,7 @@ describe('classes against the reference server', () => {
       '  - domain: a.example\n    email: false\n',
       `  - domain: a.example\n    email: true\n${until}`,
     );
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1', { 'websites.yaml': ruled });
     const june = () => new Date('2026-06-15T12:00:00Z');
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG], { now: june })).code).toBe(0);
@@ -174,7 +178,7 @@ describe('classes against the reference server', () => {
   });
 
   it('--unlisted-is-drift (and unlisted_is_drift: true): a site created outside the configuration exits 4', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1');
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
     await insertWebsite(cli.server, 'stranger.example');
@@ -193,7 +197,7 @@ describe('apply --mark-applied', () => {
   const cli = useCliFixture({ config: V1 });
 
   it('refuses before any change when the configuration differs from HEAD', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1');
     cli.ws.write('websites.yaml', `${V1}  - domain: uncommitted.example\n`);
     const run = await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
@@ -206,7 +210,7 @@ describe('apply --mark-applied', () => {
   });
 
   it('does not move the tag when apply refuses (safety), moves it after a verified apply', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     const first = repo.commit('v1');
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
     expect(repo.tagCommit(TAG)).toBe(first);
@@ -236,7 +240,7 @@ describe('apply --mark-applied', () => {
   });
 
   it('a default baseline that cannot be read says how to turn it off', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1');
     repo.git('tag', TAG);
     cli.ws.write('extra.yaml', 'version: 1\nwebsites:\n  - domain: extra.example\n');
@@ -249,7 +253,7 @@ describe('apply --mark-applied', () => {
   });
 
   it('a saved plan applied with --mark-applied moves the tag too', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     const head = repo.commit('v1');
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
     const applied = await cli.ws.run(['apply', 'plan.json', '--mark-applied', TAG]);
@@ -267,7 +271,7 @@ describe('write-only values with a baseline (the deployed service returns no exc
   const docs = '    privacy: password\n    password: ${DOCS_PASSWORD}\n    password_version: "1"\n';
 
   it('exclude_params changed since REF is a pending update of exactly that site', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1', {
       'websites.yaml': config({ 'a.example': '    exclude_params: [ref]\n', 'b.example': '    exclude_params: [x]\n' }),
     });
@@ -294,7 +298,7 @@ describe('write-only values with a baseline (the deployed service returns no exc
   });
 
   it('a password_version change re-sends exactly that password', async () => {
-    const repo = gitBaselineRepo(cli.ws.dir);
+    const repo = gitRepo(cli.ws.dir);
     repo.commit('v1', { 'websites.yaml': config({ 'shop.example': shop('2026-01'), 'docs.example': docs }) });
     expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
     const store = cli.server.server.store;

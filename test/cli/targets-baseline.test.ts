@@ -14,7 +14,7 @@ import { Secret } from '../../src/model/secret.js';
 import { signSavedPlan } from '../../src/plan/saved-plan.js';
 import { type SavedPlanSet, savedPlanOf } from '../../src/plan/saved-plan-set.js';
 import { domainsInDb } from '../apply/support.js';
-import { type GitBaselineRepo, gitBaselineRepo } from '../helpers/git-baseline-repo.js';
+import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
 import { client, type TestServer } from '../helpers/server.js';
 import { startTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
 import type { Workspace } from './apply-support.js';
@@ -71,9 +71,9 @@ const classes = (target: TargetDocument | undefined) =>
   target?.changes?.map((change) => [change.domain, change.class]).sort();
 
 /** Both targets applied and tagged; then a pending change on staging (in git) and drift on production (live). */
-async function pendingAndDrift(): Promise<GitBaselineRepo> {
+async function pendingAndDrift(): Promise<GitRepo> {
   const { ws, production } = fixture;
-  const repo = gitBaselineRepo(ws.dir);
+  const repo = gitRepo(ws.dir);
   repo.commit('v1');
   const applied = await ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
   expect(applied.code, applied.err).toBe(0);
@@ -124,7 +124,7 @@ describe('plan over targets with a baseline', () => {
         '    files: [production.yaml]\n    unlisted_is_drift: true\n',
       ),
     );
-    gitBaselineRepo(ws.dir).commit('v1');
+    gitRepo(ws.dir).commit('v1');
     for (const server of [staging, production]) {
       for (const domain of [
         'shared.example',
@@ -181,7 +181,7 @@ describe('plan over targets with a baseline', () => {
 
   it('a revision that does not exist fails the run before any target, as one JSON error document', async () => {
     const { ws } = fixture;
-    gitBaselineRepo(ws.dir).commit('v1');
+    gitRepo(ws.dir).commit('v1');
     const run = await ws.run(['plan', '--baseline', 'no-such-ref', '--format', 'json']);
     expect(run.code).toBe(1);
     const document = JSON.parse(run.out);
@@ -197,7 +197,7 @@ describe('plan over targets with a baseline', () => {
 describe('apply over targets with --mark-applied', () => {
   it('moves the tag only when every target applied; refused with some targets chosen', async () => {
     const { ws, production } = fixture;
-    const repo = gitBaselineRepo(ws.dir);
+    const repo = gitRepo(ws.dir);
     const first = repo.commit('v1');
     const some = await ws.run(['apply', '--auto-approve', '--mark-applied', TAG, '--target', 'staging']);
     expect(some.code).toBe(1);
@@ -243,7 +243,7 @@ describe('apply over targets with --mark-applied', () => {
 
   it("refuses when a target's own file differs from HEAD", async () => {
     const { ws } = fixture;
-    gitBaselineRepo(ws.dir).commit('v1');
+    gitRepo(ws.dir).commit('v1');
     ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: edited.example\n');
     const run = await ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
     expect(run.code).toBe(1);

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config, type Workspace, workspace } from '../cli/apply-support.js';
-import { gitBaselineRepo } from '../helpers/git-baseline-repo.js';
+import { gitRepo } from '../helpers/git-repo.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { runDriftCheck } from './drift-check-script.js';
@@ -23,7 +23,7 @@ describe('CI workflow with a git baseline: drift (exit 4) told apart from pendin
   afterAll(() => server.close());
 
   test('apply + tag, drift and pending, drift check, apply, re-check', async () => {
-    const repo = gitBaselineRepo(ws.dir);
+    const repo = gitRepo(ws.dir);
     const v1 = repo.commit('v1', {
       'websites.yaml': config({
         'blog.example': '    privacy: public\n    email: true\n',

@@ -1,9 +1,10 @@
 /**
  * A real git repository in a temporary directory, for tests of the GitOps loop
- * (branches, merges, the commit a plan was made from). Small and general:
- * init, write a file, commit, branch, check out, merge, rev-parse. Git runs
- * isolated from the machine's configuration (no global or system config, a
- * fixed author), on `main`.
+ * and the baseline (branches, merges, tags, the commit a plan was made from).
+ * Small and general: init, write files, commit, branch, check out, merge,
+ * rev-parse, a tag's commit. Git runs isolated from the machine's
+ * configuration (no global or system config, a fixed author), on `main`, so
+ * the machine's git settings cannot change the outcome.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,14 +17,18 @@ export interface GitRepo {
   git(...args: string[]): string;
   /** Writes a file of the working tree (folders made as needed); returns its path. */
   write(path: string, text: string): string;
-  /** Stages everything and commits; returns the new commit's id. */
-  commit(message: string): string;
+  /** Writes `files` (path → text), stages everything and commits (even with nothing changed); the new commit's id. */
+  commit(message: string, files?: Record<string, string>): string;
   /** Creates branch `name` at `from` (default: the current commit) and checks it out. */
   branch(name: string, from?: string): void;
   checkout(ref: string): void;
   /** Merges `ref` into the current branch with a merge commit (as a pull request's merge button); returns its id. */
   merge(ref: string, message?: string): string;
   revParse(ref: string): string;
+  /** The current commit's id. */
+  head(): string;
+  /** The commit a tag names, or undefined when there is no such tag. */
+  tagCommit(name: string): string | undefined;
 }
 
 const ENV = {
@@ -50,10 +55,11 @@ export function gitRepo(dir: string = tempDir('git')): GitRepo {
       writeFileSync(full, text);
       return full;
     },
-    commit(message) {
+    commit(message, files = {}) {
+      for (const [path, text] of Object.entries(files)) repo.write(path, text);
       git('add', '--all');
-      git('commit', '--quiet', '--no-gpg-sign', '-m', message);
-      return repo.revParse('HEAD');
+      git('commit', '--quiet', '--allow-empty', '--no-gpg-sign', '-m', message);
+      return repo.head();
     },
     branch(name, from = 'HEAD') {
       git('checkout', '--quiet', '-b', name, from);
@@ -63,10 +69,20 @@ export function gitRepo(dir: string = tempDir('git')): GitRepo {
     },
     merge(ref, message = `Merge ${ref}`) {
       git('merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', message, ref);
-      return repo.revParse('HEAD');
+      return repo.head();
     },
     revParse(ref) {
       return git('rev-parse', ref);
+    },
+    head() {
+      return repo.revParse('HEAD');
+    },
+    tagCommit(name) {
+      try {
+        return git('rev-parse', '--verify', '--quiet', `refs/tags/${name}^{commit}`);
+      } catch {
+        return undefined;
+      }
     },
   };
   return repo;

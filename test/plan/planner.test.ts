@@ -37,6 +37,18 @@ interface Row {
   notes?: string[];
 }
 
+/** a.com with a password and a write-only list, b.com with a write-only list: the --sync-write-only rows' account. */
+const twoWriteOnlySites = {
+  desired: [
+    desired('a.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
+    desired('b.com', { excludeParams: ['ref'] }),
+  ],
+  live: [
+    live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
+    live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
+  ],
+};
+
 const rows: Row[] = [
   { rule: 'identical sites: no change', desired: [desired('a.com')], live: [live(1, 'a.com')], changes: [] },
   {
@@ -174,14 +186,7 @@ const rows: Row[] = [
   },
   {
     rule: '--sync-write-only FIELD re-sends only that field',
-    desired: [
-      desired('a.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
-      desired('b.com', { excludeParams: ['ref'] }),
-    ],
-    live: [
-      live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
-      live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
-    ],
+    ...twoWriteOnlySites,
     policy: { syncWriteOnly: true, syncWriteOnlyFields: ['password'] },
     changes: ['~ a.com (1) password: (write-only)'],
     notes: [
@@ -209,14 +214,7 @@ const rows: Row[] = [
   },
   {
     rule: '--sync-write-only FIELD and DOMAIN combine: that field of those sites',
-    desired: [
-      desired('a.com', { privacy: 'password', excludeParams: ['utm'] }, { password: 'hunter22' }),
-      desired('b.com', { excludeParams: ['ref'] }),
-    ],
-    live: [
-      live(1, 'a.com', { privacy: 2 }, { writeOnly: ['excludeParams'], hasPassword: true }),
-      live(2, 'b.com', {}, { writeOnly: ['excludeParams'] }),
-    ],
+    ...twoWriteOnlySites,
     policy: { syncWriteOnly: true, syncWriteOnlyFields: ['excludeParams'], syncWriteOnlySites: ['b.com'] },
     changes: ['~ b.com (2) excludeParams: (write-only) [ref]'],
     notes: [

@@ -15,6 +15,8 @@ import { request } from '../helpers/server.js';
 import { tempDirWith } from '../helpers/temp.js';
 
 const KEY = 'balanced-key-0123456789';
+/** In the database URL given to the script: the test cluster trusts every connection, so it is never checked. */
+const DB_PASSWORD = 'balanced-db-password-0123456789';
 /** The CLI from the sources, runnable from any directory. */
 const CLI = [
   process.execPath,
@@ -100,12 +102,18 @@ function startDeployment(db: string, port: number): Promise<Deployment> {
       out += chunk;
       const key = /^export SITESYNC_API_KEY=(\S+)$/m.exec(out)?.[1];
       if (!key) return;
-      const url = /^export SITESYNC_URL=(\S+)$/m.exec(out)![1]!;
+      const url = /^export SITESYNC_URL=(\S+)$/m.exec(out)?.[1];
       const replicas = [...err.matchAll(/replica \d: \S+ \(pid (\d+), log (\S+)\)/g)].map((match) => ({
         pid: Number(match[1]),
         log: match[2]!,
       }));
-      const haproxyPid = Number(/HAProxy \(pid (\d+)\)/.exec(err)![1]);
+      const haproxyPid = Number(/HAProxy \(pid (\d+)\)/.exec(err)?.[1]);
+      if (url === undefined || replicas.length !== 2 || Number.isNaN(haproxyPid)) {
+        // Output this file cannot read: stop the script (it removes everything) rather than leave it running.
+        script.kill('SIGTERM');
+        fail(new Error(`scripts/replicas.sh printed what this test cannot read:\n${out}\n${err}`));
+        return;
+      }
       const workDir = resolve(replicas[0]!.log, '..');
       done({ script, exited, url, key, replicas, haproxyPid, workDir, stderr: () => err, until });
     });
@@ -140,7 +148,8 @@ beforeAll(async () => {
       throw new Error('haproxy is not installed: apt-get install haproxy (.ci/run installs it); this test needs it');
     }
     database = await createTestDatabase();
-    deployment = await startDeployment(database.url, await freePort());
+    const withPassword = database.url.replace('postgres://postgres@', `postgres://postgres:${DB_PASSWORD}@`);
+    deployment = await startDeployment(withPassword, await freePort());
   } catch (error) {
     startError = error as Error; // every test fails with it: never skipped
   }
@@ -249,6 +258,17 @@ describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
     expect(alive(doomed.pid)).toBe(false);
     expect(alive(survivor.pid)).toBe(true);
   }, 60_000);
+
+  it("no secret in the script's messages or the replicas' logs (the key is on stdout only, in its export line)", () => {
+    const { stderr, replicas } = started();
+    const logs = replicas.map((replica) => readFileSync(replica.log, 'utf8'));
+    expect(logs.join('')).toMatch(/"method":"GET"/); // the requests of the tests above are in them
+    for (const text of [stderr(), ...logs]) {
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(DB_PASSWORD);
+    }
+    expect(logs[0]).toContain('postgres://postgres:***@');
+  });
 
   it('SIGTERM to the script stops HAProxy and the replicas and removes its directory', async () => {
     const { script, exited, replicas, haproxyPid, workDir } = started();

@@ -15,7 +15,7 @@ import { countOf } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
-import { globsOption } from '../option-values.js';
+import { globsOption, targetOption } from '../option-values.js';
 import { listLive, loadDesiredState } from '../prepare.js';
 import {
   addConnectionOptions,
@@ -24,7 +24,6 @@ import {
   connectionOf,
   openClient,
   readConnectionOptions,
-  targetOption,
 } from '../shared-options.js';
 import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../targets.js';
 
@@ -53,7 +52,7 @@ export function registerExport(program: Command, context: CommandContext): void 
           out: raw.out,
           force: raw.force === true,
           only: globsOption('--only', raw.only),
-          targets: (raw as { target?: string[] }).target ?? [],
+          targets: raw.target ?? [],
         },
         context.io,
       ),

@@ -20,9 +20,8 @@ import {
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, todayOf } from '../io.js';
+import { targetOption } from '../option-values.js';
 import { collect } from '../repeatable.js';
-import { targetOption } from '../shared-options.js';
-import { refuseTargetsWithout, selectTargets, targetFiles } from '../targets.js';
 
 export interface ValidateOptions {
   file: string[];
@@ -39,8 +38,7 @@ export function registerValidate(program: Command, context: CommandContext): voi
     .option('-f, --file <path>', 'configuration file or directory; repeatable (default: websites.yaml)', collect)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json'] as const).default('text'))
     .addOption(targetOption())
-    .action(async (options) => {
-      const { file, format, target } = options as { file?: string[]; format: 'text' | 'json'; target?: string[] };
+    .action(async ({ file, format, target }) => {
       await context.run(async () => runValidate({ file: file ?? [], format, target: target ?? [] }, context.io));
     });
 }
@@ -49,11 +47,18 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
   const result = await validateFiles(options.file, io);
   const targets = result.state?.targets;
   if (targets !== undefined) return validateTargets(targets, options, io);
-  refuseTargetsWithout({ targets: options.target ?? [] });
+  const chosen = options.target ?? [];
+  if (chosen.length > 0) (await targetSteps()).refuseTargetsWithout({ targets: chosen });
   const view = validateView(result);
   io.stdout.write(options.format === 'json' ? renderValidateJson(view) : renderValidateText(view));
   return exitCodeFor({ kind: 'validated', valid: result.state !== undefined });
 }
+
+/**
+ * cli/targets.ts, loaded only for a configuration with targets or a --target:
+ * it imports the HTTP client, which a plain `validate` never needs (start-up time, docs/benchmarks.md).
+ */
+const targetSteps = () => import('../targets.js');
 
 function validateFiles(files: string[], io: Io): Promise<LoadResult> {
   return loadConfig({
@@ -69,6 +74,7 @@ function validateFiles(files: string[], io: Io): Promise<LoadResult> {
 
 /** Each chosen target's merged configuration (the files plus its own), checked offline, its name on every problem. */
 async function validateTargets(declared: TargetDeclaration[], options: ValidateOptions, io: Io): Promise<number> {
+  const { selectTargets, targetFiles } = await targetSteps();
   const views: TargetValidateView[] = [];
   for (const target of selectTargets(declared, options.target ?? [])) {
     const result = await validateFiles(targetFiles(options.file, target, io.cwd), io);
