@@ -38,7 +38,7 @@ haproxy_bin="$(command -v haproxy || true)"
 if [ -n "${SITESYNC_COMMAND:-}" ]; then
   read -r -a sitesync <<<"$SITESYNC_COMMAND"
 else
-  [ -f "$root/dist/bin/sitesync.js" ] || [ -f "$root/dist/cli/bin.js" ] || fail "run npm run build first"
+  [ -f "$root/dist/bin/sitesync.js" ] || fail "run npm run build first"
   sitesync=(node "$root/bin/sitesync.js")
 fi
 
