@@ -146,7 +146,8 @@ describe('sitesync plan: passwords and the prune scope', () => {
       'ignored-default.example': '    privacy: public\n',
     };
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-    ws.write('websites.yaml', config(sites, 'defaults:\n  password: ${SHARED_PW}\n'));
+    const shared = 'defaults:\n  password: ${SHARED_PW}\n';
+    ws.write('websites.yaml', config(sites, shared));
     const validated = await ws.run(['validate']);
     expect(validated.code).toBe(0);
     expect(validated.out).toContain(
@@ -161,10 +162,7 @@ describe('sitesync plan: passwords and the prune scope', () => {
     expect(applied.code).toBe(0);
 
     // Once a site uses the default password, apply needs its variable, named once at defaults.password.
-    ws.write(
-      'websites.yaml',
-      config({ ...sites, 'closed.example': '    privacy: password\n' }, 'defaults:\n  password: ${SHARED_PW}\n'),
-    );
+    ws.write('websites.yaml', config({ ...sites, 'closed.example': '    privacy: password\n' }, shared));
     const refused = await ws.run(['apply', '--auto-approve']);
     expect(refused.code).toBe(1);
     expect(refused.err.match(/SHARED_PW, which is not set/g)).toEqual(['SHARED_PW, which is not set']);
