@@ -7,7 +7,7 @@
  * Also the key's non-secret id (`keyIdOf`) that saved plans record.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SitesyncError } from '../model/errors.js';
 import { Secret } from '../model/secret.js';
@@ -112,12 +112,18 @@ function readApiKey(input: ConnectionInput): Secret {
   return checkedKey(fromEnv, name);
 }
 
+/** A key file larger than this is not one (a key is a single token). */
+export const MAX_KEY_FILE_BYTES = 64 * 1024;
+/** How long a pipe (`--api-key-file <(pass show key)`) may take to deliver the key. */
+const KEY_PIPE_WAIT_MS = 10_000;
+
 function readKeyFile(file: string, cwd: string): Secret {
   const path = isAbsolute(file) ? file : resolve(cwd, file);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedSync(path, file);
   } catch (error) {
+    if (error instanceof SitesyncError) throw error;
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'cannot be read';
     throw new SitesyncError('usage', `--api-key-file ${file}: ${reason}`);
   }
@@ -135,4 +141,42 @@ function checkedKey(key: string, source: string): Secret {
     );
   }
   return new Secret(key);
+}
+
+/**
+ * The key file, read without trusting its kind (issue 16 item 14): at most
+ * MAX_KEY_FILE_BYTES + 1 bytes of /dev/zero, and a FIFO opened without
+ * blocking (no writer: empty). A pipe that has a writer is waited for, up to
+ * KEY_PIPE_WAIT_MS in all. Synchronous, as the connection is resolved once.
+ */
+function readBoundedSync(path: string, shown: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const deadline = Date.now() + KEY_PIPE_WAIT_MS;
+    const buffer = Buffer.alloc(MAX_KEY_FILE_BYTES + 1);
+    for (;;) {
+      let count: number;
+      try {
+        count = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw error;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a writer is on its way
+        continue;
+      }
+      if (count === 0) break;
+      size += count;
+      if (size > MAX_KEY_FILE_BYTES) {
+        throw new SitesyncError(
+          'usage',
+          `--api-key-file ${shown}: larger than ${MAX_KEY_FILE_BYTES} bytes, so not an API key file`,
+        );
+      }
+      chunks.push(Buffer.from(buffer.subarray(0, count)));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }

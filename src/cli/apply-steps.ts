@@ -5,7 +5,7 @@
  * with its journal file and progress lines. Files, terminal and clock live
  * here, at the CLI edge; `apply/` orchestrates over the WebsitesApi port.
  */
-import { readFileSync } from 'node:fs';
+
 import { resolve } from 'node:path';
 import type { WebsitesApi } from '../api/index.js';
 import { type Acknowledgements, refusalOf, unacknowledged } from '../apply/acknowledge.js';
@@ -13,6 +13,7 @@ import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { listingCost } from '../apply/read-back.js';
 import { checkFreshness } from '../apply/staleness.js';
+import { readPathBounded } from '../config/read-bounded.js';
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
@@ -157,12 +158,30 @@ function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
   return given.length === 0 ? ['--sync-write-only'] : given.map((value) => `--sync-write-only ${value}`);
 }
 
-export function readPlanFile(path: string, shown: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-    throw new SitesyncError('usage', `${shown}: ${reason}`);
+/** A saved plan larger than this is not one sitesync wrote (a plan of 100,000 sites is about 60 MB). */
+export const MAX_PLAN_FILE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The saved plan, read like every other input (issue 16 item 14): bounded whatever the file's
+ * kind (/dev/zero, a pipe), and giving way to Ctrl-C/SIGTERM even on a FIFO with no writer.
+ */
+export async function readPlanFile(path: string, shown: string, signal?: AbortSignal): Promise<string> {
+  const read = await readPathBounded(path, MAX_PLAN_FILE_BYTES, signal);
+  switch (read.kind) {
+    case 'ok':
+      return read.bytes.toString('utf8');
+    case 'interrupted':
+      throw new SitesyncError('interrupted', `interrupted while reading ${shown}`);
+    case 'too-large':
+      throw new SitesyncError(
+        'usage',
+        `${shown}: the plan file is larger than the limit of ${MAX_PLAN_FILE_BYTES} bytes`,
+      );
+    default:
+      throw new SitesyncError(
+        'usage',
+        `${shown}: ${read.code === 'ENOENT' ? 'no such file' : `cannot be read (${read.code})`}`,
+      );
   }
 }
 

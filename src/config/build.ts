@@ -6,6 +6,7 @@
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { byDomain, canonicalDomain, isStorableDomain, isValidServiceDomain } from '../model/domain.js';
+import type { Secret } from '../model/secret.js';
 import {
   CONFIG_FIELD_NAMES,
   type DesiredWebsite,
@@ -17,7 +18,7 @@ import {
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
-import { type ResolvedBlock, resolveBlock, type WrittenRule } from './settings-block.js';
+import { type ResolvedBlock, resolveBlock, resolvePassword, type WrittenRule } from './settings-block.js';
 import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
@@ -31,6 +32,11 @@ import {
 const FIELD_ORDER = Object.keys(CONFIG_FIELD_NAMES) as FieldName[];
 
 interface Defaults extends ResolvedBlock {
+  /**
+   * The defaults' password, resolved on first use: only a site with privacy: password
+   * takes it, so its variable is needed (and reported, once) only then.
+   */
+  sharedPassword: () => Secret | undefined;
   /** Where a default privacy: password was set, for the message when a site lacks a password (found only then). */
   privacyAt?: () => SourceLocation;
   /** A password is written in defaults (even if its variable is unset, which is reported once). */
@@ -91,10 +97,21 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: Buil
 
 function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
-  if (!located) return { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {} };
-  const block = resolveBlock(located.source, ['defaults'], located.value, env, problems, secrets);
+  if (!located) {
+    const none = { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {} };
+    return { ...none, sharedPassword: () => undefined };
+  }
+  const { password: reference, ...rest } = located.value;
+  const block = resolveBlock(located.source, ['defaults'], rest, env, problems, secrets);
+  let shared: { secret: Secret | undefined } | undefined;
   const defaults: Defaults = {
     ...block,
+    sharedPassword: () => {
+      shared ??= {
+        secret: resolvePassword(located.source, ['defaults', 'password'], reference, env, problems, secrets),
+      };
+      return shared.secret;
+    },
     passwordWritten: located.value.password !== undefined,
     written: located.value,
   };
@@ -130,7 +147,9 @@ function resolveWebsite(
   today: string | undefined,
 ): Entry | undefined {
   const path = ['websites', index];
-  const own = resolveBlock(source, path, item, env, problems, secrets);
+  // The password is resolved below, and only for a site that sends one.
+  const { password: ownPassword, ...ownValues } = item;
+  const own = resolveBlock(source, path, ownValues, env, problems, secrets);
   if (typeof item.domain !== 'string') return undefined;
   const domain = checkDomain(source, [...path, 'domain'], item.domain, problems);
   if (domain === undefined) return undefined;
@@ -151,9 +170,15 @@ function resolveWebsite(
   ].map(({ rule }) => rule);
   if (rules.length > 0) site.ignoreRules = rules;
   if (today !== undefined) problems.push(...expiredRuleAdvice(own.ignoreRules, today));
-  // Only a password-protected site has one: a password written for (or defaulted to) any other is never sent.
-  const password = own.password ?? defaults.password;
-  if (password && settings.privacy === 'password') site.password = password;
+  // Only a password-protected site has one: a password written for (or defaulted to) any other is never
+  // sent, so its variable is never needed, not even by apply.
+  if (settings.privacy === 'password') {
+    const password =
+      ownPassword === undefined
+        ? defaults.sharedPassword()
+        : resolvePassword(source, [...path, 'password'], ownPassword, env, problems, secrets);
+    if (password) site.password = password;
+  }
   const version = item.password_version ?? defaults.written.password_version;
   if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
     site.passwordVersion = String(version);

@@ -140,7 +140,7 @@ function ipProblems(source: SourceFile, path: DataPath, raw: unknown): ConfigPro
     .map((line) => problemAt(source, path, `has ${JSON.stringify(line)}, which is not an IP address or CIDR range`));
 }
 
-function resolvePassword(
+export function resolvePassword(
   source: SourceFile,
   path: DataPath,
   raw: unknown,

@@ -1,4 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_KEY_FILE_BYTES } from '../../src/api/connection.js';
 import { resolveConnection } from '../../src/api/index.js';
 import { tempDirWith } from '../helpers/temp.js';
 
@@ -31,6 +34,19 @@ describe('resolveConnection', () => {
     ).toBe('key-from-file-1234');
     expect(resolveConnection({ url: 'https://a.example.com', env, cwd: dir }).apiKey.reveal()).toBe(
       'key-from-env-1234',
+    );
+  });
+
+  // Issue 16 item 14: every input is read bounded, whatever its kind (the key file grew without end on /dev/zero).
+  it('reads a key file of any kind within a bound: /dev/zero stops at the limit, a FIFO with no writer is empty', () => {
+    const url = 'https://a.example.com';
+    expect(() => resolveConnection({ url, env, cwd: dir, apiKeyFile: '/dev/zero' })).toThrow(
+      `--api-key-file /dev/zero: larger than ${MAX_KEY_FILE_BYTES} bytes, so not an API key file`,
+    );
+    const fifo = join(tempDirWith('connection-fifo', {}), 'key');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => resolveConnection({ url, env, cwd: dir, apiKeyFile: fifo })).toThrow(
+      `--api-key-file ${fifo}: the file is empty`,
     );
   });
 

@@ -137,4 +137,38 @@ describe('sitesync plan: passwords and the prune scope', () => {
       expect(found.body.data[0], domain).toMatchObject({ domain, password: hasPassword });
     }
   });
+
+  it('apply needs only the password variables it sends: an ignored password (privacy not password) needs no value', async () => {
+    const ws = workspace(server, {});
+    const sites = {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+      'ignored-own.example': '    privacy: private\n    password: ${IGNORED_PW}\n',
+      'ignored-default.example': '    privacy: public\n',
+    };
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+    const shared = 'defaults:\n  password: ${SHARED_PW}\n';
+    ws.write('websites.yaml', config(sites, shared));
+    const validated = await ws.run(['validate']);
+    expect(validated.code).toBe(0);
+    expect(validated.out).toContain(
+      'websites[0].password is ignored: a password is only used when privacy is password',
+    );
+    expect(validated.out).not.toContain('apply does'); // neither variable is needed, not even by apply
+    const applied = await ws.run(['apply', '--auto-approve']);
+    expect(applied.err.split('\n')[0]).toBe(
+      'websites.yaml:7:15: warning: websites[0].password is ignored: a password is only used when privacy is password',
+    );
+    expect(applied.err).not.toMatch(/not set|missing|error/);
+    expect(applied.code).toBe(0);
+
+    // Once a site uses the default password, apply needs its variable, named once at defaults.password.
+    ws.write('websites.yaml', config({ ...sites, 'closed.example': '    privacy: password\n' }, shared));
+    const refused = await ws.run(['apply', '--auto-approve']);
+    expect(refused.code).toBe(1);
+    expect(refused.err.match(/SHARED_PW, which is not set/g)).toEqual(['SHARED_PW, which is not set']);
+    expect(refused.err).toContain(
+      'websites.yaml:3:13: defaults.password uses environment variable SHARED_PW, which is not set\n',
+    );
+    expect(refused.err).not.toContain('IGNORED_PW');
+  });
 });

@@ -8,8 +8,9 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MAX_PLAN_FILE_BYTES } from '../../src/cli/apply-steps.js';
 import { MAX_FILE_BYTES } from '../../src/config/files.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, tempDirWith } from '../helpers/temp.js';
 import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
 
 const VALID = 'version: 1\nwebsites:\n  - domain: a.example.com\n';
@@ -69,6 +70,35 @@ describe('validate -f reads every kind of input within the size limit', () => {
     execFileSync('mkfifo', [fifo]);
     const control: NonNullable<RunOptions['control']> = {};
     const running = runCli(cli, ['validate', '-f', fifo], { cwd: dir, env: {}, control });
+    try {
+      await whenOpened(control.pid!, fifo);
+      control.signal!('SIGTERM');
+      const run = await running;
+      expect(run.signal).toBeNull();
+      expect(run.code).toBe(130);
+    } finally {
+      control.signal?.('SIGKILL');
+    }
+  }, 30_000);
+});
+
+// The saved plan is an input too (issue 16 item 14: every input is read bounded and gives way to signals).
+describe('apply PLANFILE reads the plan within a size limit', () => {
+  const env = { SITESYNC_API_KEY: 'input-limits-key-0123456789', SITESYNC_URL: 'http://127.0.0.1:9' };
+
+  test('/dev/zero as the plan file stops at the limit with one clear message', async () => {
+    const dir = tempDirWith('input', { 'websites.yaml': VALID });
+    const run = await runCli(cli, ['apply', '/dev/zero'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    expect(run.err).toBe(`error: /dev/zero: the plan file is larger than the limit of ${MAX_PLAN_FILE_BYTES} bytes\n`);
+  });
+
+  test('a FIFO with no writer as the plan file gives way to SIGTERM (exit 130)', async () => {
+    const dir = tempDirWith('input', { 'websites.yaml': VALID });
+    const fifo = join(dir, 'plan.json');
+    execFileSync('mkfifo', [fifo]);
+    const control: NonNullable<RunOptions['control']> = {};
+    const running = runCli(cli, ['apply', fifo], { cwd: dir, env, control });
     try {
       await whenOpened(control.pid!, fifo);
       control.signal!('SIGTERM');

@@ -184,8 +184,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     '/projects/7/merge_requests/5': {
       iid: 5,
       sha: HEAD,
-      description:
-        'Retire old.\r\nsitesync-acknowledge: --allow-delete old.example\nsitesync-acknowledge: --force now\n',
+      description: 'Retire old.\r\nsitesync-acknowledge: --allow-delete old.example\n',
     },
     // Newest first: the latest successful plan ran on an older commit and must not be taken.
     '/projects/7/merge_requests/5/pipelines': [
@@ -209,7 +208,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
   });
   afterAll(() => new Promise<void>((resolve) => gitlab.close(() => resolve())));
 
-  test('takes the plan of the merge request head commit, and only its acknowledgement lines', async () => {
+  test('takes the plan of the merge request head commit, and its acknowledgement lines', async () => {
     const dir = tempDir('gitlab');
     const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
     const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
@@ -234,6 +233,26 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     expect(refused.stderr).toContain(
       `no successful sitesync:plan job for the head commit ${HEAD} of merge request !5: re-run its plan and review it`,
     );
+  });
+
+  test('an acknowledgement line that does not parse is reported and fails the job, as on GitHub', async () => {
+    const dir = tempDir('gitlab');
+    const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
+    const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
+    routes['/projects/7/merge_requests/5/pipelines'] = [{ id: 20, sha: HEAD }];
+    (routes['/projects/7/merge_requests/5'] as { description: string }).description =
+      'sitesync-acknowledge: --allow-delete old.example\nsitesync-acknowledge: --force now\n' +
+      'sitesync-acknowledge: --allow-delete a.example b.example\nsitesync-acknowledge:--max-deletes 4\n';
+    const refused = await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env }).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      [
+        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --force now',
+        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --allow-delete a.example b.example',
+        '',
+      ].join('\n'),
+    );
+    expect(readdirSync(dir)).toEqual([]); // no plan and no acknowledgements: the apply step never runs
   });
 });
 

@@ -3,7 +3,8 @@
 // merge request's head commit (a plan of an older commit was not what was
 // merged, so it is never taken), and writes the merge request's
 // acknowledgements (`sitesync-acknowledge: --allow-delete DOMAIN` lines of its
-// description), one argument per line, for `sitesync apply`.
+// description), one argument per line, for `sitesync apply`. A line starting
+// `sitesync-acknowledge:` that does not parse fails the job, named (exit 1).
 // Usage (in sitesync:apply): node ci/fetch-reviewed-plan.mjs <plan file> <acknowledgements file>
 // Needs CI_API_V4_URL, CI_PROJECT_ID, CI_COMMIT_SHA (set by GitLab) and
 // SITESYNC_GITLAB_TOKEN (read access to the API).
@@ -24,12 +25,16 @@ async function get(path, as = 'json') {
 const ACKNOWLEDGEMENT =
   /^sitesync-acknowledge:[ \t]*(--allow-delete|--max-deletes|--max-change-percent)[ \t]+([A-Za-z0-9.*?_-]+)[ \t]*$/;
 
-function acknowledgements(description) {
-  return (description ?? '')
-    .split(/\r?\n/)
-    .map((line) => ACKNOWLEDGEMENT.exec(line))
-    .filter((match) => match !== null)
-    .flatMap((match) => [match[1], match[2]]);
+/** The flags of the accepted lines; a line meant as an acknowledgement that does not parse is reported, never dropped. */
+function acknowledgements(mr) {
+  const lines = (mr.description ?? '').split(/\r?\n/).filter((line) => line.startsWith('sitesync-acknowledge:'));
+  const rejected = lines.filter((line) => !ACKNOWLEDGEMENT.test(line));
+  for (const line of rejected)
+    console.error(
+      `!${mr.iid}: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): ${line}`,
+    );
+  if (rejected.length > 0) process.exit(1);
+  return lines.map((line) => ACKNOWLEDGEMENT.exec(line)).flatMap((match) => [match[1], match[2]]);
 }
 
 /** Whether the plan job's plan-head.txt names the merge request's head commit. */
@@ -42,6 +47,7 @@ const candidates = await get(`/repository/commits/${sha}/merge_requests`);
 const merged = candidates.find((candidate) => candidate.state === 'merged') ?? candidates[0];
 if (!merged) throw new Error(`${sha} came from no merge request: no reviewed plan to apply`);
 const mr = await get(`/merge_requests/${merged.iid}`);
+const flags = acknowledgements(mr);
 const head = mr.sha; // the merge request's head commit: what was reviewed and merged
 const pipelines = await get(`/merge_requests/${mr.iid}/pipelines`);
 for (const pipeline of pipelines) {
@@ -51,7 +57,6 @@ for (const pipeline of pipelines) {
   // A merged-results pipeline runs on a merge commit, not the head: its plan job records the head it planned.
   if (pipeline.sha !== head && !(await plannedHead(plan.id, head))) continue;
   writeFileSync(out, await get(`/jobs/${plan.id}/artifacts/plan.json`, 'text'));
-  const flags = acknowledgements(mr.description);
   writeFileSync(acknowledgementsOut, flags.map((arg) => `${arg}\n`).join(''));
   console.log(`reviewed plan: merge request !${mr.iid} at ${head}, job ${plan.id} → ${out}`);
   if (flags.length > 0) console.log(`acknowledged in !${mr.iid}: ${flags.join(' ')}`);

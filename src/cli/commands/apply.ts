@@ -115,7 +115,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
 async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
   refusePlanningFlags(planFile, run);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
-  const parsed = parsePlanFile(readPlanFile(path, planFile), planFile);
+  const parsed = parsePlanFile(await readPlanFile(path, planFile, io.signal), planFile);
   if ('single' in parsed) run.output.plan(parsed.single.plan, parsed.single.target, false, run.acks);
   const lock = lockPlanFile(path);
   try {
