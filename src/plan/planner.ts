@@ -7,7 +7,16 @@
  * finished plan and attached as data; apply enforces it.
  */
 import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
-import type { Baseline, Change, IgnoredOnlySite, Note, Plan, PlanPolicy, PlanSummary } from '../model/plan.js';
+import type {
+  Baseline,
+  Change,
+  CreateChange,
+  IgnoredOnlySite,
+  Note,
+  Plan,
+  PlanPolicy,
+  PlanSummary,
+} from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
 import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
@@ -84,7 +93,7 @@ export function plan(
     summary: summaryOf(tally),
     coverage: coverageOf(tally.coverage, duplicates),
   };
-  result.notes.push(...possibleRenames(tally, liveByDomain));
+  result.notes.push(...possibleRenames(tally, liveByDomain, baseSites));
   if (tally.ignoredOnly.length > 0) result.ignoredOnly = tally.ignoredOnly.sort(byDomain);
   result.safety = checkSafety(result, {
     limits: policy.limits,
@@ -219,13 +228,26 @@ function summaryOf(tally: Tally): PlanSummary {
  * With prune off, a domain edit creates a second site and keeps the old one
  * silently: a create whose settings match a kept site is noted as a likely rename.
  */
-function possibleRenames(tally: Tally, liveByDomain: ReadonlyMap<string, LiveWebsite>): Note[] {
-  if (tally.kept.length === 0) return [];
-  const creates = tally.changes.filter((change) => change.action === 'create');
-  const kept = [...tally.kept].sort().flatMap((domain) => {
-    const current = liveByDomain.get(domain);
-    return current === undefined ? [] : [{ domain, before: liveSettings(current) }];
-  });
+function possibleRenames(
+  tally: Tally,
+  liveByDomain: ReadonlyMap<string, LiveWebsite>,
+  baseSites?: ReadonlyMap<string, DesiredWebsite>,
+): Note[] {
+  // A baseline tells a domain edit for sure (listed then, not now; new since), so
+  // sites that merely share the default settings are not paired.
+  const wasListed = (domain: string) => baseSites === undefined || baseSites.has(domain);
+  const isNew = (domain: string) => baseSites === undefined || !baseSites.has(domain);
+  const creates = tally.changes.filter(
+    (change): change is CreateChange => change.action === 'create' && isNew(change.domain),
+  );
+  if (tally.kept.length === 0 || creates.length === 0) return [];
+  const kept = [...tally.kept]
+    .filter(wasListed)
+    .sort()
+    .flatMap((domain) => {
+      const current = liveByDomain.get(domain);
+      return current === undefined ? [] : [{ domain, before: liveSettings(current) }];
+    });
   return renamePairs(kept, creates).map(([old, created]) => ({
     kind: 'possible_rename',
     domains: [created.domain],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
+import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
+import type { Baseline, PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
 import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
 import { noteText, violationText } from '../../src/render/plan-text.js';
@@ -158,5 +159,28 @@ describe('a domain edit with prune off', () => {
       policy({ prune: false }),
     );
     expect(result.notes.map((note) => note.kind)).not.toContain('possible_rename');
+  });
+
+  describe('with a baseline, only a domain edit of the file is a rename', () => {
+    // Both unlisted live sites have the default settings, as the new one: without a
+    // baseline the first in domain order (made-in-the-ui.com) would be named.
+    const now = [desired('renamed-to.com')];
+    const current = [live(5, 'renamed-from.com'), live(6, 'made-in-the-ui.com')];
+    const baselineOf = (websites: DesiredWebsite[]): Baseline => ({
+      ref: { ref: 'sitesync-applied', commit: 'c'.repeat(40), source: 'option' },
+      websites,
+      policy: { ...DEFAULT_POLICY, prune: false },
+    });
+
+    it('pairs the site the file listed at the baseline with a domain the baseline did not list', () => {
+      const result = plan(now, current, policy({ prune: false }), baselineOf([desired('renamed-from.com')]));
+      const renames = result.notes.filter((note) => note.kind === 'possible_rename');
+      expect(renames).toEqual([{ kind: 'possible_rename', domains: ['renamed-to.com'], renameOf: 'renamed-from.com' }]);
+    });
+
+    it('says nothing when no listed site left the file since the baseline', () => {
+      const result = plan(now, current, policy({ prune: false }), baselineOf([]));
+      expect(result.notes.map((note) => note.kind)).not.toContain('possible_rename');
+    });
   });
 });
