@@ -3,7 +3,7 @@
  * Commands take an `Io` and return an exit code, so tests run them in-process
  * with captured output (`captureIo`). Everything written goes through `redact`.
  */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
@@ -131,24 +131,37 @@ function capturing(isTTY: boolean): OutputStream & { text(): string } {
 
 /**
  * Writes to a temporary file, then renames: a reader (or a crash) never leaves
- * half a file. A failure is a `usage` SitesyncError naming `shown` (the path
- * as the user gave it) and the reason, and the temporary file is removed.
+ * half a file. With `replace: false` the temporary file is hard-linked into
+ * place instead, which fails if `path` exists by then (a check made earlier
+ * could be stale). A failure is a `usage` SitesyncError naming `shown` (the
+ * path as the user gave it) and the reason, and the temporary file is removed.
  */
-export function writeAtomically(path: string, text: string, shown: string = path): void {
+export function writeAtomically(
+  path: string,
+  text: string,
+  shown: string = path,
+  { replace = true }: { replace?: boolean } = {},
+): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, text, { mode: 0o644 });
-    renameSync(temporary, path);
+    if (replace) renameSync(temporary, path);
+    else linkSync(temporary, path);
   } catch (error) {
+    throw new SitesyncError('usage', `cannot write ${shown}: ${writeFailure(error, path)}`);
+  } finally {
     rmSync(temporary, { force: true });
-    throw new SitesyncError('usage', `cannot write ${shown}: ${writeFailure(error)}`);
   }
 }
 
-function writeFailure(error: unknown): string {
+const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+
+function writeFailure(error: unknown, path: string): string {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'ENOENT':
       return 'its directory does not exist';
+    case 'EEXIST': // only from the link of `replace: false`
+      return isDirectory(path) ? 'it is a directory' : 'it already exists (created meanwhile; nothing replaced)';
     case 'EISDIR':
       return 'it is a directory';
     case 'ENOTDIR':

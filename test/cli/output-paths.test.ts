@@ -1,6 +1,6 @@
 // Output files that cannot be written (`plan --out`, `export --out`): one clean
 // error naming the path and the reason, exit 1, and no temporary file left behind.
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeAtomically } from '../../src/cli/io.js';
@@ -20,6 +20,19 @@ describe('writeAtomically', () => {
       new SitesyncError('usage', 'cannot write none/p.json: its directory does not exist'),
     );
     expect(readdirSync(dir())).toEqual(['taken']);
+  });
+
+  test('without replace, a file that appeared meanwhile is kept (export --out without --force)', () => {
+    const path = join(dir(), 'websites.yaml');
+    writeFileSync(path, 'hand-written\n');
+    expect(() => writeAtomically(path, 'exported\n', 'websites.yaml', { replace: false })).toThrow(
+      new SitesyncError('usage', 'cannot write websites.yaml: it already exists (created meanwhile; nothing replaced)'),
+    );
+    expect(readFileSync(path, 'utf8')).toBe('hand-written\n');
+    expect(readdirSync(dir())).toEqual(['websites.yaml']);
+    writeAtomically(join(dir(), 'new.yaml'), 'exported\n', 'new.yaml', { replace: false });
+    expect(readFileSync(join(dir(), 'new.yaml'), 'utf8')).toBe('exported\n');
+    expect(readdirSync(dir()).sort()).toEqual(['new.yaml', 'websites.yaml']);
   });
 });
 

@@ -82,7 +82,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
     if (options.out === undefined) {
       io.stdout.write(text);
     } else {
-      writeAtomically(outPath ?? options.out, text, options.out);
+      writeAtomically(outPath ?? options.out, text, options.out, { replace: options.force });
       io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
     return exitCodeFor({ kind: 'done' });
