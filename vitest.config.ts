@@ -18,6 +18,8 @@ const POSTGRES_CONTRACT = [
   'test/server/serve-command.test.ts',
   'test/server/concurrency.test.ts',
   'test/server/postgres-*.test.ts',
+  // The server as a child process: SIGTERM drains in-flight requests, then the pool closes.
+  'test/e2e/serve-shutdown.test.ts',
   // Client and apply tests whose out-of-band writes are awaited (no reliance on SQLite answering synchronously).
   'test/api/listing.test.ts',
   'test/apply/apply-plan.test.ts',

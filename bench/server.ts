@@ -16,7 +16,8 @@
  * server where a scratch database is created and dropped.
  *
  * Then two replicas on one PostgreSQL database behind HAProxy (scripts/haproxy.cfg),
- * beside one replica behind the same HAProxy: create and list page 1, 16 connections,
+ * beside one replica behind the same HAProxy: create (into the bench account, and over 16
+ * accounts) and list page 1, 16 connections,
  * at BENCH_REPLICA_SITES sites (default the smallest PostgreSQL size). Every
  * server child is stopped and awaited before the cluster stops.
  */
@@ -35,6 +36,13 @@ import { HAPROXY, startHaproxy } from './haproxy.js';
 import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
+/**
+ * The replica rows also create across 16 accounts (one key each): creates in one account queue on
+ * its row (the website limit and count are checked and kept under its lock until commit), so one
+ * account cannot show what a second replica adds; many tenants can.
+ */
+const TENANT_KEYS = Array.from({ length: 16 }, (_, index) => `bench-tenant-${index}-0123456789abcdef`);
+const REPLICA_KEYS = [KEY, ...TENANT_KEYS];
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 type Backend = 'sqlite' | 'postgres';
 const BACKENDS = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',') as Backend[];
@@ -141,7 +149,7 @@ async function runPostgresServer(sites: number, base: string): Promise<void> {
     await client.query('UPDATE accounts SET website_count = $2 WHERE id = $1', [accountId, sites]);
     await client.query('VACUUM ANALYZE websites');
   });
-  const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0, poolSize: 16 });
+  const server = await startServer({ port: 0, db, keys: REPLICA_KEYS, throttlePerMinute: 0, poolSize: 16 });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => {
     void server
@@ -152,7 +160,7 @@ async function runPostgresServer(sites: number, base: string): Promise<void> {
 
 /** Child side: one more replica on the database of a running `runPostgresServer`. */
 async function runReplica(db: string): Promise<void> {
-  const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0, poolSize: 16 });
+  const server = await startServer({ port: 0, db, keys: REPLICA_KEYS, throttlePerMinute: 0, poolSize: 16 });
   process.stdout.write(`${server.url}\n`);
   process.once('SIGTERM', () => void server.close());
 }
@@ -285,16 +293,23 @@ async function measureSize(sites: number, checks: [string, boolean][], postgres?
   }
 }
 
-const createRequest = (prefix: string): AutocannonRequest => {
+/** Creates with a new domain each; `keys` in turn (default the one bench key). */
+const createRequest = (prefix: string, keys: readonly string[] = [KEY]): AutocannonRequest => {
   let counter = 0;
+  // Per-request headers replace the shared ones in autocannon.
+  const headers = (key: string) => ({ ...HEADERS, authorization: `Bearer ${key}`, 'content-type': FORM });
   return {
     method: 'POST',
     path: '/api/v1/websites',
-    // Per-request headers replace the shared ones in autocannon.
-    headers: { ...HEADERS, 'content-type': 'application/x-www-form-urlencoded' },
-    setupRequest: (request) => ({ ...request, body: `domain=${prefix}-${counter++}.example&privacy=0&email=1` }),
+    headers: headers(keys[0]!),
+    setupRequest: (request) => {
+      const index = counter++;
+      const body = `domain=${prefix}-${index}.example&privacy=0&email=1`;
+      return { ...request, headers: headers(keys[index % keys.length]!), body };
+    },
   };
 };
+const FORM = 'application/x-www-form-urlencoded';
 
 /** One replica behind HAProxy, then two replicas on the same database behind it: create and list. */
 async function measureReplicas(sites: number, base: string, checks: [string, boolean][]): Promise<void> {
@@ -310,6 +325,7 @@ async function measureReplicas(sites: number, base: string, checks: [string, boo
     children.push(second.child);
     process.stdout.write(`\n${sites.toLocaleString('en')} sites on PostgreSQL, replicas behind HAProxy\n`);
     const results: Record<string, AutocannonResult> = {};
+    const tenants: Record<string, AutocannonResult> = {};
     for (const [label, urls] of [
       ['1 replica', [first.url]],
       ['2 replicas', [first.url, second.url]],
@@ -318,6 +334,11 @@ async function measureReplicas(sites: number, base: string, checks: [string, boo
       try {
         const lb = { url: balancer.url }; // no CPU figure: the work is spread over several processes
         results[label] = await scenario(`create, ${label} via HAProxy`, lb, createRequest(`lb${urls.length}`));
+        tenants[label] = await scenario(
+          `create, 16 accounts, ${label} via HAProxy`,
+          lb,
+          createRequest(`lb${urls.length}-tenants`, TENANT_KEYS),
+        );
         await scenario(`list page 1, ${label} via HAProxy`, lb, {
           method: 'GET',
           path: '/api/v1/websites?per_page=100',
@@ -331,6 +352,11 @@ async function measureReplicas(sites: number, base: string, checks: [string, boo
     const ratio = two.requests.average / one.requests.average;
     checks.push([`PostgreSQL: 2 replicas create ≥ 1.5× of 1 replica (${ratio.toFixed(2)}×)`, ratio >= 1.5]);
     checks.push([`PostgreSQL: 2 replicas create p99 ≤ 50 ms (${two.latency.p99} ms)`, two.latency.p99 <= 50]);
+    const spreadRatio = tenants['2 replicas']!.requests.average / tenants['1 replica']!.requests.average;
+    checks.push([
+      `PostgreSQL: 2 replicas create over 16 accounts ≥ 1.5× of 1 replica (${spreadRatio.toFixed(2)}×)`,
+      spreadRatio >= 1.5,
+    ]);
   } finally {
     // The replica first: the seeding child drops the database when it stops.
     for (const child of children.reverse()) await stopChild(child);

@@ -56,7 +56,7 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
 
 const problem = (status: number, message: string) => new HttpError(status, { message, status });
 
-function toHttpError(error: FastifyError): HttpError | undefined {
+function toHttpError(error: FastifyError, store: ServerStore): HttpError | undefined {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return problem(413, 'Payload Too Large.');
@@ -67,8 +67,9 @@ function toHttpError(error: FastifyError): HttpError | undefined {
     case 'FST_ERR_BAD_URL':
       return problem(400, 'Bad Request.');
   }
-  if (error instanceof StoreBusyError) {
-    // Locked by another process (a backup, a shell, another server): a client may simply retry.
+  if (error instanceof StoreBusyError || store.unavailable?.(error)) {
+    // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
+    // for now (statement timeout, a dropped connection): a client may simply retry.
     return new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
   }
   if (error instanceof SyntaxError) return problem(400, 'Malformed JSON body.');
@@ -163,7 +164,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = error instanceof HttpError ? error : toHttpError(error);
+    const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
     log?.(JSON.stringify({ time: new Date().toISOString(), error: error.message, method: request.method }), 'error');

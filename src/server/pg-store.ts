@@ -11,6 +11,7 @@ import { createPgDeepPages } from './pg-deep-pages.js';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './pg-migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './pg-schema.js';
 import { createPgThrottle } from './pg-throttle.js';
+import { isPgUnavailable } from './pg-unavailable.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
@@ -283,6 +284,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     sharedThrottle(scope, limit, windowMs, clock) {
       return createPgThrottle(pool, scope, limit, windowMs, clock);
     },
+    unavailable: isPgUnavailable,
     async close() {
       // The operator probe closes the store under a running server, which closes it again on stop.
       if (!pool.ended) await pool.end();

@@ -180,5 +180,11 @@ export interface ServerStore extends WebsiteStore, AccountStore {
    * (`scope` names the throttle). Absent where counts stay per process (SQLite).
    */
   sharedThrottle?(scope: string, limit: number, windowMs: number, clock: () => number): Throttle;
+  /**
+   * Whether an error thrown by this store means the database cannot answer for
+   * now (answered 503 with Retry-After, like StoreBusyError). Absent where
+   * StoreBusyError says it all (SQLite).
+   */
+  unavailable?(error: unknown): boolean;
   close(): Promise<void>;
 }

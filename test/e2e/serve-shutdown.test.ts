@@ -1,10 +1,12 @@
 // `sitesync serve` (the real bin, as a child process) on SIGTERM: a request in flight that
 // completes is answered, one that never completes is closed after --shutdown-grace, and the
-// process exits 0 (issue 9).
+// process exits 0 (issue 9). On the run's backend: an SQLite file, or a PostgreSQL database (a replica
+// draining, issue 10: its pool closes after the last answer).
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSocket, parseAnswer, readUntilClosed } from '../helpers/raw-http.js';
+import { useTestDatabase } from '../helpers/test-database.js';
 import { type BuiltCli, buildCli } from './built-cli.js';
 
 const KEY = 'shutdown-key-0123456789';
@@ -31,10 +33,11 @@ function startPost(socket: Socket, body: string): Promise<void> {
 }
 
 describe('sitesync serve on SIGTERM', () => {
+  const database = useTestDatabase('serve-shutdown');
   it('answers the request that completes, closes the one that does not after the grace period, exits 0', async () => {
     const child = spawn(
       process.execPath,
-      [cli.bin, 'serve', '--port', '0', '--db', ':memory:', '--shutdown-grace', '1'],
+      [cli.bin, 'serve', '--port', '0', '--db', database().db, '--shutdown-grace', '1'],
       { env: { PATH: process.env.PATH ?? '', SITESYNC_SERVE_KEYS: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let err = '';

@@ -2,6 +2,7 @@
 // idempotently, keys and passwords never reach the database file or the log.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { request, startTestServer, TEST_BACKEND } from '../helpers/server.js';
@@ -36,7 +37,7 @@ describe('storage', () => {
     await second.close();
   });
 
-  // About the SQLite file (PostgreSQL's stored digests: keys.test.ts).
+  // About the SQLite file; the PostgreSQL counterpart follows (key digests in detail: keys.test.ts).
   it.runIf(TEST_BACKEND === 'sqlite')('runs in WAL mode and stores neither keys nor passwords in clear', async () => {
     const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 0 });
     await request(server.url, 'POST', '/api/v1/websites', {
@@ -51,6 +52,32 @@ describe('storage', () => {
     expect(bytes).toContain('hashed.example');
     expect(bytes).not.toContain(KEY);
     expect(bytes).not.toContain(PASSWORD);
+  });
+
+  it.runIf(TEST_BACKEND === 'postgres')('stores neither keys nor passwords in clear in PostgreSQL', async () => {
+    const server = await startServer({ port: 0, db, keys: [KEY], throttlePerMinute: 60 });
+    await request(server.url, 'POST', '/api/v1/websites', {
+      key: KEY,
+      form: { domain: 'hashed.example', privacy: '2', password: PASSWORD },
+    });
+    await server.close();
+    const client = new pg.Client({ connectionString: db });
+    await client.connect();
+    try {
+      const tables = ['accounts', 'api_keys', 'websites', 'throttle_windows'];
+      const rows = await Promise.all(
+        tables.map(async (table) => (await client.query(`SELECT t::text AS row FROM ${table} t`)).rows),
+      );
+      const text = rows
+        .flat()
+        .map((row) => row.row)
+        .join('\n');
+      expect(text).toContain('hashed.example');
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain(PASSWORD);
+    } finally {
+      await client.end();
+    }
   });
 
   it('applies a website limit to provisioned accounts', async () => {

@@ -1,0 +1,89 @@
+// The PostgreSQL pool under a running server (issue 10: "pool size configurable, statement timeouts"):
+// a statement past the statement timeout and a connection PostgreSQL drops (a restart, a fail-over)
+// are the database being unavailable for a moment, answered 503 with Retry-After as a locked SQLite
+// file is (docs/server.md), never 500; and a server never holds more than its pool's connections.
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
+import { request } from '../helpers/server.js';
+
+const KEY = 'pool-key-0123456789abc';
+const UNAVAILABLE = { message: 'Service Unavailable.', status: 503 };
+
+let database: TestDatabase;
+let admin: pg.Client;
+let server: RunningServer | undefined;
+beforeEach(async () => {
+  database = await createTestDatabase();
+  admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+});
+afterEach(async () => {
+  await admin.query('ROLLBACK').catch(() => {});
+  await server?.close();
+  server = undefined;
+  await admin.end();
+  await database.drop();
+});
+
+async function start(options: ServerOptions): Promise<RunningServer> {
+  server = await startServer({ port: 0, db: database.url, keys: [KEY], throttlePerMinute: 0, ...options });
+  return server;
+}
+
+/** Holds an exclusive lock on the websites table until ROLLBACK: every statement on it waits. */
+async function lockWebsites(): Promise<void> {
+  await admin.query('BEGIN');
+  await admin.query('LOCK TABLE websites IN ACCESS EXCLUSIVE MODE');
+}
+
+/** The server's connections waiting for that lock, once there are `count` of them. */
+async function lockWaiters(count: number): Promise<number[]> {
+  for (;;) {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+         AND wait_event_type = 'Lock'`,
+    );
+    if (rows.length >= count) return rows.map((row) => row.pid);
+  }
+}
+
+const create = (url: string, domain: string) =>
+  request(url, 'POST', '/api/v1/websites', { key: KEY, form: { domain } });
+
+describe('the PostgreSQL pool under a running server', () => {
+  it('a statement past the statement timeout is cancelled: 503 with Retry-After, nothing stored', async () => {
+    const { url } = await start({ statementTimeoutMs: 300 });
+    await lockWebsites();
+    const cancelled = await create(url, 'late.example');
+    expect([cancelled.status, cancelled.body]).toEqual([503, UNAVAILABLE]);
+    expect(cancelled.headers.get('retry-after')).toBe('1');
+    await admin.query('ROLLBACK');
+    expect((await admin.query('SELECT domain FROM websites')).rows).toEqual([]);
+    expect((await create(url, 'late.example')).status).toBe(201);
+  });
+
+  it('a connection PostgreSQL terminates mid-request is 503; the next request gets a new one', async () => {
+    const { url } = await start({ statementTimeoutMs: 30_000 });
+    await lockWebsites();
+    const answer = request(url, 'GET', '/api/v1/websites', { key: KEY });
+    const [pid] = await lockWaiters(1);
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    const dropped = await answer;
+    expect([dropped.status, dropped.body]).toEqual([503, UNAVAILABLE]);
+    expect(dropped.headers.get('retry-after')).toBe('1');
+    await admin.query('ROLLBACK');
+    expect((await request(url, 'GET', '/api/v1/websites', { key: KEY })).status).toBe(200);
+  });
+
+  it('holds at most --pool-size connections (plus the one for start-up locks), however many requests come', async () => {
+    const { url } = await start({ poolSize: 2 });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => create(url, `pool-${index}.example`)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(201));
+    const { rows } = await admin.query(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    expect(rows[0].n).toBeLessThanOrEqual(3);
+  });
+});
