@@ -66,19 +66,7 @@ describe('validate -f reads every kind of input within the size limit', () => {
 
   test('a FIFO with no writer gives way to SIGTERM (exit 130)', async () => {
     const dir = tempDir('input');
-    const fifo = join(dir, 'websites.yaml');
-    execFileSync('mkfifo', [fifo]);
-    const control: NonNullable<RunOptions['control']> = {};
-    const running = runCli(cli, ['validate', '-f', fifo], { cwd: dir, env: {}, control });
-    try {
-      await whenOpened(control.pid!, fifo);
-      control.signal!('SIGTERM');
-      const run = await running;
-      expect(run.signal).toBeNull();
-      expect(run.code).toBe(130);
-    } finally {
-      control.signal?.('SIGKILL');
-    }
+    await expectFifoGivesWayToSigterm(dir, 'websites.yaml', (fifo) => ['validate', '-f', fifo], {});
   }, 30_000);
 });
 
@@ -95,18 +83,28 @@ describe('apply PLANFILE reads the plan within a size limit', () => {
 
   test('a FIFO with no writer as the plan file gives way to SIGTERM (exit 130)', async () => {
     const dir = tempDirWith('input', { 'websites.yaml': VALID });
-    const fifo = join(dir, 'plan.json');
-    execFileSync('mkfifo', [fifo]);
-    const control: NonNullable<RunOptions['control']> = {};
-    const running = runCli(cli, ['apply', fifo], { cwd: dir, env, control });
-    try {
-      await whenOpened(control.pid!, fifo);
-      control.signal!('SIGTERM');
-      const run = await running;
-      expect(run.signal).toBeNull();
-      expect(run.code).toBe(130);
-    } finally {
-      control.signal?.('SIGKILL');
-    }
+    await expectFifoGivesWayToSigterm(dir, 'plan.json', (fifo) => ['apply', fifo], env);
   }, 30_000);
 });
+
+/** Runs the CLI reading `name`, a FIFO nobody writes to, and expects SIGTERM to end it with exit 130. */
+async function expectFifoGivesWayToSigterm(
+  dir: string,
+  name: string,
+  argv: (fifo: string) => string[],
+  env: Record<string, string>,
+): Promise<void> {
+  const fifo = join(dir, name);
+  execFileSync('mkfifo', [fifo]);
+  const control: NonNullable<RunOptions['control']> = {};
+  const running = runCli(cli, argv(fifo), { cwd: dir, env, control });
+  try {
+    await whenOpened(control.pid!, fifo);
+    control.signal!('SIGTERM');
+    const run = await running;
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(130);
+  } finally {
+    control.signal?.('SIGKILL');
+  }
+}
