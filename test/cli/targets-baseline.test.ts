@@ -8,27 +8,28 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { planSignatureOf } from '../../src/api/connection.js';
 import { Secret } from '../../src/model/secret.js';
 import { signSavedPlan } from '../../src/plan/saved-plan.js';
 import { type SavedPlanSet, savedPlanOf } from '../../src/plan/saved-plan-set.js';
 import { domainsInDb } from '../apply/support.js';
 import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
-import { client, type TestServer } from '../helpers/server.js';
-import { startTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
-import type { Workspace } from './apply-support.js';
+import { client } from '../helpers/server.js';
+import { useTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
 
 const TAG = 'sitesync-applied';
 
-interface Two {
-  staging: TestServer;
-  production: TestServer;
-  ws: Workspace;
-  close(): Promise<void>;
-}
-
-const fixture = {} as Two;
+const fixture = useTargetServers(
+  { staging: { quirks: undefined }, production: { quirks: undefined } },
+  {
+    setup: () => {
+      fixture.ws.write('websites.yaml', rootConfig());
+      fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
+      fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
+    },
+  },
+);
 
 function rootConfig(extraTargets = ''): string {
   return `version: 1
@@ -46,18 +47,6 @@ ${extraTargets}websites:
     email: false
 `;
 }
-
-beforeEach(async () => {
-  const started = await startTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
-  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
-  fixture.ws.write('websites.yaml', rootConfig());
-  fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
-  fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
-});
-
-afterEach(async () => {
-  await fixture.close();
-});
 
 interface TargetDocument {
   name: string;

@@ -6,24 +6,22 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { client, type TestServer } from '../helpers/server.js';
-import { startTargetServers, validTargetsDocument } from '../helpers/targets.js';
-import type { Workspace } from './apply-support.js';
+import { describe, expect, it } from 'vitest';
+import { client } from '../helpers/server.js';
+import { useTargetServers, validTargetsDocument } from '../helpers/targets.js';
 
 const day = (iso: string) => () => new Date(iso);
 const LAST_DAY = day('2026-06-30T23:00:00Z');
 const DAY_AFTER = day('2026-07-01T01:00:00Z');
 
-const fixture = {} as { staging: TestServer; production: TestServer; ws: Workspace; close(): Promise<void> };
-
-beforeEach(async () => {
-  const started = await startTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
-  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
-  const { staging, production } = fixture;
-  fixture.ws.write(
-    'websites.yaml',
-    `version: 1
+const fixture = useTargetServers(
+  { staging: { quirks: undefined }, production: { quirks: undefined } },
+  {
+    setup: async () => {
+      const { staging, production } = fixture;
+      fixture.ws.write(
+        'websites.yaml',
+        `version: 1
 targets:
   - name: staging
     url: ${staging.url}
@@ -35,10 +33,10 @@ targets:
 websites:
   - domain: shared.example
 `,
-  );
-  fixture.ws.write(
-    'production.yaml',
-    `version: 1
+      );
+      fixture.ws.write(
+        'production.yaml',
+        `version: 1
 websites:
   - domain: crm.example
     email: true
@@ -47,17 +45,17 @@ websites:
         reason: CRM migration
         until: 2026-06-30
 `,
-  );
-  const prod = client(production);
-  for (const domain of ['shared.example', 'crm.example', 'legacy.example']) {
-    expect((await prod('POST', '/api/v1/websites', { form: { domain, email: '0' } })).status).toBe(201);
-  }
-  expect((await client(staging)('POST', '/api/v1/websites', { form: { domain: 'shared.example' } })).status).toBe(201);
-});
-
-afterEach(async () => {
-  await fixture.close();
-});
+      );
+      const prod = client(production);
+      for (const domain of ['shared.example', 'crm.example', 'legacy.example']) {
+        expect((await prod('POST', '/api/v1/websites', { form: { domain, email: '0' } })).status).toBe(201);
+      }
+      expect((await client(staging)('POST', '/api/v1/websites', { form: { domain: 'shared.example' } })).status).toBe(
+        201,
+      );
+    },
+  },
+);
 
 interface Element {
   name: string;

@@ -9,31 +9,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertWebsite, type TestServer } from '../helpers/server.js';
-import { startTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
-import type { Workspace } from './apply-support.js';
+import { describe, expect, it } from 'vitest';
+import { insertWebsite } from '../helpers/server.js';
+import { useTargetServers, validApplyTargets, validTargetsDocument } from '../helpers/targets.js';
 
-interface Three {
-  staging: TestServer;
-  production: TestServer;
-  broken: TestServer;
-  ws: Workspace;
-  close(): Promise<void>;
-}
-
-const fixture = {} as Three;
-
-beforeEach(async () => {
-  const started = await startTargetServers(
-    { staging: { quirks: undefined }, production: { quirks: 'phpanalytics-v31' }, broken: { failedAuthPerMinute: 0 } },
-    { broken: 'wrong-key-0123456789abcdef' },
-  );
-  Object.assign(fixture, started.servers, { ws: started.ws, close: started.close });
-  const { staging, production, broken } = fixture;
-  fixture.ws.write(
-    'websites.yaml',
-    `version: 1
+const fixture = useTargetServers(
+  { staging: { quirks: undefined }, production: { quirks: 'phpanalytics-v31' }, broken: { failedAuthPerMinute: 0 } },
+  {
+    keys: { broken: 'wrong-key-0123456789abcdef' },
+    setup: () => {
+      const { staging, production, broken } = fixture;
+      fixture.ws.write(
+        'websites.yaml',
+        `version: 1
 targets:
   - name: staging
     url: ${staging.url}
@@ -50,14 +38,12 @@ targets:
 websites:
   - domain: shared.example
 `,
-  );
-  fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
-  fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
-});
-
-afterEach(async () => {
-  await fixture.close();
-});
+      );
+      fixture.ws.write('staging.yaml', 'version: 1\nwebsites:\n  - domain: staging-only.example\n');
+      fixture.ws.write('production.yaml', 'version: 1\nwebsites:\n  - domain: production-only.example\n');
+    },
+  },
+);
 
 interface TargetDocument {
   name: string;

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, beforeEach } from 'vitest';
 import type { ServerOptions } from '../../src/server/index.js';
 import { type Workspace, workspace } from '../cli/apply-support.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -39,6 +40,27 @@ export async function startTargetServers<N extends string>(
     await Promise.all(Object.values<TestServer>(servers).map((server) => server.close()));
   };
   return { servers, ws, close };
+}
+
+/**
+ * Fresh servers for every test of the file: the returned object holds each
+ * server by its target's name and `ws`, valid inside tests (filled in
+ * `beforeEach`, closed in `afterEach`); `setup` then writes the files.
+ */
+export function useTargetServers<N extends string>(
+  options: Record<N, ServerOptions>,
+  { keys = {}, setup }: { keys?: Partial<Record<N, string>>; setup?: () => void | Promise<void> } = {},
+): Record<N, TestServer> & { ws: Workspace } {
+  const fixture = {} as Record<N, TestServer> & { ws: Workspace };
+  let close = async () => {};
+  beforeEach(async () => {
+    const started = await startTargetServers(options, keys);
+    Object.assign(fixture, started.servers, { ws: started.ws });
+    close = started.close;
+    await setup?.();
+  });
+  afterEach(() => close());
+  return fixture;
 }
 
 /** The variable a target's `key_env` names in these tests: `production` → PRODUCTION_KEY. */
