@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
 import { client, insertWebsite } from '../helpers/server.js';
-import { config, useCliFixture } from './apply-support.js';
+import { type CliFixture, config, useCliFixture } from './apply-support.js';
 
 /** Each change of a `plan --format json` document as [domain, class]. */
 const classesOf = (json: { changes: { domain: string; class: string }[] }) =>
@@ -21,6 +21,15 @@ const V1 = config({
 });
 
 /** The one error line of a failed run. */
+/** Commits the workspace as v1, applies it and tags it TAG; returns the repository. */
+async function appliedAndTagged(cli: CliFixture, files?: Record<string, string>): Promise<GitRepo> {
+  const repo = gitRepo(cli.ws.dir);
+  repo.commit('v1', files);
+  const applied = await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
+  expect(applied.code, applied.err).toBe(0);
+  return repo;
+}
+
 function errorLine(err: string): string {
   const lines = err.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -122,9 +131,7 @@ describe('classes against the reference server', () => {
   });
 
   it('a create of a site listed at REF is drift (deleted outside sitesync); a new one is pending', async () => {
-    const repo = gitRepo(cli.ws.dir);
-    repo.commit('v1');
-    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
+    const repo = await appliedAndTagged(cli);
     const api = client(cli.server);
     const b = (await api('GET', '/api/v1/websites?search=b.example')).body.data[0];
     expect((await api('DELETE', `/api/v1/websites/${b.id}`)).status).toBe(200);
@@ -138,9 +145,7 @@ describe('classes against the reference server', () => {
 
   it('with prune, a delete of a site created outside sitesync is drift; of one unlisted since REF, pending', async () => {
     const pruned = V1.replace('version: 1\n', 'version: 1\nprune: true\n');
-    const repo = gitRepo(cli.ws.dir);
-    repo.commit('v1', { 'websites.yaml': pruned });
-    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
+    const repo = await appliedAndTagged(cli, { 'websites.yaml': pruned });
     await insertWebsite(cli.server, 'stranger.example');
     repo.commit('drop b', { 'websites.yaml': pruned.replace('  - domain: b.example\n    email: false\n', '') });
     const human = await cli.ws.run(['plan', '--detailed-exitcode']);
@@ -178,9 +183,7 @@ describe('classes against the reference server', () => {
   });
 
   it('--unlisted-is-drift (and unlisted_is_drift: true): a site created outside the configuration exits 4', async () => {
-    const repo = gitRepo(cli.ws.dir);
-    repo.commit('v1');
-    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
+    const repo = await appliedAndTagged(cli);
     await insertWebsite(cli.server, 'stranger.example');
     expect((await cli.ws.run(['plan', '--detailed-exitcode'])).code).toBe(0);
     const flagged = await cli.ws.run(['plan', '--detailed-exitcode', '--unlisted-is-drift']);
@@ -298,9 +301,9 @@ describe('write-only values with a baseline (the deployed service returns no exc
   });
 
   it('a password_version change re-sends exactly that password', async () => {
-    const repo = gitRepo(cli.ws.dir);
-    repo.commit('v1', { 'websites.yaml': config({ 'shop.example': shop('2026-01'), 'docs.example': docs }) });
-    expect((await cli.ws.run(['apply', '--auto-approve', '--mark-applied', TAG])).code).toBe(0);
+    const repo = await appliedAndTagged(cli, {
+      'websites.yaml': config({ 'shop.example': shop('2026-01'), 'docs.example': docs }),
+    });
     const store = cli.server.server.store;
     const before = await Promise.all([1, 2].map((id) => store.getWebsite(cli.server.accountId, id)));
     expect(before.every((site) => site?.passwordHash)).toBe(true);
