@@ -10,7 +10,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { createAuthHook } from './auth.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
-import { HttpError, notFound, serverError } from './http-error.js';
+import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
@@ -70,7 +70,7 @@ function toHttpError(error: FastifyError, store: ServerStore): HttpError | undef
   if (error instanceof StoreBusyError || store.unavailable?.(error)) {
     // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
     // for now (statement timeout, a dropped connection): a client may simply retry.
-    return new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
+    return serviceUnavailable();
   }
   if (error instanceof SyntaxError) return problem(400, 'Malformed JSON body.');
   return undefined;

@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey } from './credentials.js';
-import { forbidden, HttpError, throttleUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
+import { forbidden, HttpError, serviceUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
 import type { ServerMode } from './mode.js';
 import { isApiPath } from './request-path.js';
 import type { Account, AccountStore } from './store.js';
@@ -95,7 +95,7 @@ async function counted(
     return await count();
   } catch {
     if (READS.has(request.method)) return undefined;
-    throw throttleUnavailable();
+    throw serviceUnavailable();
   }
 }
 

@@ -18,8 +18,8 @@ export const unauthenticated = () =>
   new HttpError(401, { message: 'Unauthenticated.' }, { 'www-authenticate': 'Bearer' });
 export const tooManyAttempts = (retryAfter: number) =>
   new HttpError(429, { message: 'Too Many Attempts.' }, { 'retry-after': String(retryAfter) });
-/** A write the shared throttle could not count (fail closed, docs/server.md). */
-export const throttleUnavailable = () =>
+/** The database or the shared throttle cannot answer for now (a locked file, a timeout, a write uncounted): retry. */
+export const serviceUnavailable = () =>
   new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
 export const forbidden = () => new HttpError(403, { message: "You don't have access to this feature.", status: 403 });
 export const notFound = () => new HttpError(404, { message: 'Resource not found.', status: 404 });
