@@ -10,7 +10,7 @@ import type { PageAnchorOptions } from './page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
 import { loadServerSecret, pepperWith } from './server-secret.js';
 import { ServerSetupError } from './setup-error.js';
-import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
+import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './sqlite-busy.js';
 import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
 import { createPageAnchors } from './sqlite-page-anchors.js';
 import { recordJsonSql } from './sqlite-schema.js';
@@ -73,6 +73,8 @@ export interface SqliteStoreOptions {
   lockWaitMs?: number;
   /** Deep-page anchors (page-anchors.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
+  /** Told once when opening waits for another process's lock (the server logs it). */
+  onLockWait?: () => void;
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -85,13 +87,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
   try {
-    // Set before anything that takes a lock: a second process starting at once waits instead of failing.
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    // WAL + NORMAL is durable across application crashes and much faster per commit.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db, { pepper });
+    // A short busy handler per attempt; a second process starting at once is waited for by the retries.
+    db.pragma('busy_timeout = 100');
+    openingWhenUnlocked(() => {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL is durable across application crashes and much faster per commit.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, { pepper });
+    }, options.onLockWait);
     // From here on a locked file fails at once and is waited for off the event loop (sqlite-busy.ts).
     db.pragma('busy_timeout = 0');
   } catch (error) {
