@@ -6,7 +6,7 @@
  * wait runs out: then StoreBusyError (the server answers 503 with Retry-After).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreBusyError } from './store.js';
+import { StoreBusyError } from '../contract.js';
 
 const FIRST_PAUSE_MS = 1;
 const LONGEST_PAUSE_MS = 50;
