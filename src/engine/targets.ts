@@ -7,17 +7,17 @@
  * pipeline; only the report around it is new.
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { exitCodeFor } from '../cli/exit-code.js';
+import type { Io, OutputStream } from '../cli/io.js';
+import { wholeNumberOption } from '../cli/option-values.js';
+import type { ConnectionOptions, SharedOptions } from '../cli/shared-options.js';
+import { type StatusBoard, statusBoard } from '../cli/status-board.js';
 import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
-import { exitCodeFor } from './exit-code.js';
-import type { Io, OutputStream } from './io.js';
-import { wholeNumberOption } from './option-values.js';
 import { refuseUnmatchedSyncSites } from './prepare.js';
-import type { ConnectionOptions, SharedOptions } from './shared-options.js';
-import { type StatusBoard, statusBoard } from './status-board.js';
 
 /** The targets `--target` names (globs allowed), in declaration order; all when none is given. */
 export function selectTargets(

@@ -13,6 +13,13 @@ import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { listingCost } from '../apply/read-back.js';
 import { checkFreshness } from '../apply/staleness.js';
+import { type Answer, ApplyOutput } from '../cli/apply-output.js';
+import { exitCodeFor } from '../cli/exit-code.js';
+import type { Io } from '../cli/io.js';
+import { openJournal } from '../cli/journal-file.js';
+import { globsOption, wholeNumberOption } from '../cli/option-values.js';
+import { progressReporter } from '../cli/progress.js';
+import type { SharedOptions } from '../cli/shared-options.js';
 import { readPathBounded } from '../config/read-bounded.js';
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
@@ -23,15 +30,8 @@ import type { DesiredWebsite } from '../model/website.js';
 import type { SiteFingerprint } from '../plan/index.js';
 import { confirmQuestion, divergenceText, staleRefusalText } from '../render/apply-result.js';
 import { safetyRefusalText } from '../render/safety-refusal.js';
-import { type Answer, ApplyOutput } from './apply-output.js';
 import type { BaselineAt } from './baseline.js';
-import { exitCodeFor } from './exit-code.js';
-import type { Io } from './io.js';
-import { openJournal } from './journal-file.js';
-import { globsOption, wholeNumberOption } from './option-values.js';
 import type { Session } from './prepare.js';
-import { progressReporter } from './progress.js';
-import type { SharedOptions } from './shared-options.js';
 
 /** commander's values for apply's own options. */
 export interface ApplyFlags {
@@ -66,7 +66,7 @@ export interface ApplyRun {
   /** The saved plan file being applied, as given. */
   planFile?: string;
   /**
-   * Over several targets (cli/patterns-across-targets.ts): called with the
+   * Over several targets (engine/patterns-across-targets.ts): called with the
    * --allow-delete globs that match no delete of this target's plan; the run
    * decides whether they match another target's. Absent: they are refused here.
    */

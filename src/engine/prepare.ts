@@ -5,6 +5,16 @@
  * plan. Commands import these steps, never each other.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
+import { type Io, todayOf } from '../cli/io.js';
+import {
+  type ConnectionOptions,
+  connectionOf,
+  log,
+  type NoticeSink,
+  openClient,
+  type SharedOptions,
+  stderrNotices,
+} from '../cli/shared-options.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
@@ -23,16 +33,6 @@ import {
   writeOnlyResend,
 } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
-import { type Io, todayOf } from './io.js';
-import {
-  type ConnectionOptions,
-  connectionOf,
-  log,
-  type NoticeSink,
-  openClient,
-  type SharedOptions,
-  stderrNotices,
-} from './shared-options.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
@@ -144,7 +144,7 @@ export interface PlanChoices {
   /** --sync-write-only: which write-only values to re-send (fields, sites), or false without the flag. */
   syncWriteOnly: WriteOnlySync | false;
   unlistedIsDrift?: boolean;
-  /** The configuration at the git baseline (cli/baseline.ts), if any. */
+  /** The configuration at the git baseline (engine/baseline.ts), if any. */
   baseline?: Baseline | undefined;
 }
 

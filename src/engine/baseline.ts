@@ -7,6 +7,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import type { Io } from '../cli/io.js';
 import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
 import { type ConfigText, formatProblem, loadConfigTexts } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
@@ -14,7 +15,6 @@ import type { DesiredState, TargetDeclaration } from '../model/desired-state.js'
 import { SitesyncError } from '../model/errors.js';
 import type { Baseline, BaselineRef } from '../model/plan.js';
 import { commitOf, dirtyPaths, fileAt, filesAt, insideWorkTree, kindAt, moveTag, validTagName } from './git.js';
-import type { Io } from './io.js';
 import { targetFiles } from './targets.js';
 
 /** The tag `apply --mark-applied` moves by default, and the default baseline when it exists. */

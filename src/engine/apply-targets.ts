@@ -7,6 +7,10 @@
  * every target has passed its checks before any writes. Then one report.
  */
 import { basename, dirname, extname, join } from 'node:path';
+import { mostSevere } from '../cli/exit-code.js';
+import type { Io } from '../cli/io.js';
+import { readSyncWriteOnly } from '../cli/option-values.js';
+import type { SharedOptions } from '../cli/shared-options.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { type SavedPlan, type SavedPlanSet, savedPlanOf } from '../plan/index.js';
@@ -14,11 +18,7 @@ import { APPLY_RESULT_FORMAT_VERSION } from '../render/apply-result.js';
 import { renderApplyError } from '../render/error-document.js';
 import { type ApplyRun, startRun } from './apply-steps.js';
 import type { BaselineAt } from './baseline.js';
-import { mostSevere } from './exit-code.js';
-import type { Io } from './io.js';
-import { readSyncWriteOnly } from './option-values.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
-import type { SharedOptions } from './shared-options.js';
 import {
   fanOut,
   refuseConnectionFlags,
