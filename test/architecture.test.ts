@@ -26,6 +26,7 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   'sonic-boom': 'server',
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',
+  'prom-client': 'watch', // sitesync watch's /metrics (watch/metrics.ts)
 };
 
 /** Folders without file, network or process built-ins (pure ones, and apply/), and the only built-ins they may use. */
@@ -49,6 +50,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   api: ['model'],
   server: ['model'],
   apply: ['model', 'plan', 'api', 'render'],
+  // The watch loop and its ports; load-targets.ts borrows engine/ and cli/ types until issue 25's engine lands.
+  watch: ['model', 'plan', 'api', 'apply', 'config', 'engine', 'cli'],
   // TODO(issue 25): engine/ still imports cli/ (Io, options, exit codes) while the pipeline moves out; restrict it.
 };
 

@@ -14,6 +14,7 @@ import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
 export { type Connection, type ConnectionInput, keyIdOf, resolveConnection } from './connection.js';
+export { RateLimiter } from './rate-limiter.js';
 export type { Pacing, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 
 export interface ClientOptions {
@@ -42,6 +43,14 @@ export interface ClientOptions {
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** Sockets, and concurrent page fetches. Default 4. */
   concurrency?: number;
+  /**
+   * A rate limiter shared with other clients (sitesync watch: one request
+   * budget per service, whatever the number of targets on it); replaces
+   * `rateLimitPerMinute` and `rateLimitWindowMs`.
+   */
+  limiter?: RateLimiter;
+  /** Told the outcome of every HTTP attempt, retries included (a status, or 'error'): metrics. */
+  onAttempt?: (status: number | 'error') => void;
   /** For tests: time and the favourite timestamp's clock. */
   clock?: Clock;
   now?: () => Date;
@@ -71,13 +80,15 @@ export function createClient(options: ClientOptions): WebsitesApi {
     bodyMs: timeouts.bodyMs,
   });
   const noticeAfterMs = options.noticeAfterMs ?? CLIENT_DEFAULTS.noticeAfterMs;
-  const limiter = new RateLimiter({
-    limit: options.rateLimitPerMinute ?? CLIENT_DEFAULTS.rateLimitPerMinute,
-    ...(options.rateLimitWindowMs !== undefined && { windowMs: options.rateLimitWindowMs }),
-    clock,
-    notice: options.notice,
-    noticeAfterMs,
-  });
+  const limiter =
+    options.limiter ??
+    new RateLimiter({
+      limit: options.rateLimitPerMinute ?? CLIENT_DEFAULTS.rateLimitPerMinute,
+      ...(options.rateLimitWindowMs !== undefined && { windowMs: options.rateLimitWindowMs }),
+      clock,
+      notice: options.notice,
+      noticeAfterMs,
+    });
   const requester = new Requester({
     transport,
     limiter,
@@ -89,6 +100,7 @@ export function createClient(options: ClientOptions): WebsitesApi {
     notice: options.notice,
     noticeAfterMs,
     stallNoticeMs: options.stallNoticeMs ?? CLIENT_DEFAULTS.stallNoticeMs,
+    onAttempt: options.onAttempt,
   });
   return new ApiClient({
     url,

@@ -33,6 +33,8 @@ export interface RequesterOptions {
   /** A request without a complete answer this long gets a notice, repeated at this interval (default 10,000). */
   stallNoticeMs?: number;
   random?: () => number;
+  /** Told the outcome of every attempt, retries included: an HTTP status, or 'error' without an answer. */
+  onAttempt?: ((status: number | 'error') => void) | undefined;
 }
 
 export interface CallOptions {
@@ -130,12 +132,14 @@ export class Requester {
       const { headers } = response;
       limiter.observe(headerNumber(headers['x-ratelimit-limit']), headerNumber(headers['x-ratelimit-remaining']));
       if (response.status === 429) stats.throttled++;
+      this.#options.onAttempt?.(response.status);
       if (this.#options.logger) {
         this.#log(`${transport.label(request)} → ${response.status} (${Math.round(clock.now() - started)} ms)`);
       }
       return response;
     } catch (error) {
       limiter.observe(undefined, undefined);
+      this.#options.onAttempt?.('error');
       this.#checkInterrupted(signal, request);
       if (error instanceof DeadlineExceeded) return this.#deadlineError(request, 1);
       if (error instanceof SitesyncError) {

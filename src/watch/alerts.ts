@@ -1,0 +1,101 @@
+/**
+ * Alerts on transitions only: a condition of a target (drift, a conflict,
+ * failing checks, healing stopped) fires when it appears and is resolved when
+ * it goes; while it persists nothing is sent again until `renotifyMs` has
+ * passed. Decisions here are pure (`Alerts.update` returns the documents to
+ * send); `webhooks.ts` delivers them.
+ */
+
+export const ALERT_KINDS = ['drift', 'conflict', 'check_failing', 'heal_stopped'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** The webhook body: a generic JSON document whose `text` also makes it a Slack message. */
+export interface AlertDocument {
+  text: string;
+  source: 'sitesync watch';
+  target: string;
+  alert: AlertKind;
+  status: 'firing' | 'resolved';
+  /** A reminder of a condition that persists (after `renotifyMs`). */
+  reminder: boolean;
+  /** The sites concerned (drift, conflict), or empty. */
+  domains: string[];
+  /** Why (a failing check's error), when there is one. */
+  reason?: string;
+  since: string;
+  at: string;
+}
+
+interface Active {
+  since: number;
+  lastSent: number;
+}
+
+const WHAT: Readonly<Record<AlertKind, string>> = {
+  drift: 'drift',
+  conflict: 'a conflict',
+  check_failing: 'checks failing',
+  heal_stopped: 'self-heal stopped after repeated failures',
+};
+
+export class Alerts {
+  readonly #active = new Map<string, Active>();
+
+  constructor(private readonly renotifyMs: number) {}
+
+  /** The condition's state now; returns the document to send, if any. */
+  update(
+    target: string,
+    alert: AlertKind,
+    condition: { active: boolean; domains?: readonly string[]; reason?: string },
+    now: number,
+  ): AlertDocument | undefined {
+    const key = `${target}\u0000${alert}`;
+    const known = this.#active.get(key);
+    const domains = [...(condition.domains ?? [])];
+    const base = { target, alert, domains, ...(condition.reason !== undefined && { reason: condition.reason }) };
+    if (!condition.active) {
+      if (known === undefined) return undefined;
+      this.#active.delete(key);
+      return documentOf({ ...base, status: 'resolved', reminder: false }, known.since, now);
+    }
+    if (known === undefined) {
+      this.#active.set(key, { since: now, lastSent: now });
+      return documentOf({ ...base, status: 'firing', reminder: false }, now, now);
+    }
+    if (now - known.lastSent < this.renotifyMs) return undefined;
+    known.lastSent = now;
+    return documentOf({ ...base, status: 'firing', reminder: true }, known.since, now);
+  }
+
+  /** The conditions firing now, for /status. */
+  firing(target: string): AlertKind[] {
+    return ALERT_KINDS.filter((alert) => this.#active.has(`${target}\u0000${alert}`));
+  }
+}
+
+function documentOf(
+  fields: Omit<AlertDocument, 'text' | 'source' | 'since' | 'at'>,
+  since: number,
+  now: number,
+): AlertDocument {
+  const what = WHAT[fields.alert];
+  const sites = fields.domains.length === 0 ? '' : `: ${listed(fields.domains)}`;
+  const reason = fields.reason === undefined ? '' : ` (${fields.reason})`;
+  const text =
+    fields.status === 'resolved'
+      ? `sitesync watch: resolved on ${fields.target}: ${what}`
+      : `sitesync watch: ${fields.reminder ? 'still ' : ''}${what} on ${fields.target}${sites}${reason}`;
+  return {
+    text,
+    source: 'sitesync watch',
+    ...fields,
+    since: new Date(since).toISOString(),
+    at: new Date(now).toISOString(),
+  };
+}
+
+function listed(domains: readonly string[]): string {
+  const shown = domains.slice(0, 10).join(', ');
+  return domains.length > 10 ? `${shown} and ${domains.length - 10} more` : shown;
+}

@@ -1,0 +1,157 @@
+/**
+ * The watch port over the engine: `reload` loads the configuration (and each
+ * target's, with its git baseline) and keeps the last good one, `check` lists
+ * and plans one target, `heal` applies chosen changes of that plan through
+ * apply's own safety gate. Every client of one service shares one rate limiter
+ * (the request budget: the service counts per client IP), on the watch's clock.
+ */
+import type { Clock } from '../api/clock.js';
+import { createClient, RateLimiter, resolveConnection, type WebsitesApi } from '../api/index.js';
+import { unacknowledged } from '../apply/acknowledge.js';
+import { applyPlan } from '../apply/apply-plan.js';
+import type { Journal } from '../apply/journal.js';
+import { canonicalDomain } from '../model/domain.js';
+import type { Plan } from '../model/plan.js';
+import { plan as planSites, policyFromConfig } from '../plan/index.js';
+import { classify } from './classify.js';
+import { type LoadedTarget, loadTargets, type TargetSource } from './load-targets.js';
+import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort } from './port.js';
+
+export interface EnginePortOptions extends TargetSource {
+  /** The request budget per service, requests a minute (every request: listings, writes, retries). */
+  budgetPerMinute: number;
+  clock: Clock;
+  /** Wall time: the day expiring ignore rules are compared with. */
+  now: () => Date;
+  /** Exact domains whose delete self-heal may make. */
+  allowDelete: readonly string[];
+  journal?: Journal | undefined;
+  onRequest: (target: string, status: number | 'error') => void;
+  /** Client notices (a long wait, an unreadable setting). */
+  notice: (target: string, line: string) => void;
+  /** Before each reload (git-pull mode): rejects with the reason to keep the last good configuration. */
+  beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
+}
+
+interface Open {
+  target: LoadedTarget;
+  api: WebsitesApi;
+  /** The last check's plan: what `heal` chooses from. */
+  last?: { plan: Plan; liveCount: number };
+}
+
+export function enginePort(options: EnginePortOptions): WatchPort {
+  const open = new Map<string, Open>();
+  const limiters = new Map<string, RateLimiter>();
+  let digest: string | undefined;
+
+  const limiterFor = (url: string): RateLimiter => {
+    const origin = new URL(url).origin;
+    const known = limiters.get(origin);
+    if (known !== undefined) return known;
+    const limiter = new RateLimiter({ limit: options.budgetPerMinute, clock: options.clock });
+    limiters.set(origin, limiter);
+    return limiter;
+  };
+
+  const clientFor = (target: LoadedTarget): WebsitesApi => {
+    const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection });
+    return createClient({
+      url: connection.url,
+      apiKey: connection.apiKey,
+      insecureHttp: target.connection.insecureHttp,
+      limiter: limiterFor(connection.url),
+      clock: options.clock,
+      now: options.now,
+      onAttempt: (status) => options.onRequest(target.name, status),
+      notice: (line) => options.notice(target.name, line),
+    });
+  };
+
+  const get = (name: string): Open => {
+    const found = open.get(name);
+    if (found === undefined) throw new Error(`no such target: ${name}`);
+    return found;
+  };
+
+  return {
+    async reload(signal) {
+      let targets: LoadedTarget[];
+      try {
+        await options.beforeReload?.(signal);
+        targets = await loadTargets(options);
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
+      }
+      const next = targets.map((target) => target.digest).join(',');
+      const changed = next !== digest;
+      digest = next;
+      for (const [name, was] of open) {
+        const now = targets.find((target) => target.name === name);
+        if (now === undefined || now.connectionKey !== was.target.connectionKey) {
+          await was.api.close();
+          open.delete(name);
+        }
+      }
+      for (const target of targets) {
+        const was = open.get(target.name);
+        open.set(target.name, was === undefined ? { target, api: clientFor(target) } : { ...was, target });
+      }
+      return { ok: true, targets: targets.map((target) => target.name), changed };
+    },
+
+    async check(name, signal): Promise<CheckResult> {
+      const entry = get(name);
+      const { state, baseline } = entry.target;
+      const policy = policyFromConfig(state.policy, { today: options.now().toISOString().slice(0, 10) });
+      const live = await entry.api.listWebsites({ signal });
+      const result = planSites(state.websites, live, policy, baseline);
+      entry.last = { plan: result, liveCount: live.length };
+      const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
+      return classify(
+        result,
+        state.websites.map((site) => site.domain),
+        live.map((site) => canonicalDomain(site.domain)),
+        unsafe,
+      );
+    },
+
+    async heal(name, chosen, signal): Promise<HealResult[]> {
+      const entry = get(name);
+      const last = entry.last;
+      if (last === undefined) throw new Error('nothing checked yet');
+      // The gate apply enforces, again, over the whole plan: an unsafe plan heals nothing.
+      if (unacknowledged(last.plan.safety, { allowDelete: options.allowDelete }).length > 0)
+        return chosen.map((change) => ({ ...pick(change), result: 'skipped', reason: 'the plan is unsafe' }));
+      const wanted = new Set(chosen.map((change) => `${change.action} ${change.domain}`));
+      const subset: Plan = {
+        ...last.plan,
+        changes: last.plan.changes.filter((change) => wanted.has(`${change.action} ${change.domain}`)),
+      };
+      const desired = new Map(entry.target.state.websites.map((site) => [site.domain, site]));
+      const journal = options.journal;
+      journal?.record({ event: 'begin', target: name, mode: 'self-heal', total: subset.changes.length });
+      const applied = await applyPlan(subset, desired, entry.api, {
+        parallelism: 1,
+        signal,
+        liveCount: last.liveCount,
+        ...(journal && { journal }),
+      });
+      journal?.record({ event: 'end', target: name, mode: 'self-heal', counts: applied.counts });
+      entry.last = undefined; // healed from this plan once: the next check plans again
+      return applied.changes.map((change) => ({
+        domain: change.domain,
+        action: change.action,
+        result: change.outcome,
+        ...(change.reason !== undefined && { reason: change.reason }),
+      }));
+    },
+
+    async close() {
+      await Promise.all([...open.values()].map((entry) => entry.api.close()));
+      open.clear();
+    },
+  };
+}
+
+const pick = (change: WatchedChange) => ({ domain: change.domain, action: change.action });

@@ -1,0 +1,100 @@
+/**
+ * `sitesync watch` put together: the engine port with its request budget,
+ * the reconcile loop, metrics, alerts over webhooks and the status server.
+ * The CLI (cli/commands/watch.ts) only turns flags into `WatchSettings`,
+ * wires signals and maps the end to an exit code; tests start it in-process
+ * on a manual clock.
+ */
+import type { Clock } from '../api/clock.js';
+import type { Journal } from '../apply/journal.js';
+import { enginePort } from './engine-port.js';
+import type { HealPolicy } from './heal-policy.js';
+import type { TargetSource } from './load-targets.js';
+import type { Logger } from './log.js';
+import { WatchMetrics } from './metrics.js';
+import type { WatchPort } from './port.js';
+import { type StatusServer, startStatusServer } from './status-server.js';
+import { Watcher } from './watcher.js';
+import { type Webhook, Webhooks } from './webhooks.js';
+
+export interface WatchSettings {
+  source: TargetSource;
+  intervalMs: number;
+  budgetPerMinute: number;
+  renotifyMs: number;
+  heal?: HealPolicy | undefined;
+  webhooks: readonly Webhook[];
+  /** Where /metrics, /healthz, /readyz and /status listen; none without. */
+  metricsAddress?: { host: string; port: number } | undefined;
+  clock: Clock;
+  /** Wall time, epoch milliseconds. */
+  now: () => number;
+  log: Logger;
+  journal?: Journal | undefined;
+  /** Run before each reload: git-pull mode (git-pull.ts). */
+  beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Replaces the engine (tests of the loop alone). */
+  port?: WatchPort;
+}
+
+export interface RunningWatch {
+  watcher: Watcher;
+  metrics: WatchMetrics;
+  webhooks: Webhooks;
+  /** The status server's base URL, when listening. */
+  url?: string | undefined;
+  /** Runs until `watcher.stop()`, or until `cycles` cycles have run since the start. */
+  run(cycles?: number): Promise<void>;
+  /** Gives up webhook retries, closes the clients and the status server. */
+  close(): Promise<void>;
+}
+
+export async function startWatch(settings: WatchSettings): Promise<RunningWatch> {
+  const { log, clock } = settings;
+  const metrics = new WatchMetrics();
+  const webhooks = new Webhooks(settings.webhooks, { clock, log });
+  const port =
+    settings.port ??
+    enginePort({
+      ...settings.source,
+      budgetPerMinute: settings.budgetPerMinute,
+      clock,
+      now: () => new Date(settings.now()),
+      allowDelete: settings.heal?.allowDelete ?? [],
+      journal: settings.journal,
+      onRequest: (target, status) => metrics.request(target, status),
+      notice: (target, line) => log('warn', line, { target }),
+      beforeReload: settings.beforeReload,
+    });
+  const watcher = new Watcher({
+    port,
+    clock,
+    now: settings.now,
+    intervalMs: settings.intervalMs,
+    renotifyMs: settings.renotifyMs,
+    heal: settings.heal,
+    metrics,
+    notify: (document) => webhooks.send(document),
+    log,
+  });
+  let server: StatusServer | undefined;
+  if (settings.metricsAddress !== undefined)
+    server = await startStatusServer(settings.metricsAddress, watcher, metrics);
+  return {
+    watcher,
+    metrics,
+    webhooks,
+    url: server?.url,
+    run: (cycles) => watcher.run(cycles),
+    async close() {
+      webhooks.stop();
+      await Promise.all([webhooks.idle(), port.close(), server?.close()]);
+    },
+  };
+}
+
+export { HEAL_MODES, type HealMode, type HealPolicy } from './heal-policy.js';
+export { createLogger, type Level, type Logger } from './log.js';
+export { parseAddress } from './status-server.js';
+export type { Webhook } from './webhooks.js';
+export { parseWindow, type Window } from './window.js';

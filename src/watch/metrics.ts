@@ -1,0 +1,108 @@
+/**
+ * The Prometheus metrics of `sitesync watch` (prom-client, a registry of its
+ * own, with the process defaults). Each target's series are created at zero
+ * as soon as the target is known, so a dashboard or an alert rule never
+ * misses a series that has not happened yet (controller-runtime does the same).
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { SITE_CLASSES, type SiteClass } from './port.js';
+
+export const CHECK_RESULTS = ['success', 'error'] as const;
+export const HEAL_RESULTS = ['applied', 'failed', 'skipped'] as const;
+const HEAL_ACTIONS = ['create', 'update', 'delete'] as const;
+
+export class WatchMetrics {
+  readonly registry = new Registry();
+  readonly #websites: Gauge<'target' | 'class'>;
+  readonly #lastSuccess: Gauge<'target'>;
+  readonly #checks: Counter<'target' | 'result'>;
+  readonly #duration: Histogram<'target'>;
+  readonly #requests: Counter<'target' | 'status'>;
+  readonly #healed: Counter<'target' | 'action' | 'result'>;
+  readonly #known = new Set<string>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    const registers = [this.registry];
+    this.#websites = new Gauge({
+      name: 'sitesync_websites',
+      help: 'Websites of a target by class at the last successful check (in_sync, pending, drift, conflict, unmanaged).',
+      labelNames: ['target', 'class'],
+      registers,
+    });
+    this.#lastSuccess = new Gauge({
+      name: 'sitesync_check_last_success_timestamp_seconds',
+      help: 'Unix time of the last successful check of a target (0: none yet).',
+      labelNames: ['target'],
+      registers,
+    });
+    this.#checks = new Counter({
+      name: 'sitesync_checks_total',
+      help: 'Checks of a target by result.',
+      labelNames: ['target', 'result'],
+      registers,
+    });
+    this.#duration = new Histogram({
+      name: 'sitesync_check_duration_seconds',
+      help: 'How long a check of a target took, waits for the request budget included.',
+      labelNames: ['target'],
+      buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600],
+      registers,
+    });
+    this.#requests = new Counter({
+      name: 'sitesync_api_requests_total',
+      help: 'HTTP requests to a target, retries included, by status (error: no answer).',
+      labelNames: ['target', 'status'],
+      registers,
+    });
+    this.#healed = new Counter({
+      name: 'sitesync_self_heal_changes_total',
+      help: 'Changes self-heal made or attempted, by action and result.',
+      labelNames: ['target', 'action', 'result'],
+      registers,
+    });
+  }
+
+  /** Creates the target's series at zero (once). */
+  know(target: string): void {
+    if (this.#known.has(target)) return;
+    this.#known.add(target);
+    for (const each of SITE_CLASSES) this.#websites.set({ target, class: each }, 0);
+    this.#lastSuccess.set({ target }, 0);
+    for (const result of CHECK_RESULTS) this.#checks.inc({ target, result }, 0);
+    this.#duration.zero({ target });
+    for (const action of HEAL_ACTIONS)
+      for (const result of HEAL_RESULTS) this.#healed.inc({ target, action, result }, 0);
+  }
+
+  checked(target: string, sites: Record<SiteClass, readonly string[]>, atMs: number, seconds: number): void {
+    this.know(target);
+    for (const each of SITE_CLASSES) this.#websites.set({ target, class: each }, sites[each].length);
+    this.#lastSuccess.set({ target }, atMs / 1000);
+    this.#checks.inc({ target, result: 'success' });
+    this.#duration.observe({ target }, seconds);
+  }
+
+  failed(target: string, seconds: number): void {
+    this.know(target);
+    this.#checks.inc({ target, result: 'error' });
+    this.#duration.observe({ target }, seconds);
+  }
+
+  request(target: string, status: number | 'error'): void {
+    this.#requests.inc({ target, status: String(status) });
+  }
+
+  healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void {
+    this.#healed.inc({ target, action, result });
+  }
+
+  /** The text exposition format, for GET /metrics. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The `/status` document of one target: the last check (when, how long, the
+ * result or its error), the sites in each class, the alerts firing and the
+ * state of self-heal. No URL and no secret: webhooks and keys are not here.
+ */
+import type { AlertKind } from './alerts.js';
+import type { HealPolicy } from './heal-policy.js';
+import type { HealResult, SiteClass } from './port.js';
+import type { TargetState } from './watcher.js';
+
+export interface TargetStatus {
+  target: string;
+  lastCheck?: { at: string; seconds: number; result: 'success' | 'error'; error?: string };
+  lastSuccessAt?: string;
+  counts?: Record<SiteClass, number>;
+  sites?: Record<SiteClass, string[]>;
+  alerts: AlertKind[];
+  selfHeal: { mode: string; stopped: boolean; consecutiveFailures: number; last: HealResult[] } | { mode: 'off' };
+}
+
+export function targetStatus(
+  target: string,
+  state: TargetState,
+  alerts: AlertKind[],
+  heal: HealPolicy | undefined,
+): TargetStatus {
+  const status: TargetStatus = {
+    target,
+    alerts,
+    selfHeal:
+      heal === undefined
+        ? { mode: 'off' }
+        : {
+            mode: heal.mode,
+            stopped: state.heal.stopped,
+            consecutiveFailures: state.heal.failures,
+            last: state.heal.last,
+          },
+  };
+  const check = state.check;
+  if (check !== undefined) {
+    const at = new Date(check.at).toISOString();
+    status.lastCheck =
+      check.error !== undefined
+        ? { at, seconds: check.seconds, result: 'error', error: check.error }
+        : { at, seconds: check.seconds, result: 'success' };
+  }
+  if (state.lastSuccess !== undefined) status.lastSuccessAt = new Date(state.lastSuccess).toISOString();
+  // The sites as of the last successful check: a failing check does not blank them.
+  const last = state.lastResult;
+  if (last !== undefined) {
+    status.sites = last.sites;
+    status.counts = Object.fromEntries(
+      Object.entries(last.sites).map(([name, sites]) => [name, sites.length]),
+    ) as Record<SiteClass, number>;
+  }
+  return status;
+}

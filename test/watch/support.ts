@@ -1,0 +1,93 @@
+/**
+ * Helpers of the watch tests: a webhook receiver (real HTTP, records each
+ * JSON body, can fail the first N deliveries), the request log of a reference
+ * server on the manual clock, the largest number of requests in any window,
+ * and `sitesync watch` started in-process on a manual clock.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../src/api/clock.js';
+import type { AlertDocument } from '../../src/watch/alerts.js';
+import { createLogger, type RunningWatch, startWatch, type WatchSettings } from '../../src/watch/index.js';
+
+export interface Receiver {
+  url: string;
+  bodies: AlertDocument[];
+  close(): Promise<void>;
+}
+
+export async function webhookReceiver(failFirst = 0): Promise<Receiver> {
+  const bodies: AlertDocument[] = [];
+  let failures = failFirst;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (failures > 0) {
+        failures--;
+        response.writeHead(503).end();
+        return;
+      }
+      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/T0KEN-0123456789abcdef`,
+    bodies,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A server's requests as it logged them, each with the manual clock's time; `quiet` hides the test's own. */
+export function requestLog(clock: Clock) {
+  const entries: { at: number; status: number; method: string; path: string }[] = [];
+  let quiet = false;
+  return {
+    entries,
+    log: (line: string) => {
+      if (quiet) return;
+      const { status, method, path } = JSON.parse(line) as { status: number; method: string; path: string };
+      entries.push({ at: clock.now(), status, method, path });
+    },
+    /** Runs a request of the test itself, which the log leaves out. */
+    async aside<T>(work: () => Promise<T>): Promise<T> {
+      quiet = true;
+      try {
+        return await work();
+      } finally {
+        quiet = false;
+      }
+    },
+  };
+}
+
+/** The most requests that started within any `windowMs`. */
+export function busiestWindow(times: readonly number[], windowMs = 60_000): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let first = 0;
+  for (let last = 0; last < sorted.length; last++) {
+    while ((sorted[last] ?? 0) - (sorted[first] ?? 0) >= windowMs) first++;
+    most = Math.max(most, last - first + 1);
+  }
+  return most;
+}
+
+/** `sitesync watch` in-process; its log lines are kept in `lines`. */
+export async function watchInProcess(
+  settings: Omit<WatchSettings, 'log' | 'now'> & { now?: () => number },
+): Promise<RunningWatch & { lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const now = settings.now ?? settings.clock.now;
+  const log = createLogger({ format: 'json', level: 'debug', now, write: (line) => lines.push(JSON.parse(line)) });
+  const watch = await startWatch({ ...settings, now, log });
+  return Object.assign(watch, { lines });
+}
+
+export async function getText(url: string): Promise<{ status: number; text: string }> {
+  const response = await fetch(url);
+  return { status: response.status, text: await response.text() };
+}
