@@ -63,6 +63,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['apply', async () => (await import('./commands/apply.js')).registerApply],
   ['export', async () => (await import('./commands/export.js')).registerExport],
   ['serve', async () => (await import('./commands/serve.js')).registerServe],
+  ['watch', async () => (await import('./commands/watch.js')).registerWatch],
 ];
 
 /** The commands whose modules `argv` needs: the one it names, none for --version, else all (help, typos). */

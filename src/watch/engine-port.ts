@@ -29,6 +29,8 @@ export interface EnginePortOptions extends TargetSource {
   onRequest: (target: string, status: number | 'error') => void;
   /** Client notices (a long wait, an unreadable setting). */
   notice: (target: string, line: string) => void;
+  /** Told of each client opened (tests count the requests sent, to hold a manual clock still until they arrive). */
+  onClient?: ((target: string, api: WebsitesApi) => void) | undefined;
   /** Before each reload (git-pull mode): rejects with the reason to keep the last good configuration. */
   beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
@@ -56,7 +58,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
 
   const clientFor = (target: LoadedTarget): WebsitesApi => {
     const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection });
-    return createClient({
+    const api = createClient({
       url: connection.url,
       apiKey: connection.apiKey,
       insecureHttp: target.connection.insecureHttp,
@@ -66,6 +68,8 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       onAttempt: (status) => options.onRequest(target.name, status),
       notice: (line) => options.notice(target.name, line),
     });
+    options.onClient?.(target.name, api);
+    return api;
   };
 
   const get = (name: string): Open => {

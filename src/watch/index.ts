@@ -6,6 +6,7 @@
  * on a manual clock.
  */
 import type { Clock } from '../api/clock.js';
+import type { WebsitesApi } from '../api/index.js';
 import type { Journal } from '../apply/journal.js';
 import { enginePort } from './engine-port.js';
 import type { HealPolicy } from './heal-policy.js';
@@ -33,6 +34,8 @@ export interface WatchSettings {
   journal?: Journal | undefined;
   /** Run before each reload: git-pull mode (git-pull.ts). */
   beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
+  /** Tests: told of each client opened, to count the requests it sends. */
+  onClient?: ((target: string, api: WebsitesApi) => void) | undefined;
   /** Replaces the engine (tests of the loop alone). */
   port?: WatchPort;
 }
@@ -65,6 +68,7 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
       onRequest: (target, status) => metrics.request(target, status),
       notice: (target, line) => log('warn', line, { target }),
       beforeReload: settings.beforeReload,
+      onClient: settings.onClient,
     });
   const watcher = new Watcher({
     port,

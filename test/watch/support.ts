@@ -7,6 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/api/clock.js';
+import type { WebsitesApi } from '../../src/api/index.js';
 import type { AlertDocument } from '../../src/watch/alerts.js';
 import { createLogger, type RunningWatch, startWatch, type WatchSettings } from '../../src/watch/index.js';
 
@@ -41,18 +42,34 @@ export async function webhookReceiver(failFirst = 0): Promise<Receiver> {
   };
 }
 
-/** A server's requests as it logged them, each with the manual clock's time; `quiet` hides the test's own. */
-export function requestLog(clock: Clock) {
-  const entries: { at: number; status: number; method: string; path: string }[] = [];
+/**
+ * A server's requests: `arrivals` on the manual clock (its throttle's clock,
+ * read as each request arrives) and `statuses` (its request log). `aside` runs
+ * a request of the test itself, left out of both. `settle` (for manualClock)
+ * holds time still until every request the watched clients sent has arrived.
+ */
+export function requestLog(clock: Pick<Clock, 'now'>) {
+  const arrivals: number[] = [];
+  const statuses: number[] = [];
+  const clients: WebsitesApi[] = [];
   let quiet = false;
+  let aside = 0;
   return {
-    entries,
-    log: (line: string) => {
-      if (quiet) return;
-      const { status, method, path } = JSON.parse(line) as { status: number; method: string; path: string };
-      entries.push({ at: clock.now(), status, method, path });
+    arrivals,
+    statuses,
+    throttleClock: () => {
+      if (quiet) aside++;
+      else arrivals.push(clock.now());
+      return clock.now();
     },
-    /** Runs a request of the test itself, which the log leaves out. */
+    log: (line: string) => {
+      if (!quiet) statuses.push((JSON.parse(line) as { status: number }).status);
+    },
+    addClient: (api: WebsitesApi) => clients.push(api),
+    async settle() {
+      const sent = () => clients.reduce((sum, api) => sum + api.stats.requests, 0);
+      while (arrivals.length < sent()) await new Promise((resolve) => setImmediate(resolve));
+    },
     async aside<T>(work: () => Promise<T>): Promise<T> {
       quiet = true;
       try {

@@ -24,14 +24,18 @@ afterEach(async () => {
 });
 
 async function threeTargets() {
-  const clock = manualClock(START);
+  const clock = manualClock(START, () => settle());
   const logs = Object.fromEntries(NAMES.map((name) => [name, requestLog(clock)]));
+  const settle = async () => {
+    for (const log of Object.values(logs)) await log.settle();
+  };
   const servers = {} as Record<(typeof NAMES)[number], TestServer>;
   const env: Record<string, string> = {};
   const dir = tempDir('watch');
   const declared: string[] = [];
   for (const name of NAMES) {
-    const server = await startTestServer({ throttlePerMinute: 60, throttleClock: clock.now, log: logs[name]!.log });
+    const { throttleClock, log } = logs[name]!;
+    const server = await startTestServer({ throttlePerMinute: 60, throttleClock, log });
     cleanups.push(() => server.close());
     servers[name] = server;
     env[`${name.toUpperCase()}_KEY`] = server.key;
@@ -66,6 +70,7 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
       webhooks: [{ name: 'TEAM_WEBHOOK', url: receiver.url }],
       metricsAddress: { host: '127.0.0.1', port: 0 },
       clock,
+      onClient: (target, api) => logs[target]?.addClient(api),
     });
     cleanups.push(() => watch.close());
 
@@ -110,10 +115,10 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
 
     // The budget, counted by the servers: at most 12 requests in any minute, never a 429.
     for (const name of NAMES) {
-      const entries = logs[name]!.entries;
-      expect(entries.length).toBeGreaterThanOrEqual(12 * 2); // 12 checks of two pages
-      expect(entries.filter((entry) => entry.status === 429)).toEqual([]);
-      expect(busiestWindow(entries.map((entry) => entry.at))).toBeLessThanOrEqual(12);
+      const { arrivals, statuses } = logs[name]!;
+      expect(arrivals.length).toBeGreaterThanOrEqual(12 * 2); // 12 checks of two pages
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      expect(busiestWindow(arrivals)).toBeLessThanOrEqual(12);
     }
 
     metrics = parseExposition((await getText(`${watch.url}/metrics`)).text);
@@ -131,7 +136,7 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
     expect(metrics.types.get('sitesync_check_duration_seconds')).toBe('histogram');
     expect(metrics.find('sitesync_checks_total', { target: 'gamma', result: 'success' })[0]?.value).toBe(12);
     expect(metrics.find('sitesync_api_requests_total', { target: 'alpha', status: '200' })[0]?.value).toBe(
-      logs.alpha!.entries.length,
+      logs.alpha!.statuses.length,
     );
     // The webhook's URL (with its token) is nowhere: not in the log, not in /status.
     const everything = JSON.stringify(watch.lines) + (await getText(`${watch.url}/status`)).text;

@@ -1,0 +1,49 @@
+/**
+ * `--git-pull`: before each reload, bring the configuration's checkout up to
+ * date as the GitOps pull model does: fetch the branch and the applied tag
+ * (the baseline) from the remote, then fast-forward. Asynchronous child
+ * processes only, so /metrics keeps answering while git works; a failure
+ * (network, a diverged checkout) is a reason to keep the last good configuration.
+ */
+import { execFile } from 'node:child_process';
+
+export interface GitPull {
+  /** The configuration's directory (inside the checkout). */
+  dir: string;
+  remote: string;
+  /** undefined: the branch checked out. */
+  branch?: string | undefined;
+  /** The tag `apply --mark-applied` moves. */
+  tag: string;
+}
+
+function git(dir: string, args: readonly string[], signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-C', dir, ...args],
+      { signal, timeout: 120_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout.trim());
+        else reject(new Error(`git ${args[0]}: ${stderr.trim().split('\n').pop() || error.message}`));
+      },
+    );
+  });
+}
+
+export function gitPuller(pull: GitPull): (signal: AbortSignal) => Promise<void> {
+  return async (signal) => {
+    const branch = pull.branch ?? (await git(pull.dir, ['symbolic-ref', '--short', 'HEAD'], signal));
+    const tracking = `refs/remotes/${pull.remote}/${branch}`;
+    await git(pull.dir, ['fetch', '--quiet', '--no-tags', pull.remote, `+refs/heads/${branch}:${tracking}`], signal);
+    // The tag may not exist yet (nothing applied): then there is no baseline, as in plan.
+    await git(
+      pull.dir,
+      ['fetch', '--quiet', '--no-tags', pull.remote, `+refs/tags/${pull.tag}:refs/tags/${pull.tag}`],
+      signal,
+    ).catch((error: Error) => {
+      if (!/couldn't find remote ref/i.test(error.message)) throw error;
+    });
+    await git(pull.dir, ['merge', '--ff-only', '--quiet', tracking], signal);
+  };
+}
