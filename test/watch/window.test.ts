@@ -1,0 +1,40 @@
+/** Sync windows (`--window`): parsing, the zone's wall clock (summer and winter time), windows past midnight. */
+import { describe, expect, it } from 'vitest';
+import { inWindow, parseWindow, type Window } from '../../src/watch/window.js';
+
+const windowOf = (text: string): Window => {
+  const window = parseWindow(text);
+  if (typeof window === 'string') throw new Error(window);
+  return window;
+};
+
+describe('--window', () => {
+  it('follows the zone through summer and winter time', () => {
+    const office = windowOf('Mon-Fri 09:00-17:00 Europe/Berlin');
+    expect(inWindow(office, Date.parse('2026-07-06T07:00:00Z'))).toBe(true); // Monday 09:00 CEST
+    expect(inWindow(office, Date.parse('2026-07-06T06:59:00Z'))).toBe(false);
+    expect(inWindow(office, Date.parse('2026-01-05T07:30:00Z'))).toBe(false); // Monday 08:30 CET
+    expect(inWindow(office, Date.parse('2026-01-05T08:00:00Z'))).toBe(true);
+    expect(inWindow(office, Date.parse('2026-07-04T10:00:00Z'))).toBe(false); // Saturday
+  });
+
+  it('passes midnight: the morning part belongs to the day the window started', () => {
+    const night = windowOf('Fri 22:00-02:00');
+    expect(inWindow(night, Date.parse('2026-07-10T23:00:00Z'))).toBe(true); // Friday night
+    expect(inWindow(night, Date.parse('2026-07-11T01:00:00Z'))).toBe(true); // Saturday early
+    expect(inWindow(night, Date.parse('2026-07-12T01:00:00Z'))).toBe(false); // Sunday early
+  });
+
+  it('takes day lists and the whole day', () => {
+    const weekend = windowOf('Sat,Sun 00:00-24:00 UTC');
+    expect(inWindow(weekend, Date.parse('2026-07-12T23:59:00Z'))).toBe(true);
+    expect(inWindow(weekend, Date.parse('2026-07-13T00:00:00Z'))).toBe(false);
+  });
+
+  it('names what is wrong', () => {
+    expect(parseWindow('Mon-Fri 9-17')).toBe('"9-17" is not a time range HH:MM-HH:MM');
+    expect(parseWindow('Mon-Fry 09:00-17:00')).toContain('"Mon-Fry" is not a day');
+    expect(parseWindow('Mon 09:00-17:00 Mars/Olympus')).toContain('"Mars/Olympus" is not a time zone');
+    expect(parseWindow('09:00-17:00')).toContain('is not DAYS HH:MM-HH:MM');
+  });
+});
