@@ -59,6 +59,8 @@ export interface RunOptions {
   control?: { signal?: (signal: NodeJS.Signals) => void; pid?: number };
   /** Written to the child's standard input, which is then closed (ignored when absent). */
   input?: string | Buffer;
+  /** Sees standard error as it is written (events to act on, e.g. a log line). */
+  onStderr?: (chunk: string) => void;
 }
 
 /** Runs the CLI to its end (or its death by a signal sent through `control`). */
@@ -76,7 +78,10 @@ export function runCli(cli: BuiltCli, args: string[], options: RunOptions): Prom
     let out = '';
     let err = '';
     child.stdout?.on('data', (chunk) => (out += chunk));
-    child.stderr?.on('data', (chunk) => (err += chunk));
+    child.stderr?.on('data', (chunk) => {
+      err += chunk;
+      options.onStderr?.(String(chunk));
+    });
     if (options.control) {
       options.control.signal = (signal) => child.kill(signal);
       options.control.pid = child.pid;
