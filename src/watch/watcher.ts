@@ -94,9 +94,9 @@ export class Watcher {
     this.#wake.abort();
   }
 
-  /** Ready once every target has been checked once (whatever the result). */
+  /** Ready once a configuration has loaded and each of its targets has been checked once (whatever the result). */
   get ready(): boolean {
-    return this.#cycles > 0;
+    return this.#cycles > 0 && this.#order.length > 0;
   }
 
   status(): { ready: boolean; cycles: number; config: { ok: boolean; error?: string }; targets: TargetStatus[] } {

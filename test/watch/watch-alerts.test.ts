@@ -1,0 +1,70 @@
+/**
+ * Alerts on transitions: checks that start failing fire once, a condition
+ * that persists is re-sent only after --renotify, its end fires "resolved";
+ * a webhook that fails is retried with backoff without holding the checks
+ * back, and only the variable's name is ever logged.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../helpers/manual-clock.js';
+import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+import { watchInProcess, webhookReceiver } from './support.js';
+
+const MINUTE = 60_000;
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('alerts', () => {
+  it('fire on failing checks, remind after --renotify, resolve, and retry a failing webhook', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    await insertWebsite(server, 'a.example', { values: STORED_DEFAULTS });
+    const dir = tempDir('watch-alerts');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n');
+    const receiver = await webhookReceiver(2); // the first two deliveries fail with 503
+    cleanups.push(() => receiver.close());
+    const watch = await watchInProcess({
+      source: {
+        files: [],
+        targets: [],
+        cwd: dir,
+        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
+        insecureHttp: false,
+        heals: false,
+      },
+      intervalMs: 5 * MINUTE,
+      budgetPerMinute: 20,
+      renotifyMs: 30 * MINUTE,
+      webhooks: [{ name: 'ONCALL_WEBHOOK', url: receiver.url }],
+      clock: manualClock(Date.parse('2026-07-06T12:00:00Z')),
+    });
+    cleanups.push(() => watch.close());
+    await watch.run(1);
+    await server.setAccount(server.accountId, { apiAccess: false }); // every check now fails (403)
+    await watch.run(9); // eight failing cycles: 40 minutes
+    await server.setAccount(server.accountId, { apiAccess: true });
+    await watch.run(10);
+    await watch.webhooks.idle();
+
+    expect(receiver.bodies.map((body) => [body.alert, body.status, body.reminder])).toEqual([
+      ['check_failing', 'firing', false],
+      ['check_failing', 'firing', true],
+      ['check_failing', 'resolved', false],
+    ]);
+    expect(receiver.bodies[0]?.reason).toBeTruthy();
+    expect(receiver.bodies[2]?.text).toBe('sitesync watch: resolved on default: checks failing');
+    const retries = watch.lines.filter((line) => line.msg === 'webhook delivery failed, retrying');
+    expect(retries.map((line) => [line.webhook, line.reason])).toEqual([
+      ['ONCALL_WEBHOOK', 'HTTP 503'],
+      ['ONCALL_WEBHOOK', 'HTTP 503'],
+    ]);
+    expect(JSON.stringify(watch.lines)).not.toContain(receiver.url);
+    const text = await watch.metrics.text();
+    expect(text).toContain('sitesync_checks_total{target="default",result="error"} 8');
+    expect(text).toContain('sitesync_api_requests_total{target="default",status="403"} 8');
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * The GitOps pull model (`--git-pull`): before each cycle watch fetches the
+ * branch and the applied tag from the remote and fast-forwards its checkout,
+ * then classifies against that tag: a site added in git since the tag is
+ * pending, a site changed through the API is drift; `--self-heal drift` heals
+ * the drift and leaves the pending change to the reviewed apply.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gitPuller } from '../../src/watch/git-pull.js';
+import { gitRepo } from '../helpers/git-repo.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { client, insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+import { watchInProcess } from './support.js';
+
+const MINUTE = 60_000;
+const V1 = 'version: 1\ndefaults:\n  privacy: private\nwebsites:\n  - domain: a.example\n  - domain: b.example\n';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('watch --git-pull', () => {
+  it('pulls the branch and the applied tag, tells pending from drift, and heals only drift', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const ids: Record<string, number> = {};
+    for (const domain of ['a.example', 'b.example']) ids[domain] = await insertWebsite(server, domain, { values: STORED_DEFAULTS });
+    const origin = gitRepo();
+    origin.commit('v1', { 'websites.yaml': V1 });
+    origin.git('tag', 'sitesync-applied');
+    const checkout = join(tempDir('watch-checkout'), 'repo');
+    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+
+    const watch = await watchInProcess({
+      source: {
+        files: [],
+        targets: [],
+        cwd: checkout,
+        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
+        insecureHttp: false,
+        heals: true,
+      },
+      intervalMs: MINUTE,
+      budgetPerMinute: 20,
+      renotifyMs: 24 * 60 * MINUTE,
+      heal: { mode: 'drift', maxPerCycle: 5, allowDelete: [], windows: [], maxFailures: 3 },
+      webhooks: [],
+      clock: manualClock(Date.parse('2026-07-06T12:00:00Z')),
+      beforeReload: gitPuller({ dir: checkout, remote: 'origin', tag: 'sitesync-applied' }),
+    });
+    cleanups.push(() => watch.close());
+    await watch.run(1);
+    expect(watch.watcher.status().targets[0]?.counts).toMatchObject({ in_sync: 2, pending: 0, drift: 0 });
+
+    origin.commit('add c', { 'websites.yaml': `${V1}  - domain: c.example\n` });
+    await client(server)('PATCH', `/api/v1/websites/${ids['b.example']}`, { form: { privacy: '0' } });
+    await watch.run(2);
+    const healed = watch.lines.filter((line) => line.msg === 'self-heal applied').map((line) => line.domain);
+    expect(healed).toEqual(['b.example']);
+    await watch.run(3);
+    const status = watch.watcher.status().targets[0]!;
+    expect(status.sites?.pending).toEqual(['c.example']); // waits for the reviewed apply
+    expect(status.sites?.in_sync).toEqual(['a.example', 'b.example']);
+    expect(status.sites?.drift).toEqual([]);
+  });
+
+  it('keeps the last good configuration when the pull fails', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const origin = gitRepo();
+    origin.commit('v1', { 'websites.yaml': V1 });
+    const checkout = join(tempDir('watch-checkout'), 'repo');
+    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+    const watch = await watchInProcess({
+      source: {
+        files: [],
+        targets: [],
+        cwd: checkout,
+        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
+        insecureHttp: false,
+        heals: false,
+      },
+      intervalMs: MINUTE,
+      budgetPerMinute: 20,
+      renotifyMs: 24 * 60 * MINUTE,
+      webhooks: [],
+      clock: manualClock(0),
+      beforeReload: gitPuller({ dir: checkout, remote: 'nowhere', tag: 'sitesync-applied' }),
+    });
+    cleanups.push(() => watch.close());
+    await watch.run(1);
+    const status = watch.watcher.status();
+    expect(status.config).toMatchObject({ ok: false, error: expect.stringMatching(/^git fetch: /) });
+    expect(status.ready).toBe(false); // nothing good loaded yet: nothing checked
+    expect(status.targets).toEqual([]);
+  });
+});
