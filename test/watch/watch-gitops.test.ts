@@ -27,7 +27,8 @@ describe('watch --git-pull', () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const ids: Record<string, number> = {};
-    for (const domain of ['a.example', 'b.example']) ids[domain] = await insertWebsite(server, domain, { values: STORED_DEFAULTS });
+    for (const domain of ['a.example', 'b.example'])
+      ids[domain] = await insertWebsite(server, domain, { values: STORED_DEFAULTS });
     const origin = gitRepo();
     origin.commit('v1', { 'websites.yaml': V1 });
     origin.git('tag', 'sitesync-applied');
