@@ -70,6 +70,8 @@ export class WatchMetrics {
     for (const each of SITE_CLASSES) this.#websites.set({ target, class: each }, 0);
     this.#lastSuccess.set({ target }, 0);
     for (const result of CHECK_RESULTS) this.#checks.inc({ target, result }, 0);
+    // The statuses a rule is likely to name; others appear when first seen.
+    for (const status of ['200', '429', 'error']) this.#requests.inc({ target, status }, 0);
     this.#duration.zero({ target });
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.inc({ target, action, result }, 0);

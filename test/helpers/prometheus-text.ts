@@ -51,10 +51,12 @@ export function parseExposition(text: string): Exposition {
   };
 }
 
+/** As Prometheus reads it (Go's ParseFloat): Inf and NaN in any case (prom-client writes `Nan`). */
 function parseValue(text: string): number | undefined {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  const word = text.toLowerCase();
+  if (word === '+inf' || word === 'inf') return Number.POSITIVE_INFINITY;
+  if (word === '-inf') return Number.NEGATIVE_INFINITY;
+  if (word === 'nan') return Number.NaN;
   const value = Number(text);
   return Number.isNaN(value) ? undefined : value;
 }
