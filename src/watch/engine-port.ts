@@ -6,7 +6,7 @@
  * (the request budget: the service counts per client IP), on the watch's clock.
  */
 import type { Clock } from '../api/clock.js';
-import { createClient, RateLimiter, resolveConnection, type WebsitesApi } from '../api/index.js';
+import { type Connection, createClient, RateLimiter, resolveConnection, type WebsitesApi } from '../api/index.js';
 import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
@@ -35,6 +35,11 @@ export interface EnginePortOptions extends TargetSource {
   beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
 }
 
+interface Resolved {
+  target: LoadedTarget;
+  connection: Connection;
+}
+
 interface Open {
   target: LoadedTarget;
   api: WebsitesApi;
@@ -44,25 +49,36 @@ interface Open {
 
 export function enginePort(options: EnginePortOptions): WatchPort {
   const open = new Map<string, Open>();
-  const limiters = new Map<string, RateLimiter>();
+  /** One limiter per service (URL origin), with the limit it was made for. */
+  const limiters = new Map<string, { limit: number; limiter: RateLimiter }>();
   let digest: string | undefined;
 
-  const limiterFor = (url: string): RateLimiter => {
-    const origin = new URL(url).origin;
-    const known = limiters.get(origin);
-    if (known !== undefined) return known;
-    const limiter = new RateLimiter({ limit: options.budgetPerMinute, clock: options.clock });
-    limiters.set(origin, limiter);
-    return limiter;
+  /**
+   * The budget of each service: --budget, or lower when a target on it declares a
+   * lower `rate_limit`. A changed limit makes a new limiter (its clients reopen).
+   */
+  const updateLimiters = (targets: readonly Resolved[]): Set<string> => {
+    const limits = new Map<string, number>();
+    for (const { connection, target } of targets) {
+      const origin = new URL(connection.url).origin;
+      const limit = Math.min(limits.get(origin) ?? options.budgetPerMinute, target.rateLimit ?? options.budgetPerMinute);
+      limits.set(origin, limit);
+    }
+    const changed = new Set<string>();
+    for (const [origin, limit] of limits) {
+      if (limiters.get(origin)?.limit === limit) continue;
+      limiters.set(origin, { limit, limiter: new RateLimiter({ limit, clock: options.clock }) });
+      changed.add(origin);
+    }
+    return changed;
   };
 
-  const clientFor = (target: LoadedTarget): WebsitesApi => {
-    const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection });
+  const clientFor = ({ target, connection }: Resolved): WebsitesApi => {
     const api = createClient({
       url: connection.url,
       apiKey: connection.apiKey,
       insecureHttp: target.connection.insecureHttp,
-      limiter: limiterFor(connection.url),
+      limiter: limiters.get(new URL(connection.url).origin)?.limiter,
       clock: options.clock,
       now: options.now,
       onAttempt: (status) => options.onRequest(target.name, status),
@@ -80,28 +96,35 @@ export function enginePort(options: EnginePortOptions): WatchPort {
 
   return {
     async reload(signal) {
-      let targets: LoadedTarget[];
+      let targets: Resolved[];
       try {
         await options.beforeReload?.(signal);
-        targets = await loadTargets(options);
+        targets = (await loadTargets(options)).map((target) => ({
+          target,
+          // The key is read here: a missing one is a configuration error, not a failing check.
+          connection: resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection }),
+        }));
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }
-      const next = targets.map((target) => target.digest).join(',');
+      const next = targets.map(({ target }) => target.digest).join(',');
       const changed = next !== digest;
       digest = next;
+      const newLimiters = updateLimiters(targets);
       for (const [name, was] of open) {
-        const now = targets.find((target) => target.name === name);
-        if (now === undefined || now.connectionKey !== was.target.connectionKey) {
+        const now = targets.find(({ target }) => target.name === name)?.target;
+        const origin = new URL(was.api.url).origin;
+        if (now === undefined || now.connectionKey !== was.target.connectionKey || newLimiters.has(origin)) {
           await was.api.close();
           open.delete(name);
         }
       }
-      for (const target of targets) {
-        const was = open.get(target.name);
-        open.set(target.name, was === undefined ? { target, api: clientFor(target) } : { ...was, target });
+      for (const resolved of targets) {
+        const was = open.get(resolved.target.name);
+        const target = resolved.target;
+        open.set(target.name, was === undefined ? { target, api: clientFor(resolved) } : { ...was, target });
       }
-      return { ok: true, targets: targets.map((target) => target.name), changed };
+      return { ok: true, targets: targets.map(({ target }) => target.name), changed };
     },
 
     async check(name, signal): Promise<CheckResult> {

@@ -39,6 +39,8 @@ export interface LoadedTarget {
   state: DesiredState;
   baseline?: Baseline | undefined;
   connection: Omit<ConnectionInput, 'env' | 'cwd'> & { insecureHttp: boolean };
+  /** The target's `rate_limit`: the service's budget is no higher. */
+  rateLimit?: number | undefined;
   /** Changes when the URL or key source changes: the client is then opened again. */
   connectionKey: string;
   digest: string;
@@ -67,7 +69,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
     const files = targetFiles(source.files, target, source.cwd);
     const state = forTarget(await load(files, source), target);
     const baseline = baselineFor({ files, rootFiles: source.files, target }, at, io);
-    targets.push(loaded(target.name, state, baseline, connectionOf(target, source)));
+    targets.push({ ...loaded(target.name, state, baseline, connectionOf(target, source)), rateLimit: target.rateLimit });
   }
   return targets;
 }

@@ -20,6 +20,8 @@ export class WatchMetrics {
   readonly #requests: Counter<'target' | 'status'>;
   readonly #healed: Counter<'target' | 'action' | 'result'>;
   readonly #known = new Set<string>();
+  /** The statuses each target's request counter has a series for. */
+  readonly #statuses = new Map<string, Set<string>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -71,10 +73,23 @@ export class WatchMetrics {
     this.#lastSuccess.set({ target }, 0);
     for (const result of CHECK_RESULTS) this.#checks.inc({ target, result }, 0);
     // The statuses a rule is likely to name; others appear when first seen.
-    for (const status of ['200', '429', 'error']) this.#requests.inc({ target, status }, 0);
+    for (const status of ['200', '429', 'error']) this.request(target, status, 0);
     this.#duration.zero({ target });
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.inc({ target, action, result }, 0);
+  }
+
+  /** Removes a target's series (it left the configuration). */
+  forget(target: string): void {
+    if (!this.#known.delete(target)) return;
+    for (const each of SITE_CLASSES) this.#websites.remove({ target, class: each });
+    this.#lastSuccess.remove({ target });
+    for (const result of CHECK_RESULTS) this.#checks.remove({ target, result });
+    this.#duration.remove({ target });
+    for (const status of this.#statuses.get(target) ?? []) this.#requests.remove({ target, status });
+    this.#statuses.delete(target);
+    for (const action of HEAL_ACTIONS)
+      for (const result of HEAL_RESULTS) this.#healed.remove({ target, action, result });
   }
 
   checked(target: string, sites: Record<SiteClass, readonly string[]>, atMs: number, seconds: number): void {
@@ -91,8 +106,11 @@ export class WatchMetrics {
     this.#duration.observe({ target }, seconds);
   }
 
-  request(target: string, status: number | 'error'): void {
-    this.#requests.inc({ target, status: String(status) });
+  request(target: string, status: number | string, count = 1): void {
+    const label = String(status);
+    const seen = this.#statuses.get(target) ?? new Set<string>();
+    this.#statuses.set(target, seen.add(label));
+    this.#requests.inc({ target, status: label }, count);
   }
 
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void {

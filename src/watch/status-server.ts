@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SitesyncError } from '../model/errors.js';
 import type { WatchMetrics } from './metrics.js';
 import type { Watcher } from './watcher.js';
 
@@ -57,7 +58,10 @@ export async function startStatusServer(
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${address.host}:${address.port}`;
+      reject(new SitesyncError('usage', `--metrics-addr ${where}: cannot listen (${error.code ?? error.message})`));
+    });
     server.listen(address.port, address.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

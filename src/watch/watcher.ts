@@ -145,6 +145,10 @@ export class Watcher {
     if (this.#configError !== undefined || loaded.changed)
       log('info', 'configuration loaded', { targets: loaded.targets });
     this.#configError = undefined;
+    for (const gone of this.#order.filter((target) => !loaded.targets.includes(target))) {
+      metrics.forget(gone);
+      this.#targets.delete(gone);
+    }
     this.#order = loaded.targets;
     for (const target of loaded.targets) {
       metrics.know(target);
