@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { Clock } from '../../src/api/clock.js';
 import type { WebsitesApi } from '../../src/api/index.js';
 import type { AlertDocument } from '../../src/watch/alerts.js';
@@ -100,6 +101,48 @@ export async function watchInProcess(
   const log = createLogger({ format: 'json', level: 'debug', now, write: (line) => lines.push(JSON.parse(line)) });
   const watch = await startWatch({ ...settings, now, log });
   return Object.assign(watch, { lines });
+}
+
+export const MINUTE = 60_000;
+
+/** Cleanups run after each test of the file, last first: `const cleanups = useCleanups()`. */
+export function useCleanups(): (() => Promise<void>)[] {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  return cleanups;
+}
+
+/**
+ * Watch over one server's account (no `targets:`; SITESYNC_URL and
+ * SITESYNC_API_KEY) with the configuration in `cwd`: a 1-minute interval,
+ * a budget of 20, a day's renotify, no webhook, unless `extra` says otherwise.
+ * Closed by `cleanups`.
+ */
+export async function watchOneAccount(
+  server: { url: string; key: string },
+  cwd: string,
+  cleanups: (() => Promise<void>)[],
+  extra: Partial<Parameters<typeof watchInProcess>[0]> & Pick<WatchSettings, 'clock'>,
+) {
+  const watch = await watchInProcess({
+    source: {
+      files: [],
+      targets: [],
+      cwd,
+      env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
+      insecureHttp: false,
+      heals: extra.heal !== undefined,
+    },
+    intervalMs: MINUTE,
+    budgetPerMinute: 20,
+    renotifyMs: 24 * 60 * MINUTE,
+    webhooks: [],
+    ...extra,
+  });
+  cleanups.push(() => watch.close());
+  return watch;
 }
 
 export async function getText(url: string): Promise<{ status: number; text: string }> {

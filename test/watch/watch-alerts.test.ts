@@ -6,17 +6,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/manual-clock.js';
 import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { watchInProcess, webhookReceiver } from './support.js';
+import { MINUTE, useCleanups, watchOneAccount, webhookReceiver } from './support.js';
 
-const MINUTE = 60_000;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('alerts', () => {
   it('fire on failing checks, remind after --renotify, resolve, and retry a failing webhook', async () => {
@@ -27,22 +23,12 @@ describe('alerts', () => {
     writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n');
     const receiver = await webhookReceiver(2); // the first two deliveries fail with 503
     cleanups.push(() => receiver.close());
-    const watch = await watchInProcess({
-      source: {
-        files: [],
-        targets: [],
-        cwd: dir,
-        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
-        insecureHttp: false,
-        heals: false,
-      },
+    const watch = await watchOneAccount(server, dir, cleanups, {
       intervalMs: 5 * MINUTE,
-      budgetPerMinute: 20,
       renotifyMs: 30 * MINUTE,
       webhooks: [{ name: 'ONCALL_WEBHOOK', url: receiver.url }],
       clock: manualClock(Date.parse('2026-07-06T12:00:00Z')),
     });
-    cleanups.push(() => watch.close());
     await watch.run(1);
     await server.setAccount(server.accountId, { apiAccess: false }); // every check now fails (403)
     await watch.run(9); // eight failing cycles: 40 minutes

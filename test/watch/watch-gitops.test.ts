@@ -7,20 +7,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitPuller } from '../../src/watch/git-pull.js';
 import { gitRepo } from '../helpers/git-repo.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { watchInProcess } from './support.js';
+import { useCleanups, watchOneAccount } from './support.js';
 
-const MINUTE = 60_000;
 const V1 = 'version: 1\ndefaults:\n  privacy: private\nwebsites:\n  - domain: a.example\n  - domain: b.example\n';
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 describe('watch --git-pull', () => {
   it('pulls the branch and the applied tag, tells pending from drift, and heals only drift', async () => {
@@ -35,24 +31,11 @@ describe('watch --git-pull', () => {
     const checkout = join(tempDir('watch-checkout'), 'repo');
     execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
 
-    const watch = await watchInProcess({
-      source: {
-        files: [],
-        targets: [],
-        cwd: checkout,
-        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
-        insecureHttp: false,
-        heals: true,
-      },
-      intervalMs: MINUTE,
-      budgetPerMinute: 20,
-      renotifyMs: 24 * 60 * MINUTE,
+    const watch = await watchOneAccount(server, checkout, cleanups, {
       heal: { mode: 'drift', maxPerCycle: 5, allowDelete: [], windows: [], maxFailures: 3 },
-      webhooks: [],
       clock: manualClock(Date.parse('2026-07-06T12:00:00Z')),
       beforeReload: gitPuller({ dir: checkout, remote: 'origin', tag: 'sitesync-applied' }),
     });
-    cleanups.push(() => watch.close());
     await watch.run(1);
     expect(watch.watcher.status().targets[0]?.counts).toMatchObject({ in_sync: 2, pending: 0, drift: 0 });
 
@@ -75,23 +58,10 @@ describe('watch --git-pull', () => {
     origin.commit('v1', { 'websites.yaml': V1 });
     const checkout = join(tempDir('watch-checkout'), 'repo');
     execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
-    const watch = await watchInProcess({
-      source: {
-        files: [],
-        targets: [],
-        cwd: checkout,
-        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
-        insecureHttp: false,
-        heals: false,
-      },
-      intervalMs: MINUTE,
-      budgetPerMinute: 20,
-      renotifyMs: 24 * 60 * MINUTE,
-      webhooks: [],
+    const watch = await watchOneAccount(server, checkout, cleanups, {
       clock: manualClock(0),
       beforeReload: gitPuller({ dir: checkout, remote: 'nowhere', tag: 'sitesync-applied' }),
     });
-    cleanups.push(() => watch.close());
     await watch.run(1);
     const status = watch.watcher.status();
     expect(status.config).toMatchObject({ ok: false, error: expect.stringMatching(/^git fetch: /) });

@@ -7,21 +7,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryJournal } from '../../src/apply/journal.js';
 import type { HealPolicy } from '../../src/watch/index.js';
 import { parseWindow, type Window } from '../../src/watch/window.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { watchInProcess } from './support.js';
+import { MINUTE, useCleanups, watchOneAccount } from './support.js';
 
-const MINUTE = 60_000;
 const MONDAY_NOON = Date.parse('2026-07-06T12:00:00Z');
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const cleanups = useCleanups();
 
 const CONFIG = `version: 1
 prune: true
@@ -49,24 +45,11 @@ async function drifted(options: { policy?: Partial<HealPolicy>; websiteLimit?: n
   await client(server)('PATCH', `/api/v1/websites/${ids['a.example']}`, { form: { privacy: '0' } });
   const journal = memoryJournal();
   const clock = manualClock(MONDAY_NOON);
-  const watch = await watchInProcess({
-    source: {
-      files: [],
-      targets: [],
-      cwd: dir,
-      env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
-      insecureHttp: false,
-      heals: true,
-    },
-    intervalMs: MINUTE,
-    budgetPerMinute: 20,
-    renotifyMs: 24 * 60 * MINUTE,
+  const watch = await watchOneAccount(server, dir, cleanups, {
     heal: { mode: 'drift', maxPerCycle: 5, allowDelete: [], windows: [], maxFailures: 3, ...options.policy },
-    webhooks: [],
     clock,
     journal,
   });
-  cleanups.push(() => watch.close());
   return { server, dir, watch, journal, clock };
 }
 
