@@ -61,7 +61,10 @@ export function enginePort(options: EnginePortOptions): WatchPort {
     const limits = new Map<string, number>();
     for (const { connection, target } of targets) {
       const origin = new URL(connection.url).origin;
-      const limit = Math.min(limits.get(origin) ?? options.budgetPerMinute, target.rateLimit ?? options.budgetPerMinute);
+      const limit = Math.min(
+        limits.get(origin) ?? options.budgetPerMinute,
+        target.rateLimit ?? options.budgetPerMinute,
+      );
       limits.set(origin, limit);
     }
     const changed = new Set<string>();

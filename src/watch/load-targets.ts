@@ -69,7 +69,10 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
     const files = targetFiles(source.files, target, source.cwd);
     const state = forTarget(await load(files, source), target);
     const baseline = baselineFor({ files, rootFiles: source.files, target }, at, io);
-    targets.push({ ...loaded(target.name, state, baseline, connectionOf(target, source)), rateLimit: target.rateLimit });
+    targets.push({
+      ...loaded(target.name, state, baseline, connectionOf(target, source)),
+      rateLimit: target.rateLimit,
+    });
   }
   return targets;
 }
