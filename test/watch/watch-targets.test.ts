@@ -142,5 +142,6 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
     const everything = JSON.stringify(watch.lines) + (await getText(`${watch.url}/status`)).text;
     expect(everything).not.toContain('T0KEN');
     expect(everything).toContain('TEAM_WEBHOOK');
+    for (const key of Object.values(env)) expect(everything).not.toContain(key); // nor an API key
   });
 });
