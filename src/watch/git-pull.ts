@@ -33,7 +33,11 @@ function git(dir: string, args: readonly string[], signal: AbortSignal): Promise
 
 export function gitPuller(pull: GitPull): (signal: AbortSignal) => Promise<void> {
   return async (signal) => {
-    const branch = pull.branch ?? (await git(pull.dir, ['symbolic-ref', '--short', 'HEAD'], signal));
+    const checkedOut = await git(pull.dir, ['symbolic-ref', '--short', 'HEAD'], signal);
+    const branch = pull.branch ?? checkedOut;
+    // The fast-forward moves the branch checked out: it must be the one pulled.
+    if (branch !== checkedOut)
+      throw new Error(`--git-branch ${branch}: the checkout is on ${checkedOut}; check out ${branch}`);
     const tracking = `refs/remotes/${pull.remote}/${branch}`;
     await git(pull.dir, ['fetch', '--quiet', '--no-tags', pull.remote, `+refs/heads/${branch}:${tracking}`], signal);
     // The tag may not exist yet (nothing applied): then there is no baseline, as in plan.

@@ -67,5 +67,10 @@ describe('watch --git-pull', () => {
     expect(status.config).toMatchObject({ ok: false, error: expect.stringMatching(/^git fetch: /) });
     expect(status.ready).toBe(false); // nothing good loaded yet: nothing checked
     expect(status.targets).toEqual([]);
+    // Pulling another branch than the one checked out would move the wrong branch.
+    const other = gitPuller({ dir: checkout, remote: 'origin', branch: 'release', tag: 'sitesync-applied' });
+    await expect(other(new AbortController().signal)).rejects.toThrow(
+      '--git-branch release: the checkout is on main; check out release',
+    );
   });
 });
