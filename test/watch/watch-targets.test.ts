@@ -9,11 +9,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseWindow, type Window } from '../../src/watch/window.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { parseExposition } from '../helpers/prometheus-text.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { busiestWindow, getText, requestLog, watchInProcess, webhookReceiver } from './support.js';
+import { busiestWindow, getText, type Receiver, requestLog, watchInProcess, webhookReceiver } from './support.js';
 
 const NAMES = ['alpha', 'beta', 'gamma'] as const;
 const MINUTE = 60_000;
@@ -56,6 +57,19 @@ async function threeTargets() {
   );
   return { clock, logs, servers, env, dir };
 }
+
+/** Each server counted at most `budget` requests in any minute, and answered every one with 200. */
+function expectBudgetHeld(logs: Record<string, ReturnType<typeof requestLog>>, budget: number, atLeast: number) {
+  for (const name of NAMES) {
+    const { arrivals, statuses } = logs[name]!;
+    expect(arrivals.length, name).toBeGreaterThanOrEqual(atLeast);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(busiestWindow(arrivals), name).toBeLessThanOrEqual(budget);
+  }
+}
+
+const windowOf = (text: string): Window => parseWindow(text) as Window;
+const alertsOf = (receiver: Receiver) => receiver.bodies.map((body) => [body.target, body.alert, body.status]);
 
 describe('sitesync watch over three targets for an hour of injected time', () => {
   it('reports drift once, resolves it, and holds the request budget', async () => {
@@ -114,12 +128,7 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
     expect(clock.now() - START).toBeGreaterThanOrEqual(55 * MINUTE);
 
     // The budget, counted by the servers: at most 12 requests in any minute, never a 429.
-    for (const name of NAMES) {
-      const { arrivals, statuses } = logs[name]!;
-      expect(arrivals.length).toBeGreaterThanOrEqual(12 * 2); // 12 checks of two pages
-      expect(statuses.filter((status) => status !== 200)).toEqual([]);
-      expect(busiestWindow(arrivals)).toBeLessThanOrEqual(12);
-    }
+    expectBudgetHeld(logs, 12, 12 * 2); // 12 checks of two pages
 
     metrics = parseExposition((await getText(`${watch.url}/metrics`)).text);
     for (const name of [
@@ -143,5 +152,74 @@ describe('sitesync watch over three targets for an hour of injected time', () =>
     expect(everything).not.toContain('T0KEN');
     expect(everything).toContain('TEAM_WEBHOOK');
     for (const key of Object.values(env)) expect(everything).not.toContain(key); // nor an API key
+  });
+
+  it('heals drift on every target inside its window, a few changes a cycle, with the budget held', async () => {
+    const { clock, logs, servers, env, dir } = await threeTargets();
+    const receiver = await webhookReceiver();
+    cleanups.push(() => receiver.close());
+    await insertWebsite(servers.gamma, 'extra.gamma.example', { values: STORED_DEFAULTS }); // unmanaged: kept
+    const watch = await watchInProcess({
+      source: { files: [], targets: [], cwd: dir, env, insecureHttp: false, heals: true },
+      intervalMs: 5 * MINUTE,
+      budgetPerMinute: 6,
+      renotifyMs: 24 * 60 * MINUTE,
+      heal: {
+        mode: 'drift',
+        maxPerCycle: 2,
+        allowDelete: [],
+        windows: [windowOf('Mon-Fri 08:20-23:00')],
+        maxFailures: 3,
+      },
+      webhooks: [{ name: 'TEAM_WEBHOOK', url: receiver.url }],
+      clock,
+      onClient: (target, api) => logs[target]?.addClient(api),
+    });
+    cleanups.push(() => watch.close());
+    await watch.run(1);
+    // Drift through the API: three sites made public on beta, one deleted on alpha.
+    const beta = client(servers.beta);
+    for (const n of [3, 4, 5]) {
+      const id = (await logs.beta!.aside(() => beta('GET', `/api/v1/websites?search=site${n}.beta.example`))).body
+        .data[0].id;
+      await logs.beta!.aside(() => beta('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } }));
+    }
+    const alpha = client(servers.alpha);
+    const gone = (await logs.alpha!.aside(() => alpha('GET', '/api/v1/websites?search=site9.alpha.example'))).body
+      .data[0].id;
+    await logs.alpha!.aside(() => alpha('DELETE', `/api/v1/websites/${gone}`));
+
+    await watch.run(4); // until 08:15: outside the window, nothing healed
+    expect(watch.watcher.status().targets.map((t) => [t.target, t.counts?.drift])).toEqual([
+      ['alpha', 1],
+      ['beta', 3],
+      ['gamma', 0],
+    ]);
+    await watch.run(12);
+    await watch.webhooks.idle();
+    const status = watch.watcher.status().targets;
+    expect(status.map((t) => [t.target, t.counts?.in_sync, t.counts?.drift, t.counts?.unmanaged])).toEqual([
+      ['alpha', 150, 0, 0],
+      ['beta', 150, 0, 0],
+      ['gamma', 150, 0, 1],
+    ]);
+    const healed = watch.lines.filter((line) => line.msg === 'self-heal applied');
+    expect(healed.map((line) => [line.target, line.action, line.domain])).toEqual([
+      ['alpha', 'create', 'site9.alpha.example'],
+      ['beta', 'update', 'site3.beta.example'],
+      ['beta', 'update', 'site4.beta.example'],
+      ['beta', 'update', 'site5.beta.example'], // the next cycle: at most 2 a cycle
+    ]);
+    expect(new Set(healed.map((line) => line.time)).size).toBe(3);
+    expect(alertsOf(receiver)).toEqual([
+      ['alpha', 'drift', 'firing'],
+      ['beta', 'drift', 'firing'],
+      ['alpha', 'drift', 'resolved'],
+      ['beta', 'drift', 'resolved'],
+    ]);
+    const text = await watch.metrics.text();
+    expect(text).toContain('sitesync_self_heal_changes_total{target="beta",action="update",result="applied"} 3');
+    expect(text).toContain('sitesync_self_heal_changes_total{target="gamma",action="delete",result="applied"} 0');
+    expectBudgetHeld(logs, 6, 12 * 2); // 12 cycles of two-page listings, and the heals
   });
 });
