@@ -18,10 +18,19 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function webhookReceiver(failFirst = 0): Promise<Receiver> {
+/** `failFirst` deliveries are answered 503; with `hang`, none is ever answered. */
+export async function webhookReceiver(
+  failFirst = 0,
+  hang = false,
+): Promise<Receiver & { received: number; firstRequest: Promise<void> }> {
   const bodies: AlertDocument[] = [];
   let failures = failFirst;
+  let arrived = () => {};
+  const receiver = { received: 0, firstRequest: new Promise<void>((resolve) => (arrived = resolve)) };
   const server = createServer((request, response) => {
+    receiver.received += 1;
+    arrived();
+    if (hang) return;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -36,11 +45,15 @@ export async function webhookReceiver(failFirst = 0): Promise<Receiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  return Object.assign(receiver, {
     url: `http://127.0.0.1:${port}/hooks/T0KEN-0123456789abcdef`,
     bodies,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
 }
 
 /**

@@ -53,4 +53,22 @@ describe('alerts', () => {
     expect(text).toContain('sitesync_checks_total{target="default",result="error"} 8');
     expect(text).toContain('sitesync_api_requests_total{target="default",status="403"} 8');
   });
+
+  it('never hold the checks back: a webhook that never answers', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const dir = tempDir('watch-alerts');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: missing.example\n');
+    const receiver = await webhookReceiver(0, true);
+    cleanups.push(() => receiver.close());
+    const watch = await watchOneAccount(server, dir, cleanups, {
+      webhooks: [{ name: 'SLOW_WEBHOOK', url: receiver.url }],
+      clock: manualClock(0),
+    });
+    await watch.run(5);
+    expect(watch.watcher.status().cycles).toBe(5);
+    expect(watch.watcher.status().targets[0]?.alerts).toEqual(['drift']);
+    await receiver.firstRequest; // the alert went out, and is still unanswered
+    expect(receiver.received).toBe(1);
+  });
 });
