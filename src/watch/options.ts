@@ -60,11 +60,15 @@ export interface HealFlags {
 }
 
 export function healPolicyOf(flags: HealFlags): HealPolicy | undefined {
-  const given = ['--max-heal', '--window', '--allow-delete', '--heal-failures'].filter(
-    (_, index) => [flags.maxHeal, flags.window, flags.allowDelete, flags.healFailures][index] !== undefined,
-  );
   if (flags.selfHeal === undefined) {
-    if (given.length > 0) throw new SitesyncError('usage', `${given[0]} needs --self-heal drift|pending|all`);
+    const healing = {
+      '--max-heal': flags.maxHeal,
+      '--window': flags.window,
+      '--allow-delete': flags.allowDelete,
+      '--heal-failures': flags.healFailures,
+    };
+    const given = Object.entries(healing).find(([, value]) => value !== undefined);
+    if (given !== undefined) throw new SitesyncError('usage', `${given[0]} needs --self-heal drift|pending|all`);
     return undefined;
   }
   if (!(HEAL_MODES as readonly string[]).includes(flags.selfHeal))
