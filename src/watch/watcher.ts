@@ -10,6 +10,7 @@
  * cuts the current wait short and starts a new cycle at once.
  */
 import type { Clock } from '../api/clock.js';
+import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
 import { type HealPolicy, healable } from './heal-policy.js';
 import type { Logger } from './log.js';
@@ -51,6 +52,7 @@ export class Watcher {
   #reloadAsked = false;
   #order: string[] = [];
   #configError: string | undefined;
+  #loadedOnce = false;
   #cycles = 0;
   /** When the next cycle starts, on the clock. */
   #nextCycle = Number.NEGATIVE_INFINITY;
@@ -60,7 +62,10 @@ export class Watcher {
     this.#alerts = new Alerts(options.renotifyMs);
   }
 
-  /** Runs until `stop`; resolves once the step in flight has finished. `cycles` bounds the run (tests). */
+  /**
+   * Runs until `stop`; resolves once the step in flight has finished. `cycles` bounds the run (tests).
+   * Rejects when the first configuration cannot be loaded.
+   */
   async run(cycles = Number.POSITIVE_INFINITY): Promise<void> {
     const { clock, intervalMs } = this.#options;
     while (!this.#stopping.signal.aborted && this.#cycles < cycles) {
@@ -94,9 +99,9 @@ export class Watcher {
     this.#wake.abort();
   }
 
-  /** Ready once a configuration has loaded and each of its targets has been checked once (whatever the result). */
+  /** Ready once each target has been checked once (whatever the result). */
   get ready(): boolean {
-    return this.#cycles > 0 && this.#order.length > 0;
+    return this.#cycles > 0;
   }
 
   status(): { ready: boolean; cycles: number; config: { ok: boolean; error?: string }; targets: TargetStatus[] } {
@@ -134,10 +139,10 @@ export class Watcher {
     const { port, log, metrics } = this.#options;
     const loaded = await port.reload(this.#hard.signal);
     if (!loaded.ok) {
+      // As Prometheus does: a bad configuration at start is an error (exit 1); later, the last good one stays.
+      if (!this.#loadedOnce) throw new SitesyncError('config', loaded.error);
       if (this.#configError !== loaded.error) {
-        const keeping =
-          this.#order.length > 0 ? 'keeping the last good configuration' : 'no configuration to check yet';
-        log('error', `configuration invalid: ${keeping}`, { error: loaded.error });
+        log('error', 'configuration invalid: keeping the last good configuration', { error: loaded.error });
       }
       this.#configError = loaded.error;
       return;
@@ -145,6 +150,7 @@ export class Watcher {
     if (this.#configError !== undefined || loaded.changed)
       log('info', 'configuration loaded', { targets: loaded.targets });
     this.#configError = undefined;
+    this.#loadedOnce = true;
     for (const gone of this.#order.filter((target) => !loaded.targets.includes(target))) {
       metrics.forget(gone);
       this.#targets.delete(gone);

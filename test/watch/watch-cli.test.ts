@@ -42,6 +42,17 @@ describe('sitesync watch: flags', () => {
   });
 });
 
+describe('sitesync watch: the first configuration', () => {
+  it('is an error at start when it does not validate (exit 1, one line)', async () => {
+    const dir = tempDir('watch-cli');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: [broken\n');
+    const io = captureIo({ env: { SITESYNC_URL: 'http://127.0.0.1:9', SITESYNC_API_KEY: 'k'.repeat(20) }, cwd: dir });
+    expect(await main(['watch'], io)).toBe(1);
+    expect(io.err()).toMatch(/^error: websites\.yaml:\d+:\d+: invalid YAML/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+});
+
 describe('sitesync watch: signals', () => {
   it('SIGHUP checks again at once, SIGTERM stops with exit 0 (JSON logs)', async () => {
     server = await startTestServer();

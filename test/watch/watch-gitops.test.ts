@@ -51,7 +51,7 @@ describe('watch --git-pull', () => {
     expect(status.sites?.drift).toEqual([]);
   });
 
-  it('keeps the last good configuration when the pull fails', async () => {
+  it('stops at start when the first pull fails, and pulls only the branch checked out', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
     const origin = gitRepo();
@@ -62,11 +62,9 @@ describe('watch --git-pull', () => {
       clock: manualClock(0),
       beforeReload: gitPuller({ dir: checkout, remote: 'nowhere', tag: 'sitesync-applied' }),
     });
-    await watch.run(1);
-    const status = watch.watcher.status();
-    expect(status.config).toMatchObject({ ok: false, error: expect.stringMatching(/^git fetch: /) });
-    expect(status.ready).toBe(false); // nothing good loaded yet: nothing checked
-    expect(status.targets).toEqual([]);
+    // At start there is no good configuration to keep: an error, as Prometheus does (exit 1).
+    await expect(watch.run(1)).rejects.toThrow(/^git fetch: /);
+    expect(watch.watcher.status()).toMatchObject({ ready: false, targets: [] });
     // Pulling another branch than the one checked out would move the wrong branch.
     const other = gitPuller({ dir: checkout, remote: 'origin', branch: 'release', tag: 'sitesync-applied' });
     await expect(other(new AbortController().signal)).rejects.toThrow(
