@@ -9,7 +9,7 @@
  * (`notice`): one odd value must not fail every command of the account.
  */
 
-import { canonicalDomain } from '../model/domain.js';
+import { canonicalDomain, searchSpellings } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
 import { mismatchedFields } from './compare.js';
@@ -81,14 +81,18 @@ export class ApiClient implements WebsitesApi {
     return decodeRecordBody(this.#json(request, result), this.#label(request), this.#unreadable);
   }
 
-  findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
+  async findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
     const wanted = canonicalDomain(domain);
-    // `search` is a substring match: keep only the exact domain.
-    return findFirst(
-      (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, wanted), signal),
-      (site) => canonicalDomain(site.domain) === wanted,
-      options.signal,
-    );
+    // `search` is a substring match: keep only the exact domain, under each spelling the service may have stored.
+    for (const spelling of searchSpellings(wanted)) {
+      const found = await findFirst(
+        (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, spelling), signal),
+        (site) => canonicalDomain(site.domain) === wanted,
+        options.signal,
+      );
+      if (found) return found;
+    }
+    return undefined;
   }
 
   createWebsite(desired: DesiredWebsite, options: Cancellable = {}): Promise<LiveWebsite> {

@@ -45,7 +45,8 @@ export interface WebsitesApi {
   listWebsites(options?: Cancellable): Promise<LiveWebsite[]>;
   /**
    * Every website whose canonical domain is one of `domains` (a `search` per
-   * domain, filtered to exact matches): the live state of a targeted plan.
+   * spelling the service may have stored, filtered to exact matches; the whole
+   * account when an IDN is found under none): the live state of a targeted plan.
    */
   listWebsitesNamed(domains: readonly string[], options?: Cancellable): Promise<LiveWebsite[]>;
   /** One website, or undefined when it does not exist (404). */

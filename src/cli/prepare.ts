@@ -9,6 +9,7 @@ import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
+import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
@@ -185,7 +186,7 @@ export async function planSession(
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
 function unmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
-  const domains = [...configured, ...live.map((site) => site.domain)];
+  const domains = [...configured, ...live.map((site) => canonicalDomain(site.domain))];
   return only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
 }
 
