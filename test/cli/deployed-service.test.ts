@@ -39,4 +39,23 @@ describe('sitesync against the deployed service (quirks mode)', () => {
     expect((await api('GET', `/api/v1/websites/${id}`)).body.data.email).toBe(1);
     expect((await ws.run(['plan'])).out).toContain('No changes');
   });
+
+  it('password → public: the plan notes that the service keeps the stored password', async () => {
+    const id = await post({ domain: 'locked.example', privacy: '2', password: 'locked-pw-2718281' });
+    ws.write('websites.yaml', config({ 'locked.example': '    privacy: public\n' }));
+    const planned = await ws.run(['plan', '--format', 'json']);
+    expect(JSON.parse(planned.out).notes).toContainEqual(
+      expect.objectContaining({ kind: 'password_kept', domains: ['locked.example'] }),
+    );
+    const human = await ws.run(['plan']);
+    expect(human.out).toContain(
+      '1 website leaves privacy password: the service keeps the stored password (it still reads password: true)',
+    );
+    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
+    // As the note said: public, and the password is still there.
+    expect((await api('GET', `/api/v1/websites/${id}`)).body.data).toMatchObject({ privacy: 0, password: true });
+    // Nothing left to change, so nothing more to say.
+    expect((await ws.run(['plan'])).out).not.toContain('keeps the stored password');
+    expect(ws.outputs.join('')).not.toContain('locked-pw-2718281');
+  });
 });
