@@ -8,6 +8,7 @@ import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import {
   byDomain,
   canonicalDomain,
+  isAdoptableDomain,
   isStorableDomain,
   isValidServiceDomain,
   serviceNormalizeDomain,
@@ -240,6 +241,12 @@ function checkDomain(
   problems: ConfigProblem[],
 ): string | undefined {
   const domain = canonicalDomain(written);
+  if (!isStorableDomain(domain) && isAdoptableDomain(domain)) {
+    // Validation cannot see the live sites: plan refuses to create it (uncreatableDomains), adopts it when live.
+    const message = `${JSON.stringify(written)} is not a valid domain for a new website; the service may already hold it (it stores some such domains), so it is managed when live and never created`;
+    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+    return domain;
+  }
   if (!isStorableDomain(domain)) {
     const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
     const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;

@@ -43,6 +43,10 @@ export interface SerializeInput {
   schema: string;
   /** Comment lines after the modeline. */
   header?: string;
+  /** Globs written as `protect:` (without a full policy). */
+  protect?: readonly string[];
+  /** Comment lines at the end of the file. */
+  trailer?: readonly string[];
 }
 
 type Defaults = Partial<Record<SettingName, SettingValue>>;
@@ -53,6 +57,7 @@ export function serializeConfig(input: SerializeInput): string {
   const root: Record<string, unknown> = { version: 1 };
   if (input.apiUrl !== undefined) root.api = { url: input.apiUrl };
   if (input.policy) Object.assign(root, policyObject(input.policy));
+  else if (input.protect !== undefined) root.protect = [...input.protect];
   if (Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
   root.websites = websites.map((site) => websiteObject(site, defaults));
 
@@ -70,7 +75,16 @@ export function serializeConfig(input: SerializeInput): string {
     }
   });
   flowLists(doc);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const trailer = (input.trailer ?? []).map((line) => `# ${line}`.trimEnd());
+  return trailer.length === 0 ? text : `${text}${trailer.join('\n')}\n`;
+}
+
+/** One website entry as YAML lines (`- domain: …`), values the service defaults left out: for a comment. */
+export function serializeWebsiteLines(site: SerializableWebsite): string[] {
+  const doc = new Document([websiteObject(site, {})]);
+  flowLists(doc);
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd().split('\n');
 }
 
 /** A comment after the site's own line for `key`, else after the `defaults` line it inherits; never twice. */

@@ -45,6 +45,25 @@ export function isStorableDomain(domain: string): boolean {
 }
 
 /**
+ * Whether a domain sitesync will not create (not `isStorableDomain`) may
+ * still name a website the deployed service already holds: it stores odd
+ * shapes its own rule should refuse (`-dash.example`, `exa mple.com`, a `?`
+ * for an undecodable byte; issue 24). Such a site can be exported, adopted
+ * and planned, never created. Still refused: no dot, a port or path (`:`,
+ * `/`, `@`, `#`, `\`), control characters, an environment reference, over
+ * 255 characters.
+ */
+export function isAdoptableDomain(domain: string): boolean {
+  if (isStorableDomain(domain)) return true;
+  return (
+    domain.length <= MAX_DOMAIN_LENGTH &&
+    /[^.]\.[^.]/.test(domain) &&
+    !/[\x00-\x1f\x7f/:@#\\]/.test(domain) &&
+    !domain.includes('${')
+  );
+}
+
+/**
  * The canonical form sitesync uses as identity: the service's normalisation,
  * plus what a person writes that the service would store differently or
  * refuse: a trailing dot, and internationalised names (to punycode).

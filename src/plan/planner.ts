@@ -6,7 +6,7 @@
  * re-used in the same run). Safety is checked separately (safety.ts) over the
  * finished plan and attached as data; apply enforces it.
  */
-import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
+import { byDomain, type DuplicateDomain, indexLiveByDomain, isStorableDomain } from '../model/domain.js';
 import type {
   Baseline,
   Change,
@@ -114,6 +114,19 @@ export function plan(
     result.summary.drift = tally.unlistedDrift.length;
   }
   return result;
+}
+
+/**
+ * The creates of a plan that the service must not be asked for: a domain
+ * `validate` accepts only because the service may already hold it
+ * (`isAdoptableDomain`), and the live listing does not. The planner plans
+ * them like any create; the caller refuses the plan (validation cannot see
+ * the live sites, the planner has no words).
+ */
+export function uncreatableDomains(result: Plan): string[] {
+  return result.changes.flatMap((change) =>
+    change.action === 'create' && !isStorableDomain(change.domain) ? [change.domain] : [],
+  );
 }
 
 /** Creates and updates for the listed sites; returns the listed domains. */
