@@ -12,6 +12,7 @@
 import { canonicalDomain, searchSpellings } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
+import { ACCOUNT_PATH, type AccountAllowance, decodeAccountAllowance } from './account.js';
 import { mismatchedFields } from './compare.js';
 import { createWebsite } from './create.js';
 import { errorForResponse, isLoginPage } from './http-errors.js';
@@ -30,6 +31,8 @@ import {
 } from './wire.js';
 
 export const WEBSITES_PATH = '/api/v1/websites';
+/** The smallest `per_page` the service takes: a count needs only `meta.total`. */
+const SMALLEST_PAGE = 10;
 
 export interface ClientParts {
   url: string;
@@ -72,6 +75,17 @@ export class ApiClient implements WebsitesApi {
       this.#parts.concurrency,
       options.signal,
     );
+  }
+
+  async readAccount(options: Cancellable = {}): Promise<AccountAllowance | undefined> {
+    const request: HttpRequest = { method: 'GET', path: ACCOUNT_PATH };
+    const result = await this.#send(request, options);
+    if (result.response.status === 404) return undefined;
+    return decodeAccountAllowance(this.#json(request, result));
+  }
+
+  async countWebsites(options: Cancellable = {}): Promise<number | undefined> {
+    return (await this.#page(encodeListQuery(1, SMALLEST_PAGE), options.signal)).total;
   }
 
   async getWebsite(id: number, options: Cancellable = {}): Promise<LiveWebsite | undefined> {

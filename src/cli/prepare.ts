@@ -35,6 +35,7 @@ import {
   type SharedOptions,
   stderrNotices,
 } from './shared-options.js';
+import { refuseOverAllowance } from './website-allowance.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
@@ -181,6 +182,7 @@ export async function planSession(
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
   refuseUncreatable(result, session.state.websites);
+  await refuseOverAllowance(session.api, result, domains === undefined ? live.length : undefined, shared, io);
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
   if (domains !== undefined) delete result.coverage;
   return { live, liveCount, policy, plan: result };
