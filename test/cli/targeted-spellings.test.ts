@@ -7,6 +7,8 @@
  * its request log.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.js';
+import { Secret } from '../../src/model/secret.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { config, workspace } from './apply-support.js';
 
@@ -79,5 +81,18 @@ describe('apply --only finds a site under the spelling the service stored', () =
       'POST /api/v1/websites',
       'GET /api/v1/websites/1',
     ]);
+  });
+
+  it('export --only and the create look-up find a site stored in Unicode by its punycode form', async () => {
+    await stored('bücher7.example');
+    const ws = workspace(server);
+    const exported = await ws.run(['export', '--only', 'xn--bcher7-3ya.example']);
+    expect(exported.out).toContain('  - domain: xn--bcher7-3ya.example\n');
+    const api = createClient({ url: server.url, apiKey: new Secret(server.key), rateLimitPerMinute: 0 });
+    try {
+      expect((await api.findWebsite('xn--bcher7-3ya.example'))?.domain).toBe('bücher7.example');
+    } finally {
+      await api.close();
+    }
   });
 });

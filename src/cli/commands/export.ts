@@ -10,6 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
+import { canonicalDomain } from '../../model/domain.js';
 import { SitesyncError } from '../../model/errors.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
@@ -74,7 +75,9 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   const api = openClient(connection.options, io, connection.connection);
   try {
     const live = await listLive(api, options, io);
-    const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
+    // Globs are on canonical domains (a site the service holds in Unicode is matched by its punycode form).
+    const selected =
+      options.only.length === 0 ? live : live.filter((site) => matchesAny(canonicalDomain(site.domain), options.only));
     const { text, warnings, incomplete } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
       ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
