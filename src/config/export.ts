@@ -141,8 +141,11 @@ function notExportedLine(missing: readonly string[]): string | undefined {
 
 function invalidIpComment(live: readonly string[], invalid: readonly string[]): string {
   const list = invalid.map((entry) => JSON.stringify(entry)).join(', ');
-  const what = invalid.length === 1 ? 'is not an IP address or CIDR range' : 'are not IP addresses or CIDR ranges';
-  return `exclude_ips not managed: live [${live.join(', ')}], where ${list} ${what} (the service accepted it; validate does not): correct it, then remove ignore_changes`;
+  const [what, it] =
+    invalid.length === 1
+      ? ['is not an IP address or CIDR range', 'it']
+      : ['are not IP addresses or CIDR ranges', 'them'];
+  return `exclude_ips not managed: live [${live.join(', ')}], where ${list} ${what} (the service accepted ${it}; validate does not): correct ${it}, then remove ignore_changes`;
 }
 
 /** `a-b.com` and `a.b.com` would share a name: the later one gets a suffix. */

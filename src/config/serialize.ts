@@ -29,8 +29,6 @@ export interface SerializableWebsite {
   passwordComment?: string;
   /** A comment placed after the domain line. */
   domainComment?: string;
-  /** Comments placed after a setting's line (in `defaults` when the value was factored out there). */
-  settingComments?: Partial<Record<SettingName, string>>;
   ignoreChanges?: readonly FieldName[];
 }
 
@@ -69,10 +67,6 @@ export function serializeConfig(input: SerializeInput): string {
     if (site.domainComment && isNode(domain)) (domain as Node).comment = ` ${site.domainComment}`;
     const password = doc.getIn(['websites', i, 'password'], true);
     if (site.passwordComment && isNode(password)) (password as Node).comment = ` ${site.passwordComment}`;
-    for (const name of SETTING_NAMES) {
-      const comment = site.settingComments?.[name];
-      if (comment !== undefined) addComment(doc, i, FIELDS[name].configName, comment);
-    }
   });
   flowLists(doc);
   const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
@@ -85,16 +79,6 @@ export function serializeWebsiteLines(site: SerializableWebsite): string[] {
   const doc = new Document([websiteObject(site, {})]);
   flowLists(doc);
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd().split('\n');
-}
-
-/** A comment after the site's own line for `key`, else after the `defaults` line it inherits; never twice. */
-function addComment(doc: Document, index: number, key: string, comment: string): void {
-  const node = doc.getIn(['websites', index, key], true) ?? doc.getIn(['defaults', key], true);
-  if (!isNode(node)) return;
-  const text = ` ${comment}`;
-  const existing = (node as Node).comment;
-  if (existing === undefined || existing === null) (node as Node).comment = text;
-  else if (!existing.includes(comment)) (node as Node).comment = `${existing};${text}`;
 }
 
 /** The most common value of each field, when shared by two or more sites and unlike the service default. */

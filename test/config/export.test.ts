@@ -110,7 +110,7 @@ websites:
       live(3, 'c.example.com', { ...base, excludeIps: ['10.0.0.1'] }),
     ]);
     expect(result.text).toContain(
-      '  - domain: a.example.com # exclude_ips not managed: live [10.0.0.1, 10.0.0.300, fe80::1%eth0], where "10.0.0.300", "fe80::1%eth0" are not IP addresses or CIDR ranges (the service accepted it; validate does not): correct it, then remove ignore_changes\n    ignore_changes: [exclude_ips]\n',
+      '  - domain: a.example.com # exclude_ips not managed: live [10.0.0.1, 10.0.0.300, fe80::1%eth0], where "10.0.0.300", "fe80::1%eth0" are not IP addresses or CIDR ranges (the service accepted them; validate does not): correct them, then remove ignore_changes\n    ignore_changes: [exclude_ips]\n',
     );
     expect(result.text).toContain('  - domain: c.example.com\n    exclude_ips: [10.0.0.1]\n');
     expect(result.warnings).toEqual([
