@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { Secret } from '../../src/model/secret.js';
-import { client, startTestServer, type TestServer } from '../helpers/server.js';
+import { client, insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { config, workspace } from './apply-support.js';
 
 interface Logged {
@@ -52,6 +52,17 @@ describe('apply --only finds a site under the spelling the service stored', () =
     expect(requests.length).toBeLessThanOrEqual(2);
     const listed = await client(server)('GET', '/api/v1/websites?per_page=100');
     expect(listed.body.data).toHaveLength(1);
+  });
+
+  it('a site held in capitals with a leading www. (a service that does not normalise): found by its search', async () => {
+    await insertWebsite(server, 'WWW.Case.Example');
+    const ws = workspace(server);
+    ws.write('websites.yaml', config({ 'case.example': '' }));
+    requests = [];
+    const { code, out } = await ws.run(['apply', '--only', 'case.example', '--auto-approve']);
+    expect(out).toContain('No changes');
+    expect(code).toBe(0);
+    expect(requests.map((line) => line.method)).toEqual(['GET']);
   });
 
   it('an IDN stored under no searched spelling: the whole account is listed before a create', async () => {
