@@ -5,6 +5,7 @@
  * fingerprint of every touched site's live state) and never a secret. Pure
  * (de)serialisation with validation.
  */
+import { canonicalJson } from '../model/canonical-json.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
 import type { LiveWebsite } from '../model/website.js';
@@ -46,16 +47,22 @@ export interface SavedPlan {
   signature?: string;
 }
 
-/** Signs with the connection's `sign`: the MAC covers the file's every other field. */
+/**
+ * Signs with the connection's `sign`: the MAC covers the file's every other
+ * field in canonical form (keys sorted, no whitespace), so a file re-serialised
+ * with sorted keys or other indentation still verifies and a changed value does not.
+ */
 export function signSavedPlan(saved: SavedPlan, sign: (text: string) => string): SavedPlan {
   const { signature: _old, ...unsigned } = saved;
-  return { ...unsigned, signature: sign(serializeSavedPlan(unsigned)) };
+  return { ...unsigned, signature: sign(canonicalJson(unsigned)) };
 }
 
-/** Whether the file is exactly as `plan --out` wrote it with this key. */
+/** Whether the file holds exactly the data `plan --out` wrote with this key, however it is formatted. */
 export function signatureVerifies(saved: SavedPlan, sign: (text: string) => string): boolean {
   const { signature, ...unsigned } = saved;
-  return typeof signature === 'string' && signature === sign(serializeSavedPlan(unsigned));
+  if (typeof signature !== 'string') return false;
+  // Files written before issue 23 were signed over their text as written: still accepted as written.
+  return signature === sign(canonicalJson(unsigned)) || signature === sign(serializeSavedPlan(unsigned));
 }
 
 export function createSavedPlan(input: {
