@@ -8,6 +8,7 @@ import { Document, isNode, isScalar, type Node, visit } from 'yaml';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
 import { byDomain } from '../model/domain.js';
+import { escapeInvisible, hasInvisible } from '../model/text.js';
 import {
   CONFIG_FIELD_NAMES,
   FIELDS,
@@ -70,7 +71,21 @@ export function serializeConfig(input: SerializeInput): string {
     }
   });
   flowLists(doc);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  quoteInvisible(doc);
+  return escapeInvisible(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), 'yaml');
+}
+
+/**
+ * A value holding an invisible character (a live domain `\u202Eelpmaxe.live`
+ * reads as `evil.example`) is written double-quoted, where the escape that
+ * escapeInvisible writes is read back as the character itself.
+ */
+function quoteInvisible(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, scalar) {
+      if (typeof scalar.value === 'string' && hasInvisible(scalar.value)) scalar.type = 'QUOTE_DOUBLE';
+    },
+  });
 }
 
 /** A comment after the site's own line for `key`, else after the `defaults` line it inherits; never twice. */

@@ -8,6 +8,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import type { LiveWebsite } from '../model/website.js';
 
 export const SAVED_PLAN_KIND = 'sitesync-plan';
@@ -62,7 +63,7 @@ export function signatureVerifies(saved: SavedPlan, sign: (text: string) => stri
   const { signature, ...unsigned } = saved;
   if (typeof signature !== 'string') return false;
   // Files written before issue 23 were signed over their text as written: still accepted as written.
-  return signature === sign(canonicalJson(unsigned)) || signature === sign(serializeSavedPlan(unsigned));
+  return signature === sign(canonicalJson(unsigned)) || signature === sign(`${JSON.stringify(unsigned, null, 2)}\n`);
 }
 
 export function createSavedPlan(input: {
@@ -143,9 +144,13 @@ export function admissionRefusal(saved: SavedPlan, here: ApplyTarget, planFile: 
   return undefined;
 }
 
-/** Stable text: two-space JSON and a final newline. Secret objects would print as a placeholder; a plan holds none. */
+/**
+ * Stable text: two-space JSON and a final newline, invisible characters of
+ * live values escaped (jsonDocument). Secret objects would print as a
+ * placeholder; a plan holds none.
+ */
 export function serializeSavedPlan(saved: SavedPlan): string {
-  return `${JSON.stringify(saved, null, 2)}\n`;
+  return jsonDocument(saved);
 }
 
 /** Parses and validates a saved plan; `file` names it in messages. */

@@ -5,7 +5,7 @@
  * configuration layer, which owns positions.
  */
 import type { ConfigProblem } from '../model/desired-state.js';
-import { countOf } from '../model/text.js';
+import { countOf, jsonDocument } from '../model/text.js';
 import type { ProblemJson } from './error-document.js';
 
 /** Version of the JSON output's shape; bumped on incompatible change. */
@@ -44,7 +44,7 @@ export function renderValidateText(view: ValidateView): string {
 }
 
 export function renderValidateJson(view: ValidateView): string {
-  return `${JSON.stringify(validateDocument(view), null, 2)}\n`;
+  return jsonDocument(validateDocument(view));
 }
 
 function validateDocument(view: ValidateView) {
@@ -88,7 +88,7 @@ export function renderTargetsValidateJson(views: readonly TargetValidateView[]):
       return { name: view.name, ...rest };
     }),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }
 
 /** One problem in JSON, as validate lists it (also in the `error` of a plan or apply document). */
