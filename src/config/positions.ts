@@ -65,7 +65,7 @@ function keyText(pair: Pair): string | undefined {
  */
 const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
 
-export function pairOf(map: YAMLMap, key: string): Pair | undefined {
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
   let index = pairIndexes.get(map);
   if (!index) {
     index = new Map();

@@ -22,8 +22,9 @@ export function listFirst(entries: readonly string[], shown: number): string {
  * printed raw reads as `evil.example`.
  */
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
-/** The same less C0, which serialisers already escape inside strings (and use as line breaks between them). */
-const RAW_IN_JSON = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
+/** The same less C0, which JSON and YAML serialisers already escape inside strings (and use as line breaks between them). */
+const LEFT_RAW = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
+const HAS_LEFT_RAW = new RegExp(LEFT_RAW.source, 'u');
 
 const hex = (code: number, width: number): string => code.toString(16).toUpperCase().padStart(width, '0');
 
@@ -48,7 +49,7 @@ export function printable(text: string): string {
  * these characters can stand only inside double-quoted strings (or comments).
  */
 export function escapeInvisible(text: string, language: 'json' | 'yaml'): string {
-  return text.replace(RAW_IN_JSON, (char) => {
+  return text.replace(LEFT_RAW, (char) => {
     const code = char.codePointAt(0) ?? 0;
     if (code > 0xffff && language === 'yaml') return `\\U${hex(code, 8).toLowerCase()}`;
     return Array.from({ length: char.length }, (_, i) => `\\u${hex(char.charCodeAt(i), 4).toLowerCase()}`).join('');
@@ -57,8 +58,7 @@ export function escapeInvisible(text: string, language: 'json' | 'yaml'): string
 
 /** Whether `text` holds a character that escapeInvisible writes as an escape. */
 export function hasInvisible(text: string): boolean {
-  RAW_IN_JSON.lastIndex = 0;
-  return RAW_IN_JSON.test(text);
+  return HAS_LEFT_RAW.test(text);
 }
 
 /** A JSON document as sitesync prints it: two-space indent, final newline, invisible characters escaped. */

@@ -57,4 +57,12 @@ describe('a file with many unknown keys', () => {
     expect(result.lines[0]).toMatch(/^websites\.yaml:2:1: not_a_field_0 is not a known field /);
     expect(result.lines.at(-1)).toMatch(/^websites\.yaml:101:1: not_a_field_99 /);
   });
+
+  it('reports 200,000 unknown keys (a file within the 4 MiB limit) instead of overflowing the stack', () => {
+    const lines = ['version: 1', 'websites:', '  - domain: a.example.com'];
+    for (let i = 0; i < 200_000; i++) lines.push(`k${i}: 1`);
+    const result = loadText(`${lines.join('\n')}\n`);
+    expect(result.errors).toHaveLength(MAX_LISTED_PROBLEMS);
+    expect(result.omitted.errors).toBe(200_000 - MAX_LISTED_PROBLEMS);
+  }, 120_000);
 });
