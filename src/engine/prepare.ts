@@ -16,7 +16,7 @@ import {
   stderrNotices,
 } from '../cli/shared-options.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
-import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import { formatProblem, invalidConfigMessage, loadConfig, omittedLine } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { canonicalDomain } from '../model/domain.js';
@@ -46,12 +46,15 @@ export async function loadDesiredState(
   const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
   // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
+  const { omitted } = loaded;
   if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  if (!quiet && omitted.warnings > 0) io.stderr.write(`${omittedLine(omitted.warnings, 'warning')}\n`);
   if (loaded.state === undefined) {
     for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
+    if (omitted.errors > 0) io.stderr.write(`${omittedLine(omitted.errors, 'error')}\n`);
     // The problems ride along for the JSON error document (render/error-document.ts).
     const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
-    throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors, omitted.errors), { problems });
   }
   return shared.target === undefined ? loaded.state : forTarget(loaded.state, shared.target);
 }

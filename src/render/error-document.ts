@@ -7,6 +7,7 @@
  * on purpose: main.ts loads it for command-line errors before any command.
  */
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import { jsonDocument } from '../model/text.js';
 
 /** `plan --format json`: bumped on any incompatible change of its shape. */
 /**
@@ -50,7 +51,7 @@ export function errorJsonOf(error: unknown, aborted: boolean): ErrorJson {
 }
 
 export function renderPlanError(error: ErrorJson): string {
-  return `${JSON.stringify({ formatVersion: PLAN_FORMAT_VERSION, error }, null, 2)}\n`;
+  return jsonDocument({ formatVersion: PLAN_FORMAT_VERSION, error });
 }
 
 /** `plan` is the plan document when the failure came after planning, else null. */
@@ -63,5 +64,5 @@ export function renderApplyError(error: ErrorJson, plan: Record<string, unknown>
     refusal: null,
     error,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }

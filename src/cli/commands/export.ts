@@ -15,7 +15,7 @@ import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConne
 import { canonicalDomain } from '../../model/domain.js';
 import { SitesyncError } from '../../model/errors.js';
 import { matchesAny } from '../../model/glob.js';
-import { countOf } from '../../model/text.js';
+import { countOf, printable } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
@@ -82,7 +82,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       header: `Exported from ${api.url} by sitesync export.`,
       ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
     });
-    for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
+    for (const warning of warnings) io.stderr.write(`warning: ${printable(warning)}\n`);
     if (options.out === undefined) {
       io.stdout.write(text);
     } else {
