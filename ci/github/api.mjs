@@ -1,0 +1,32 @@
+// The few GitHub REST calls the action makes, with the job's token:
+// GITHUB_API_URL (https://api.github.com, or GitHub Enterprise's), GITHUB_REPOSITORY, GITHUB_TOKEN.
+const {
+  GITHUB_API_URL: api = 'https://api.github.com',
+  GITHUB_REPOSITORY: repository,
+  GITHUB_TOKEN: token,
+} = process.env;
+
+export async function github(method, path, body) {
+  const response = await fetch(`${api}/repos/${repository}${path}`, {
+    method,
+    headers: {
+      accept: 'application/vnd.github+json',
+      authorization: `Bearer ${token ?? ''}`,
+      'x-github-api-version': '2022-11-28',
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`GitHub API: ${method} ${path} → ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Every comment of an issue or pull request, page by page. */
+export async function comments(number) {
+  const all = [];
+  for (let page = 1; ; page++) {
+    const batch = await github('GET', `/issues/${number}/comments?per_page=100&page=${page}`);
+    all.push(...batch);
+    if (batch.length < 100) return all;
+  }
+}
