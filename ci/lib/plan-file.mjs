@@ -28,13 +28,13 @@ export function extract(body) {
   return { head, planText };
 }
 
-/** Every commit a saved plan's baselines were read at (`baseline.ref.commit`, per target too). */
+/** Every commit a saved plan's baselines were read at (its plan's `baseline.commit`, per target too). */
 export function baselineCommits(savedPlan) {
   const commits = new Set();
   const visit = (value) => {
     if (Array.isArray(value)) for (const entry of value) visit(entry);
     else if (value !== null && typeof value === 'object') {
-      const commit = value.baseline?.ref?.commit;
+      const commit = value.baseline?.commit;
       if (typeof commit === 'string') commits.add(commit);
       for (const entry of Object.values(value)) visit(entry);
     }
