@@ -23,7 +23,7 @@ cat apply.err >&2
 { echo '```'; cat apply.txt apply.err; echo '```'; } >> "$summary"
 echo "code=$code" >> "$output"
 if [ "$code" -eq 0 ]; then
-  git push --quiet --force origin "refs/tags/$tag"
+  push_tag
   echo "moved $tag to $(git rev-parse --short "refs/tags/$tag") in origin"
 fi
 exit "$code"

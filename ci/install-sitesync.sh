@@ -9,7 +9,8 @@
 #          checked against the lockfile's integrity;
 #          otherwise: the URL or path of a release tarball (a pinned version).
 # Installs without optional (server) dependencies and without lifecycle scripts,
-# once per tarball under RUNNER_TOOL_CACHE (or RUNNER_TEMP, or TMPDIR), and
+# once per tarball under SITESYNC_TOOL_CACHE (a runner's cached folder; or
+# RUNNER_TOOL_CACHE, RUNNER_TEMP, TMPDIR), and
 # prints the path of an executable that runs it.
 set -euo pipefail
 source=${1:-lockfile}
@@ -55,7 +56,7 @@ if [ "$integrity" != - ]; then
 fi
 
 key=$(sha256sum "$tarball" | cut -c1-16)
-home=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}/sitesync/$key
+home=${SITESYNC_TOOL_CACHE:-${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}}}/sitesync/$key
 if [ ! -x "$home/sitesync" ]; then
   mkdir -p "$home"
   echo '{ "private": true }' > "$home/package.json"

@@ -53,4 +53,5 @@ if [ "$code" -eq 0 ] || [ "$code" -eq 3 ]; then
   fi
 fi
 cat summary.md >> "$summary"
+cat summary.md
 echo "code=$code" >> "$output"

@@ -3,7 +3,8 @@
 #   SITESYNC_FILES  configuration files, space or newline separated (default websites.yaml)
 #   SITESYNC_TARGETS target names to plan (default: every target)
 #   SITESYNC_TAG    the applied tag (default sitesync-applied)
-# Also: the step summary and outputs (GITHUB_STEP_SUMMARY, GITHUB_OUTPUT) when set.
+# Results: the step summary (GITHUB_STEP_SUMMARY on GitHub) and `code=N` in GITHUB_OUTPUT,
+# or elsewhere (GitLab) in sitesync.env, which the job's script sources.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tag=${SITESYNC_TAG:-sitesync-applied}
 read -r -a files <<< "$(echo "${SITESYNC_FILES:-websites.yaml}" | tr '\n' ' ')"
@@ -13,7 +14,7 @@ target_args=()
 read -r -a targets <<< "$(echo "${SITESYNC_TARGETS:-}" | tr '\n' ' ')"
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
 summary=${GITHUB_STEP_SUMMARY:-/dev/null}
-output=${GITHUB_OUTPUT:-/dev/null}
+output=${GITHUB_OUTPUT:-sitesync.env}
 tool() { node "$here/lib/plan-tool.mjs" "$@"; }
 
 # The applied tag, shallowly, when the remote has it (a shallow clone has no tags).
@@ -25,6 +26,19 @@ fetch_tag() {
 # A commit by id, shallowly, unless the clone has it.
 fetch_commit() {
   git cat-file -e "$1^{commit}" 2> /dev/null || git fetch --quiet --no-tags --depth=1 origin "$1"
+}
+
+# Moves the applied tag in origin to the commit sitesync tagged: git push (the GitHub
+# job's token), or GitLab's tags API (SITESYNC_GITLAB_TOKEN; a job token cannot push).
+push_tag() {
+  if [ -z "${CI_API_V4_URL:-}" ]; then
+    git push --quiet --force origin "refs/tags/$tag"
+    return
+  fi
+  local tags="$CI_API_V4_URL/projects/$CI_PROJECT_ID/repository/tags"
+  curl --silent --output /dev/null --request DELETE --header "PRIVATE-TOKEN: $SITESYNC_GITLAB_TOKEN" "$tags/$tag"
+  curl --fail --silent --show-error --output /dev/null --request POST --header "PRIVATE-TOKEN: $SITESYNC_GITLAB_TOKEN" \
+    --data-urlencode "tag_name=$tag" --data-urlencode "ref=$(git rev-parse "refs/tags/$tag")" "$tags"
 }
 
 # Runs sitesync with stdout to $1, stderr to $2; sets $code.

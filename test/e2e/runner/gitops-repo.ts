@@ -49,7 +49,8 @@ export function pinnedSitesync(tarball: string): Record<string, string | Buffer>
   };
 }
 
-export function gitopsRepo(api: GithubStandIn, initial: Record<string, string | Buffer>): GitopsRepo {
+/** `api`: the GitHub stand-in that holds its pull requests (none for GitLab's merge requests). */
+export function gitopsRepo(api: GithubStandIn | undefined, initial: Record<string, string | Buffer>): GitopsRepo {
   const origin = tempDir('origin');
   execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', origin]);
   // As GitHub: a commit can be fetched by its id.
@@ -67,7 +68,7 @@ export function gitopsRepo(api: GithubStandIn, initial: Record<string, string | 
       dev.branch(branch);
       const head = dev.commit(`pull request ${number}`, files);
       repo.push(branch);
-      api.pulls.set(number, { number, body, headSha: head });
+      api?.pulls.set(number, { number, body, headSha: head });
       dev.checkout('main');
       return {
         name: 'pull_request',
@@ -82,7 +83,7 @@ export function gitopsRepo(api: GithubStandIn, initial: Record<string, string | 
       dev.checkout('main');
       const sha = dev.merge(branch, `Merge pull request #${number}`);
       repo.push('main');
-      const pull = api.pulls.get(number);
+      const pull = api?.pulls.get(number);
       if (pull) pull.mergeSha = sha;
       return pushEvent(sha);
     },
