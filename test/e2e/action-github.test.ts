@@ -14,7 +14,7 @@ import { type BuiltCli, buildCli } from './built-cli.js';
 import { type PackedCli, packCli } from './packed-cli.js';
 import { type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
 import { type GithubRunner, type JobOptions, type JobRun, REPOSITORY, runJob } from './runner/github-runner.js';
-import { EXAMPLES, type GitopsRepo, gitopsRepo, pinnedSitesync, pushEvent } from './runner/gitops-repo.js';
+import { EXAMPLES, gitopsRepo, pinnedSitesync, pushEvent } from './runner/gitops-repo.js';
 
 const PLAN = join(EXAMPLES, 'github/sitesync-plan.yml');
 const APPLY = join(EXAMPLES, 'github/sitesync-apply.yml');
@@ -130,7 +130,6 @@ describe('the GitHub Action, as a runner runs the example workflows', () => {
 
   test('a password rotation merged while the reviewed plan went stale is sent by the re-plan path', async () => {
     const shop = (version: string) =>
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML
       `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
     const { repo, runner, options, account, live } = await setup();
     const start = repo.openPull(1, 'sites/start', {

@@ -11,7 +11,6 @@ import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { type BuiltCli, buildCli } from './built-cli.js';
 import { type PackedCli, packCli } from './packed-cli.js';
-import { type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
 import { componentJobs, type GitlabRun, runGitlabJob } from './runner/gitlab-runner.js';
 import { gitopsRepo } from './runner/gitops-repo.js';
