@@ -19,7 +19,6 @@ if ! git cat-file -e "origin/$base:${files[0]}" 2> /dev/null; then
   baseline=(--no-baseline)
   note="First plan: ${files[0]} is not on $base yet, so there is no baseline and every change is new."
 fi
-fetch_tag || true
 
 run_sitesync validate.txt validate.err validate "${file_args[@]}"
 if [ "$code" -eq 0 ]; then

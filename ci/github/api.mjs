@@ -21,8 +21,19 @@ export async function github(method, path, body) {
   return response.json();
 }
 
+/** Who writes the plan comment: the job's token (override for a GitHub App's token). */
+const AUTHOR = process.env.SITESYNC_COMMENT_AUTHOR || 'github-actions[bot]';
+
+/**
+ * The pull request's sitesync comment: the first that starts with the marker and was
+ * written by the action's token; anyone can post a comment starting with the marker.
+ */
+export async function ownComment(number, marker) {
+  return (await comments(number)).find((comment) => comment.user?.login === AUTHOR && comment.body?.startsWith(marker));
+}
+
 /** Every comment of an issue or pull request, page by page. */
-export async function comments(number) {
+async function comments(number) {
   const all = [];
   for (let page = 1; ; page++) {
     const batch = await github('GET', `/issues/${number}/comments?per_page=100&page=${page}`);

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseAcknowledgements, REJECTED_HINT } from '../lib/acknowledgements.mjs';
 import { extract, MARKER } from '../lib/plan-file.mjs';
-import { comments, github } from './api.mjs';
+import { github, ownComment } from './api.mjs';
 
 const [commit, planOut, acknowledgementsOut] = process.argv.slice(2);
 const fail = (message) => {
@@ -22,7 +22,7 @@ const { flags, rejected } = parseAcknowledgements(body);
 for (const line of rejected) console.log(`::error::#${pull.number}: ${REJECTED_HINT}: ${line}`);
 if (rejected.length > 0) process.exit(1);
 
-const comment = (await comments(pull.number)).find((candidate) => candidate.body?.startsWith(MARKER));
+const comment = await ownComment(pull.number, MARKER);
 const carried = comment && extract(comment.body);
 if (!carried)
   fail(`#${pull.number} has no sitesync plan comment with a plan file: re-run its plan, or use the re-plan path`);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs module of the CI scripts, without types
 import { embed, MARKER } from '../../ci/lib/plan-file.mjs';
 import { tempDir } from '../helpers/temp.js';
-import { type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
+import { BOT, type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
 
 const run = promisify(execFile);
 const SCRIPT = resolve(import.meta.dirname, '../../ci/github/reviewed-plan.mjs');
@@ -24,11 +24,12 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function lookup(body: string, comment: string | undefined) {
+async function lookup(body: string, comment: string | undefined, forged?: string) {
   api.pulls.clear();
   api.comments.splice(0);
   api.pulls.set(7, { number: 7, body, headSha: HEAD, mergeSha: MERGE });
-  if (comment !== undefined) api.comments.push({ id: 1, number: 7, body: comment });
+  if (forged !== undefined) api.comments.push({ id: 0, number: 7, body: forged, login: 'mallory' });
+  if (comment !== undefined) api.comments.push({ id: 1, number: 7, body: comment, login: BOT });
   const dir = tempDir('gh-reviewed');
   const env = {
     PATH: process.env.PATH ?? '',
@@ -44,7 +45,7 @@ async function lookup(body: string, comment: string | undefined) {
   return { ...result, plan: read('plan.json'), flags: read('acks') };
 }
 
-const comment = (head: string) => `${MARKER}\nthe plan\n${embed('{"kind":"sitesync-plan"}', head)}\n`;
+const comment = (head: string, plan = '{"kind":"sitesync-plan"}') => `${MARKER}\nthe plan\n${embed(plan, head)}\n`;
 
 describe('ci/github/reviewed-plan.mjs', () => {
   test('takes the plan its comment carries for the head commit, and the accepted lines, one argument per line', async () => {
@@ -58,6 +59,15 @@ describe('ci/github/reviewed-plan.mjs', () => {
       plan: '{"kind":"sitesync-plan"}',
       flags: '--allow-delete\nold.example\n--max-deletes\n4\n',
     });
+  });
+
+  test("a marked comment written by anyone but the action's token is never taken", async () => {
+    const result = await lookup('', comment(HEAD), comment(HEAD, '{"kind":"sitesync-plan","forged":true}'));
+    expect(result.code).toBe(0);
+    expect(result.plan).toBe('{"kind":"sitesync-plan"}');
+    const alone = await lookup('', undefined, comment(HEAD));
+    expect(alone.code).toBe(1);
+    expect(alone.plan).toBeUndefined();
   });
 
   test('a plan of another commit, or none, is refused: the re-plan path', async () => {

@@ -19,6 +19,8 @@ export interface Comment {
   id: number;
   body: string;
   number: number;
+  /** Who wrote it: the job's token writes as github-actions[bot]. */
+  login: string;
 }
 
 export interface GithubStandIn {
@@ -38,6 +40,9 @@ const read = (request: IncomingMessage): Promise<string> =>
     request.on('end', () => done(text));
   });
 
+/** The author of what the job's token writes. */
+export const BOT = 'github-actions[bot]';
+
 export async function startGithubStandIn(repository: string): Promise<GithubStandIn> {
   const token = 'ghs_standin0123456789abcdef';
   const state = { pulls: new Map<number, PullRequest>(), comments: [] as Comment[], requests: [] as string[] };
@@ -50,17 +55,18 @@ export async function startGithubStandIn(repository: string): Promise<GithubStan
     if (match && method === 'GET') {
       const page = Number(new URLSearchParams(query).get('page') ?? '1');
       const all = state.comments.filter((comment) => comment.number === Number(match?.[1]));
-      return [200, all.slice((page - 1) * 100, page * 100).map(({ id, body }) => ({ id, body }))];
+      const shown = all.slice((page - 1) * 100, page * 100);
+      return [200, shown.map(({ id, body, login }) => ({ id, body, user: { login } }))];
     }
     if (match && method === 'POST') {
-      const comment = { id: nextId++, number: Number(match[1]), body: JSON.parse(body).body as string };
+      const comment = { id: nextId++, number: Number(match[1]), body: JSON.parse(body).body as string, login: BOT };
       state.comments.push(comment);
       return [201, { id: comment.id, body: comment.body }];
     }
     match = /^\/issues\/comments\/(\d+)$/.exec(route);
     if (match && method === 'PATCH') {
       const comment = state.comments.find((candidate) => candidate.id === Number(match?.[1]));
-      if (!comment) return [404, { message: 'Not Found' }];
+      if (!comment || comment.login !== BOT) return [404, { message: 'Not Found' }];
       comment.body = JSON.parse(body).body;
       return [200, { id: comment.id, body: comment.body }];
     }
