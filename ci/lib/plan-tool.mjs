@@ -2,11 +2,9 @@
 //   embed PLAN HEAD       the hidden block carrying PLAN (a saved plan file), planned at HEAD
 //   commits PLAN          the commits its baselines were read at, one per line
 //   suggest PLAN          the `sitesync-acknowledge:` lines that would acknowledge its safety violations
-//   acknowledgements FILE the flags of FILE's `sitesync-acknowledge:` lines, one argument per line;
-//                         a line that does not parse is named on stderr and fails (exit 1)
 //   lockfile-pin FILE     `resolved integrity` of node_modules/sitesync in a package-lock.json
 import { readFileSync } from 'node:fs';
-import { parseAcknowledgements, REJECTED_HINT, suggestedAcknowledgements } from './acknowledgements.mjs';
+import { suggestedAcknowledgements } from './acknowledgements.mjs';
 import { baselineCommits, embed } from './plan-file.mjs';
 
 const [command, file, extra] = process.argv.slice(2);
@@ -31,13 +29,6 @@ switch (command) {
   case 'suggest':
     out(suggestedAcknowledgements(JSON.parse(text())));
     break;
-  case 'acknowledgements': {
-    const { flags, rejected } = parseAcknowledgements(text());
-    for (const line of rejected) console.error(`${REJECTED_HINT}: ${line}`);
-    if (rejected.length > 0) process.exit(1);
-    out(flags);
-    break;
-  }
   case 'lockfile-pin': {
     const entry = JSON.parse(text()).packages?.['node_modules/sitesync'];
     if (entry?.resolved === undefined) {

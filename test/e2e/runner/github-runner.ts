@@ -7,13 +7,13 @@
  * "origin" bare repository), actions/upload-artifact and download-artifact
  * over a local folder, actions/setup-node as a no-op (Node is this one).
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../../helpers/temp.js';
 import { type Contexts, condition, interpolate } from './expressions.js';
 import type { GithubStandIn } from './github-api.js';
+import { exec, globMatches, readKeyValues } from './step-io.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 export const REPOSITORY = 'acme/websites';
@@ -82,36 +82,6 @@ const GIT_ENV = {
   GIT_COMMITTER_NAME: 'runner',
   GIT_COMMITTER_EMAIL: 'runner@sitesync.invalid',
 };
-
-function exec(command: string, args: string[], cwd: string, env: Record<string, string>) {
-  return new Promise<{ code: number; out: string }>((done, fail) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.stderr.on('data', (chunk) => (out += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? 1, out }));
-  });
-}
-
-/** `name=value` lines and `name<<DELIMITER` blocks, as GITHUB_OUTPUT and GITHUB_ENV hold them. */
-function readKeyValues(file: string): Record<string, string> {
-  if (!existsSync(file)) return {};
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const values: Record<string, string> = {};
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    const block = /^([^=<]+)<<(.+)$/.exec(line);
-    if (block) {
-      const end = lines.indexOf(block[2] ?? '', index + 1);
-      values[block[1] ?? ''] = lines.slice(index + 1, end).join('\n');
-      index = end;
-    } else if (line.includes('=')) {
-      values[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
-    }
-  }
-  return values;
-}
 
 const interpolateAll = (values: Record<string, string | number> | undefined, contexts: Contexts) =>
   Object.fromEntries(Object.entries(values ?? {}).map(([key, value]) => [key, interpolate(String(value), contexts)]));
@@ -295,8 +265,3 @@ export async function runJob(
 }
 
 const branchArgs = (checkout: string) => (/^[0-9a-f]{40}$/.test(checkout) ? [] : ['--branch', checkout]);
-
-/** `*` in a file name pattern (the artifact paths the workflows use). */
-function globMatches(pattern: string, name: string): boolean {
-  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name);
-}

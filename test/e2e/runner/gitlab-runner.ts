@@ -5,11 +5,12 @@
  * bash (-eo pipefail) with the pipeline's CI_* variables; GitLab's REST API
  * (notes, tags) is a local stand-in (gitlab-api.ts).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../../helpers/temp.js';
+import { exec } from './step-io.js';
 
 const TEMPLATE = join(import.meta.dirname, '../../../templates/sitesync/template.yml');
 
@@ -80,12 +81,6 @@ export async function runGitlabJob(
   for (const [name, text] of Object.entries(artifacts)) writeFileSync(join(dir, name), text);
   const script = join(temp, 'job.sh');
   writeFileSync(script, [...(job.before_script ?? parent?.before_script ?? []), ...job.script].join('\n'));
-  return new Promise((done, fail) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: dir, env });
-    let log = '';
-    child.stdout.on('data', (chunk) => (log += chunk));
-    child.stderr.on('data', (chunk) => (log += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code: code ?? 1, log, dir }));
-  });
+  const ran = await exec('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], dir, env);
+  return { code: ran.code, log: ran.out, dir };
 }
