@@ -2,8 +2,7 @@
 // as a GitLab runner runs them (test/e2e/runner/gitlab-runner.ts): a depth-1
 // clone without tags, the pinned release tarball installed by the job, the
 // same ci/ scripts as the GitHub Action, against a reference server; GitLab's
-// notes and tags API is a local stand-in. (The apply on merge's lookup of the
-// reviewed artifact: workflow.test.ts, fetch-reviewed-plan.mjs.)
+// REST API (notes, tags, the reviewed plan's lookup) is a local stand-in.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config } from '../cli/apply-support.js';
@@ -36,7 +35,7 @@ afterAll(async () => {
 const passes = (run: GitlabRun) => expect(run.code, run.log).toBe(0);
 
 describe('the GitLab component, as a runner runs its jobs', () => {
-  test('merge request plan note; re-plan and the manual apply of that plan move the tag; scheduled drift', async () => {
+  test('merge request plan note; apply on merge moves the tag; scheduled drift; the re-plan path repairs it', async () => {
     const account = await server.createAccount();
     const jobs = componentJobs({ version: packed.tarball });
     const repo = gitopsRepo(undefined, {});
@@ -65,15 +64,18 @@ describe('the GitLab component, as a runner runs its jobs', () => {
     passes(await runGitlabJob(jobs, 'sitesync:plan', repo.origin, 'sites/first', { ...variables, ...merge }));
     expect(gitlab.notes).toHaveLength(1); // edited, not another note
 
+    // The merge: sitesync:apply takes the plan job's artifact for the merge request's head, applies it, moves the tag.
     const merged = repo.merge(3, 'sites/first').sha;
-    const web = { ...variables, CI_PIPELINE_SOURCE: 'web', CI_COMMIT_SHA: merged, CI_COMMIT_BRANCH: 'main' };
-    const replan = await runGitlabJob(jobs, 'sitesync:replan', repo.origin, 'main', web);
-    passes(replan);
-    const planFile = readFileSync(`${replan.dir}/plan.json`, 'utf8');
-    const applied = await runGitlabJob(jobs, 'sitesync:apply-replanned', repo.origin, 'main', web, {
-      'plan.json': planFile,
-    });
+    const head = merge.CI_MERGE_REQUEST_SOURCE_BRANCH_SHA;
+    gitlab.answers.set(`/repository/commits/${merged}/merge_requests`, [{ iid: 3, state: 'merged' }]);
+    gitlab.answers.set('/merge_requests/3', { iid: 3, sha: head, description: 'Two sites.' });
+    gitlab.answers.set('/merge_requests/3/pipelines', [{ id: 1, sha: head }]);
+    gitlab.answers.set('/pipelines/1/jobs', [{ id: 11, name: 'sitesync:plan' }]);
+    gitlab.answers.set('/jobs/11/artifacts/plan.json', readFileSync(`${plan.dir}/plan.json`, 'utf8'));
+    const push = { ...variables, CI_PIPELINE_SOURCE: 'push', CI_COMMIT_SHA: merged, CI_COMMIT_BRANCH: 'main' };
+    const applied = await runGitlabJob(jobs, 'sitesync:apply', repo.origin, 'main', push);
     passes(applied);
+    expect(applied.log).toContain('applied 2 of 2 changes');
     expect(gitlab.tags.get('sitesync-applied')).toBe(merged);
 
     // The tag as GitLab now has it (the stand-in created it through the API), then a scheduled drift check.
@@ -89,5 +91,18 @@ describe('the GitLab component, as a runner runs its jobs', () => {
     const found = await runGitlabJob(jobs, 'sitesync:drift', repo.origin, 'main', schedule);
     expect(found.code).toBe(4);
     expect(found.log).toContain('Drift: websites were changed outside sitesync');
+
+    // The re-plan path repairs it: a pipeline run by hand plans main, the manual job applies exactly that plan.
+    gitlab.tags.clear();
+    const web = { ...variables, CI_PIPELINE_SOURCE: 'web', CI_COMMIT_SHA: merged, CI_COMMIT_BRANCH: 'main' };
+    const replan = await runGitlabJob(jobs, 'sitesync:replan', repo.origin, 'main', web);
+    passes(replan);
+    expect(replan.log).toContain('gl-a.example');
+    const repaired = await runGitlabJob(jobs, 'sitesync:apply-replanned', repo.origin, 'main', web, {
+      'plan.json': readFileSync(`${replan.dir}/plan.json`, 'utf8'),
+    });
+    passes(repaired);
+    expect(gitlab.tags.get('sitesync-applied')).toBe(merged);
+    passes(await runGitlabJob(jobs, 'sitesync:drift', repo.origin, 'main', schedule));
   }, 120_000);
 });

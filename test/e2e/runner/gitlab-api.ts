@@ -1,7 +1,9 @@
 /**
  * A local stand-in for the GitLab REST API calls of the component's scripts:
- * merge request notes (list, create, edit) and the project's tags (delete,
- * create). Answers 401 to another token.
+ * merge request notes (list, create, edit), the project's tags (delete,
+ * create), and what a test puts in `answers` (a path under the project → JSON,
+ * or text such as an artifact) for the reviewed plan's lookup. Answers 401 to
+ * another token.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,8 @@ export interface GitlabStandIn {
   notes: { id: number; iid: number; body: string }[];
   /** The tags created, name → commit. */
   tags: Map<string, string>;
+  /** GET answers by path under the project (`/merge_requests/3`, `/jobs/11/artifacts/plan.json`…). */
+  answers: Map<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -19,6 +23,7 @@ export async function startGitlabStandIn(project: string): Promise<GitlabStandIn
   const token = 'glpat-standin0123456789';
   const notes: GitlabStandIn['notes'] = [];
   const tags = new Map<string, string>();
+  const answers = new Map<string, unknown>();
   const server: Server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk) => (text += chunk));
@@ -52,7 +57,9 @@ export async function startGitlabStandIn(project: string): Promise<GitlabStandIn
         tags.set(form.get('tag_name') ?? '', form.get('ref') ?? '');
         return answer(201, {});
       }
-      return answer(404, { message: '404 Not Found' });
+      const given = request.method === 'GET' ? answers.get(path) : undefined;
+      if (typeof given === 'string') return response.writeHead(200).end(given);
+      return given === undefined ? answer(404, { message: '404 Not Found' }) : answer(200, given);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -61,6 +68,7 @@ export async function startGitlabStandIn(project: string): Promise<GitlabStandIn
     token,
     notes,
     tags,
+    answers,
     close: () => new Promise((done) => server.close(() => done())),
   };
 }
