@@ -24,5 +24,6 @@ export { redact, Secret } from './model/secret.js';
 export type { DesiredWebsite, FieldName, LiveWebsite, Privacy, WebsiteSettings } from './model/website.js';
 export { checkSafety, explain, plan, policyFromConfig } from './plan/index.js';
 export { renderHuman, renderJson, renderMarkdown } from './render/index.js';
-export { type RunningServer, type ServerOptions, startServer } from './server/index.js';
+export type { RunningServer, ServerOptions } from './server/index.js';
+export { startServer } from './server-entry.js';
 export { VERSION } from './version.js';

@@ -48,6 +48,8 @@ export const EXIT = {
   drift: 4,
   /** Ctrl-C: in-flight requests finished, the rest skipped. */
   interrupted: 130,
+  /** The same interruption by SIGTERM (128 + 15, as a shell reports it): a CI job cancelled, `docker stop`. */
+  terminated: 143,
 } as const;
 
 function redacting(stream: NodeJS.WriteStream): OutputStream {

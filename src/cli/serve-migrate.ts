@@ -9,16 +9,17 @@ import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { shownDb, throwIfSetupError } from './serve-admin.js';
+import { importServer } from './server-modules.js';
 
 async function migrate(options: { from: string; to: string; replace?: true }, io: Io): Promise<number> {
-  const { isPostgresUrl } = await import('../server/store/postgres/store.js');
+  const { isPostgresUrl } = await importServer(() => import('../server/store/postgres/store.js'));
   if (!isPostgresUrl(options.to)) {
     throw new SitesyncError('usage', '--to must be a postgres:// (or postgresql://) URL');
   }
   if (options.from === ':memory:' || isPostgresUrl(options.from)) {
     throw new SitesyncError('usage', '--from must be an SQLite database file');
   }
-  const { migrateData } = await import('../server/admin/migrate-data.js');
+  const { migrateData } = await importServer(() => import('../server/admin/migrate-data.js'));
   io.stderr.write(`copying ${options.from} to ${shownDb(options.to)} in one transaction…\n`);
   try {
     const { counts, checksum, nextWebsiteId } = await migrateData(options.from, options.to, {

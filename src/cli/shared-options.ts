@@ -11,6 +11,7 @@ import { type Command, Option, type OptionValues } from '@commander-js/extra-typ
 import { CLIENT_DEFAULTS, type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
+import { printable } from '../model/text.js';
 import type { Io } from './io.js';
 import { globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
 import { collect } from './repeatable.js';
@@ -209,8 +210,11 @@ export function openClient(
     ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
     ...(timeoutMs !== undefined && { timeouts: requestTimeouts(timeoutMs) }),
     ...(concurrency !== undefined && { concurrency }),
-    ...(logs(options.logLevel, 'debug') && { logger: (line: string) => io.stderr.write(`debug: ${line}\n`) }),
-    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => notices.write(`warn: ${line}`) }),
+    // The client's lines quote the service (domains, values): shown printable, as every server string is.
+    ...(logs(options.logLevel, 'debug') && {
+      logger: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`),
+    }),
+    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => notices.write(`warn: ${printable(line)}`) }),
   });
 }
 

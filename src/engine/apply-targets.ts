@@ -13,6 +13,7 @@ import { readSyncWriteOnly } from '../cli/option-values.js';
 import type { SharedOptions } from '../cli/shared-options.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
+import { jsonDocument } from '../model/text.js';
 import { type SavedPlan, type SavedPlanSet, savedPlanOf } from '../plan/index.js';
 import { APPLY_RESULT_FORMAT_VERSION } from '../render/apply-result.js';
 import { renderApplyError } from '../render/error-document.js';
@@ -207,5 +208,5 @@ function applyTargetsJson(outcomes: readonly TargetOutcome<never>[]): string {
     return { name: target.name, ...(JSON.parse(text) as Record<string, unknown>), exitCode: code };
   });
   const ok = outcomes.every((outcome) => outcome.code === 0);
-  return `${JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, targets }, null, 2)}\n`;
+  return jsonDocument({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, targets });
 }

@@ -14,7 +14,7 @@ import {
   type Outcome,
 } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
-import { printable } from '../model/text.js';
+import { jsonDocument, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
 import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
@@ -147,7 +147,7 @@ export function renderApplyJson(input: {
     refusal: input.refusal ?? null,
     error: null,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }
 
 /** The refusal of a stale plan: each site that moved, and what to run instead. */

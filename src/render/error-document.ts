@@ -7,13 +7,15 @@
  * on purpose: main.ts loads it for command-line errors before any command.
  */
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import { jsonDocument } from '../model/text.js';
 
 /** `plan --format json`: bumped on any incompatible change of its shape. */
 /**
  * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
  * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
+ * 1.3: note `password_kept`.
  */
-export const PLAN_FORMAT_VERSION = 1.2;
+export const PLAN_FORMAT_VERSION = 1.3;
 /** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
 
@@ -49,7 +51,7 @@ export function errorJsonOf(error: unknown, aborted: boolean): ErrorJson {
 }
 
 export function renderPlanError(error: ErrorJson): string {
-  return `${JSON.stringify({ formatVersion: PLAN_FORMAT_VERSION, error }, null, 2)}\n`;
+  return jsonDocument({ formatVersion: PLAN_FORMAT_VERSION, error });
 }
 
 /** `plan` is the plan document when the failure came after planning, else null. */
@@ -62,5 +64,5 @@ export function renderApplyError(error: ErrorJson, plan: Record<string, unknown>
     refusal: null,
     error,
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }

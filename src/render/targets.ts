@@ -8,6 +8,7 @@
  * object of the error documents).
  */
 import type { Plan } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { type Line, paint } from './colors.js';
 import type { ErrorJson } from './error-document.js';
@@ -118,5 +119,5 @@ export function targetsDocument(reports: readonly TargetReport[]): Record<string
 }
 
 export function renderTargetsJson(reports: readonly TargetReport[]): string {
-  return `${JSON.stringify(targetsDocument(reports), null, 2)}\n`;
+  return jsonDocument(targetsDocument(reports));
 }

@@ -53,6 +53,18 @@ describe('sitesync apply plan.json', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
+  // Issue 23 item 14: `json.dump(plan, indent=2, sort_keys=True)` made the file "modified".
+  test('a plan.json re-serialised with sorted keys and 4-space indentation still applies', async () => {
+    await savePlan(cli.ws);
+    const path = join(cli.ws.dir, 'plan.json');
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, `${JSON.stringify(sortedKeys(saved), null, 4)}\n`);
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.err).not.toContain('error');
+    expect(run.code).toBe(0);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
+  });
+
   test('a plan.json edited and signed again with the same key is refused: apply plans again and compares', async () => {
     await savePlan(cli.ws);
     const path = join(cli.ws.dir, 'plan.json');
@@ -211,3 +223,11 @@ describe('sitesync apply plan.json', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
   });
 });
+
+/** `value` with the keys of every object in sorted order, as `json.dump(…, sort_keys=True)` writes them. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, entry]) => [key, sortedKeys(entry)]));
+}

@@ -17,6 +17,7 @@ import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
 import { DEFAULT_DB, integerOption, registerAdminCommands, shownDb, throwIfSetupError } from '../serve-admin.js';
 import { registerMigrateData } from '../serve-migrate.js';
+import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
   host: string;
@@ -43,7 +44,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
   const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
   const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
-  const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
+  const { parseKeyList, publicBase, startServer } = await importServer(() => import('../../server/index.js'));
   if (options.publicUrl !== undefined) {
     try {
       publicBase(options.publicUrl);
@@ -56,7 +57,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const writer =
     io.stderr.fd === undefined
       ? undefined
-      : (await import('../../server/http/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
+      : (await importServer(() => import('../../server/http/log-writer.js'))).asyncLineWriter(io.stderr.fd, redact);
   let server: RunningServer;
   try {
     server = await startServer({
