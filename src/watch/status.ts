@@ -5,8 +5,15 @@
  */
 import type { AlertKind } from './alerts.js';
 import type { HealPolicy } from './heal-policy.js';
-import type { HealResult, SiteClass } from './port.js';
-import type { TargetState } from './watcher.js';
+import type { CheckResult, HealResult, SiteClass } from './port.js';
+
+/** What the loop remembers of a target between checks. */
+export interface TargetState {
+  check?: { at: number; seconds: number; error?: string };
+  lastSuccess?: number;
+  lastResult?: CheckResult;
+  heal: { failures: number; stopped: boolean; last: HealResult[] };
+}
 
 export interface TargetStatus {
   target: string;

@@ -16,7 +16,7 @@ import { type HealPolicy, healable } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
 import type { CheckResult, HealResult, WatchPort } from './port.js';
-import { type TargetStatus, targetStatus } from './status.js';
+import { type TargetState, type TargetStatus, targetStatus } from './status.js';
 
 export interface WatchOptions {
   port: WatchPort;
@@ -31,13 +31,6 @@ export interface WatchOptions {
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
   log: Logger;
-}
-
-interface TargetState {
-  check?: { at: number; seconds: number; error?: string };
-  lastSuccess?: number;
-  lastResult?: CheckResult;
-  heal: { failures: number; stopped: boolean; last: HealResult[] };
 }
 
 export class Watcher {
@@ -234,5 +227,3 @@ export class Watcher {
 }
 
 const emptyHeal = (): TargetState['heal'] => ({ failures: 0, stopped: false, last: [] });
-
-export type { TargetState };
