@@ -29,6 +29,8 @@ export interface EnginePortOptions extends TargetSource {
   onRequest: (target: string, status: number | 'error') => void;
   /** Client notices (a long wait, an unreadable setting). */
   notice: (target: string, line: string) => void;
+  /** The client's request log (one line per HTTP attempt, secrets redacted): `--log-level debug`. */
+  requestLog?: ((target: string, line: string) => void) | undefined;
   /** Told of each client opened (tests count the requests sent, to hold a manual clock still until they arrive). */
   onClient?: ((target: string, api: WebsitesApi) => void) | undefined;
   /** Before each reload (git-pull mode): rejects with the reason to keep the last good configuration. */
@@ -86,6 +88,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       now: options.now,
       onAttempt: (status) => options.onRequest(target.name, status),
       notice: (line) => options.notice(target.name, line),
+      ...(options.requestLog !== undefined && { logger: (line: string) => options.requestLog?.(target.name, line) }),
     });
     options.onClient?.(target.name, api);
     return api;

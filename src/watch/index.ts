@@ -31,6 +31,8 @@ export interface WatchSettings {
   /** Wall time, epoch milliseconds. */
   now: () => number;
   log: Logger;
+  /** `--log-level debug`: the clients' request lines too. */
+  debug?: boolean | undefined;
   journal?: Journal | undefined;
   /** Run before each reload: git-pull mode (git-pull.ts). */
   beforeReload?: ((signal: AbortSignal) => Promise<void>) | undefined;
@@ -67,6 +69,7 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
       journal: settings.journal,
       onRequest: (target, status) => metrics.request(target, status),
       notice: (target, line) => log('warn', line, { target }),
+      ...(settings.debug === true && { requestLog: (target: string, line: string) => log('debug', line, { target }) }),
       beforeReload: settings.beforeReload,
       onClient: settings.onClient,
     });

@@ -195,6 +195,7 @@ export function watchSettings(
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),
     metricsAddress: metricsAddressOf(flags.metricsAddr),
     log,
+    debug: flags.logLevel === 'debug',
     beforeReload: pull,
   };
 }

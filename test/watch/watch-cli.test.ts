@@ -54,7 +54,7 @@ describe('sitesync watch: the first configuration', () => {
 });
 
 describe('sitesync watch: signals', () => {
-  it('SIGHUP checks again at once, SIGTERM stops with exit 0 (JSON logs)', async () => {
+  it('SIGHUP checks again at once, SIGTERM stops with exit 0 (JSON logs, requests at debug)', async () => {
     server = await startTestServer();
     await insertWebsite(server, 'a.example', { values: STORED_DEFAULTS });
     const dir = tempDir('watch-cli');
@@ -82,7 +82,7 @@ describe('sitesync watch: signals', () => {
       renotify: '24h',
       gitRemote: 'origin',
       logFormat: 'json',
-      logLevel: 'info',
+      logLevel: 'debug',
     };
     const code = await runWatch(flags, io, (reload) => {
       hangup = reload;
@@ -96,5 +96,9 @@ describe('sitesync watch: signals', () => {
       .map((line) => JSON.parse(line));
     expect(lines.filter((line) => line.msg === 'checked').map((line) => line.in_sync)).toEqual([1, 1]);
     expect(lines.at(-1)).toMatchObject({ level: 'info', msg: 'stopped' });
+    const requests = lines.filter((line) => line.level === 'debug').map((line) => line.msg);
+    expect(requests).toHaveLength(2); // one listing a check
+    expect(requests[0]).toMatch(/^GET .*\/api\/v1\/websites.* → 200/);
+    expect(io.err()).not.toContain(server.key);
   });
 });
