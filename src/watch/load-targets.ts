@@ -6,8 +6,6 @@
  * nothing is returned: the caller keeps the last good configuration.
  */
 import type { ConnectionInput } from '../api/index.js';
-import type { Io } from '../cli/io.js';
-import type { ConnectionOptions } from '../cli/shared-options.js';
 import { formatProblem, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import { baselineFor, resolveBaseline } from '../engine/baseline.js';
@@ -48,8 +46,8 @@ export interface LoadedTarget {
 
 export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]> {
   const root = await load(source.files, source);
-  // Offline: git and the environment, no stream is written.
-  const io = { env: source.env, cwd: source.cwd } as Io;
+  // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
+  const io = { env: source.env, cwd: source.cwd } as Parameters<typeof resolveBaseline>[2];
   const at = resolveBaseline(source.files, { baseline: source.baseline }, io);
   if (root.targets === undefined) {
     const connection = {
@@ -91,7 +89,7 @@ async function load(files: string[], source: TargetSource): Promise<DesiredState
 }
 
 function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTarget['connection'] {
-  const none: ConnectionOptions = {
+  const none: Parameters<typeof targetConnection>[0] = {
     url: undefined,
     apiKeyFile: undefined,
     insecureHttp: source.insecureHttp,
