@@ -4,7 +4,8 @@
  * windows, webhooks from the environment, and the metrics address. A bad
  * value is one `usage` error naming the option.
  */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { DEFAULT_BASELINE_TAG } from '../engine/baseline.js';
 import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
@@ -158,6 +159,11 @@ export interface WatchFlags {
   logLevel: string;
 }
 
+/** Where git runs: the first configuration path, or the directory of that file. */
+function gitDirOf(path: string): string {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true ? path : dirname(path);
+}
+
 /** Every flag checked and turned into settings (the CLI adds the clock and the journal). */
 export function watchSettings(
   flags: WatchFlags,
@@ -170,7 +176,7 @@ export function watchSettings(
   const pull =
     flags.gitPull === true
       ? gitPuller({
-          dir: resolve(where.cwd, files[0] ?? '.'),
+          dir: gitDirOf(resolve(where.cwd, files[0] ?? '.')),
           remote: flags.gitRemote,
           branch: flags.gitBranch,
           tag: typeof baseline === 'string' ? baseline : DEFAULT_BASELINE_TAG,
