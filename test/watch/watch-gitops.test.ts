@@ -8,6 +8,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runWatch } from '../../src/cli/commands/watch.js';
+import { captureIo } from '../../src/cli/io.js';
 import { gitPuller } from '../../src/watch/git-pull.js';
 import { gitRepo } from '../helpers/git-repo.js';
 import { manualClock } from '../helpers/manual-clock.js';
@@ -70,5 +72,43 @@ describe('watch --git-pull', () => {
     await expect(other(new AbortController().signal)).rejects.toThrow(
       '--git-branch release: the checkout is on main; check out release',
     );
+  });
+
+  it('from the command line, with -f naming the file in the checkout', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const origin = gitRepo();
+    origin.commit('v1', { 'websites.yaml': V1 });
+    const checkout = join(tempDir('watch-checkout'), 'repo');
+    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+    origin.commit('add c', { 'websites.yaml': `${V1}  - domain: c.example\n` }); // pulled before the first check
+    const io = captureIo({ env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key }, cwd: checkout });
+    const stop = new AbortController();
+    io.signal = stop.signal;
+    const write = io.stderr.write;
+    io.stderr = {
+      ...io.stderr,
+      write: (text) => {
+        write(text);
+        if (text.includes('"msg":"checked"')) stop.abort();
+      },
+    };
+    const flags = {
+      interval: '1h',
+      budget: '20/min',
+      renotify: '24h',
+      gitRemote: 'origin',
+      logFormat: 'json',
+      logLevel: 'info',
+    };
+    const code = await runWatch({ ...flags, gitPull: true, file: ['websites.yaml'] }, io, () => () => {});
+    expect(code, io.err()).toBe(0);
+    const checked = io
+      .err()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"checked"'))
+      .map((line) => JSON.parse(line));
+    // c.example, committed after the clone, was pulled; no baseline tag yet, so all three are drift (creates).
+    expect(checked[0]).toMatchObject({ in_sync: 0, drift: 3 });
   });
 });
