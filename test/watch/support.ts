@@ -118,6 +118,16 @@ export async function watchInProcess(
 
 export const MINUTE = 60_000;
 
+/** `sitesync watch`'s flags as commander gives them with their defaults (an hour's interval, JSON logs). */
+export const CLI_FLAGS = {
+  interval: '1h',
+  budget: '20/min',
+  renotify: '24h',
+  gitRemote: 'origin',
+  logFormat: 'json',
+  logLevel: 'info',
+};
+
 /** Cleanups run after each test of the file, last first: `const cleanups = useCleanups()`. */
 export function useCleanups(): (() => Promise<void>)[] {
   const cleanups: (() => Promise<void>)[] = [];

@@ -11,6 +11,7 @@ import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import { CLI_FLAGS } from './support.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -76,15 +77,7 @@ describe('sitesync watch: signals', () => {
         else stop.abort(new Error('SIGTERM'));
       },
     };
-    const flags = {
-      interval: '1h',
-      budget: '20/min',
-      renotify: '24h',
-      gitRemote: 'origin',
-      logFormat: 'json',
-      logLevel: 'debug',
-    };
-    const code = await runWatch(flags, io, (reload) => {
+    const code = await runWatch({ ...CLI_FLAGS, logLevel: 'debug' }, io, (reload) => {
       hangup = reload;
       return () => {};
     });

@@ -15,10 +15,20 @@ import { gitRepo } from '../helpers/git-repo.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { useCleanups, watchOneAccount } from './support.js';
+import { CLI_FLAGS, useCleanups, watchOneAccount } from './support.js';
 
 const V1 = 'version: 1\ndefaults:\n  privacy: private\nwebsites:\n  - domain: a.example\n  - domain: b.example\n';
 const cleanups = useCleanups();
+
+/** A repository holding V1 and, optionally tagged as applied, and a clone of it. */
+function originAndCheckout(tag = false) {
+  const origin = gitRepo();
+  origin.commit('v1', { 'websites.yaml': V1 });
+  if (tag) origin.git('tag', 'sitesync-applied');
+  const checkout = join(tempDir('watch-checkout'), 'repo');
+  execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+  return { origin, checkout };
+}
 
 describe('watch --git-pull', () => {
   it('pulls the branch and the applied tag, tells pending from drift, and heals only drift', async () => {
@@ -27,11 +37,7 @@ describe('watch --git-pull', () => {
     const ids: Record<string, number> = {};
     for (const domain of ['a.example', 'b.example'])
       ids[domain] = await insertWebsite(server, domain, { values: STORED_DEFAULTS });
-    const origin = gitRepo();
-    origin.commit('v1', { 'websites.yaml': V1 });
-    origin.git('tag', 'sitesync-applied');
-    const checkout = join(tempDir('watch-checkout'), 'repo');
-    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+    const { origin, checkout } = originAndCheckout(true);
 
     const watch = await watchOneAccount(server, checkout, cleanups, {
       heal: { mode: 'drift', maxPerCycle: 5, allowDelete: [], windows: [], maxFailures: 3 },
@@ -56,10 +62,7 @@ describe('watch --git-pull', () => {
   it('stops at start when the first pull fails, and pulls only the branch checked out', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
-    const origin = gitRepo();
-    origin.commit('v1', { 'websites.yaml': V1 });
-    const checkout = join(tempDir('watch-checkout'), 'repo');
-    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+    const { checkout } = originAndCheckout();
     const watch = await watchOneAccount(server, checkout, cleanups, {
       clock: manualClock(0),
       beforeReload: gitPuller({ dir: checkout, remote: 'nowhere', tag: 'sitesync-applied' }),
@@ -77,10 +80,7 @@ describe('watch --git-pull', () => {
   it('from the command line, with -f naming the file in the checkout', async () => {
     const server = await startTestServer();
     cleanups.push(() => server.close());
-    const origin = gitRepo();
-    origin.commit('v1', { 'websites.yaml': V1 });
-    const checkout = join(tempDir('watch-checkout'), 'repo');
-    execFileSync('git', ['clone', '--quiet', origin.dir, checkout], { stdio: 'ignore' });
+    const { origin, checkout } = originAndCheckout();
     origin.commit('add c', { 'websites.yaml': `${V1}  - domain: c.example\n` }); // pulled before the first check
     const io = captureIo({ env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key }, cwd: checkout });
     const stop = new AbortController();
@@ -93,15 +93,7 @@ describe('watch --git-pull', () => {
         if (text.includes('"msg":"checked"')) stop.abort();
       },
     };
-    const flags = {
-      interval: '1h',
-      budget: '20/min',
-      renotify: '24h',
-      gitRemote: 'origin',
-      logFormat: 'json',
-      logLevel: 'info',
-    };
-    const code = await runWatch({ ...flags, gitPull: true, file: ['websites.yaml'] }, io, () => () => {});
+    const code = await runWatch({ ...CLI_FLAGS, gitPull: true, file: ['websites.yaml'] }, io, () => () => {});
     expect(code, io.err()).toBe(0);
     const checked = io
       .err()
