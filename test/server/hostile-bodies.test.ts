@@ -142,6 +142,6 @@ describe('hostile bodies', () => {
     const listed = await fetch(`${server.url}/api/v1/websites?search=${name}`, {
       headers: { authorization: `Bearer ${server.key}`, accept: 'application/json' },
     });
-    expect((await listed.json()).data).toEqual([]);
+    expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
   });
 });
