@@ -112,7 +112,10 @@ export function createAuthHook({ store, mode, throttle, failedAuthThrottle, base
     const keyHash = key === undefined ? undefined : hashKey(key);
     const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found) {
-      if (failedAuthThrottle) await counted(request, () => failedAuthThrottle.hit(request.ip));
+      // Counted only while under the limit, in one atomic step: guesses sent together cannot
+      // all pass the peek above and be answered 401; the ones past the limit get 429.
+      const failure = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.take(request.ip)));
+      if (failure && !failure.allowed) throw tooManyAttempts(failure.retryAfter);
       // Laravel redirects browsers (no JSON in Accept) to its login page.
       if (quirks && !wantsJson(request)) throw loginRedirect(`${baseUrl()}/login`);
       throw unauthenticated();
