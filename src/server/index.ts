@@ -3,7 +3,7 @@
  * store, provisions accounts for the given keys and listens. Tests use it on
  * port 0 with `db: ':memory:'`; `sitesync serve` wraps it.
  */
-import { provisionKeys } from './admin/accounts.js';
+import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
@@ -12,7 +12,13 @@ import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { createThrottle } from './store/throttle.js';
 
-export { createAccountWithKey, parseKeyList, provisionKeys } from './admin/accounts.js';
+export {
+  createAccountWithKey,
+  describeProvisioning,
+  type ProvisionReport,
+  parseKeyList,
+  provisionKeys,
+} from './admin/accounts.js';
 export { LOG_LEVELS, type LogLevel } from './http/log-level.js';
 export type { QuirksName, ServerMode } from './http/mode.js';
 export type {
@@ -46,7 +52,7 @@ export interface ServerOptions {
   throttleWindowMs?: number;
   /** For tests: the throttle's time in milliseconds (default Date.now), e.g. a manual clock shared with a client. */
   throttleClock?: () => number;
-  /** Website limit of provisioned accounts; default unlimited. */
+  /** Website limit of accounts provisioned from now on (existing ones keep theirs); default unlimited. */
   websiteLimit?: number;
   /** One structured JSON line per request; default none. */
   log?: (line: string) => void;
@@ -72,6 +78,8 @@ export interface RunningServer {
   url: string;
   /** The storage behind the server, for tests that check the database or add accounts. */
   store: ServerStore;
+  /** What provisioning `keys` changed at start. */
+  provisioning: ProvisionReport;
   close(): Promise<void>;
 }
 
@@ -106,7 +114,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
     const provision = () => provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
-    await (store.exclusive ? store.exclusive(provision) : provision());
+    const provisioning = await (store.exclusive ? store.exclusive(provision) : provision());
     const perMinute = options.throttlePerMinute ?? 60;
     const log = atLevel(options.log, options.logLevel ?? 'info');
     const failuresPerMinute = options.failedAuthPerMinute ?? 30;
@@ -142,6 +150,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return {
       url,
       store,
+      provisioning,
       close: async () => {
         // In-flight requests may finish within the grace period; then their connections are closed.
         const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);

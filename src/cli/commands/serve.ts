@@ -43,7 +43,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
   const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
   const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
-  const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
+  const { describeProvisioning, parseKeyList, publicBase, startServer } = await import('../../server/index.js');
   if (options.publicUrl !== undefined) {
     try {
       publicBase(options.publicUrl);
@@ -84,10 +84,12 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       `cannot serve on ${options.host}:${port} with database ${shownDb(options.db)}: ${reason}`,
     );
   }
+  const provisioned = describeProvisioning(server.provisioning);
+  if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
   const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length === 0 ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)' : `${keys.length} key(s) from SITESYNC_SERVE_KEYS`}\n`,
   );
   await stopped(io.signal);
   await server.close();
