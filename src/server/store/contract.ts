@@ -5,6 +5,9 @@
  */
 import type { Throttle } from './throttle.js';
 
+/** Ids are PostgreSQL integers on every backend: an id past this names no website (404, never an overflow). */
+export const MAX_ID = 2 ** 31 - 1;
+
 export interface Account {
   id: number;
   name: string;
