@@ -24,6 +24,7 @@ import type { PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { loadServerSecret, pepperWith } from '../server-secret.js';
 import { lockWaiting, type SyncOperations } from './busy.js';
+import { checkSitesyncFile } from './identify.js';
 import { migrate, SchemaTooNewError } from './migrations.js';
 import { createPageAnchors } from './page-anchors.js';
 import { recordJsonSql } from './schema.js';
@@ -81,6 +82,7 @@ const DEFAULT_LOCK_WAIT_MS = 5_000;
 type Operations = SyncOperations<Omit<ServerStore, 'close'>>;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): ServerStore {
+  checkSitesyncFile(path);
   if (path !== ':memory:') createPrivateFile(path);
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
