@@ -3,7 +3,7 @@
 # (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy).
 #
 #   scripts/replicas.sh                       # a throwaway PostgreSQL 15 cluster, removed on exit
-#   scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync
+#   PGPASSWORD=… scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync   # password not in argv
 #   scripts/replicas.sh --port 9000           # HAProxy's port (default 8080)
 #   scripts/replicas.sh --log-level info      # the replicas' request logs (default warn), in the temp directory
 #
@@ -31,6 +31,12 @@ done
 
 say() { echo "replicas.sh: $*" >&2; }
 fail() { say "$*"; exit 1; }
+
+# The replicas get the URL in SITESYNC_SERVE_DB, never on their command lines; this script's own
+# argv is as visible (ps), so a password there is warned about: PGPASSWORD or ~/.pgpass keep it out.
+if [[ "$db" =~ ^postgres(ql)?://[^:/@]*:[^@]*@ || "$db" =~ [?\&]password= ]]; then
+  say "warning: --db holds the database password, which ps shows to every local user: give it in PGPASSWORD or ~/.pgpass"
+fi
 
 haproxy_bin="$(command -v haproxy || true)"
 [ -n "$haproxy_bin" ] || { [ -x /usr/sbin/haproxy ] && haproxy_bin=/usr/sbin/haproxy; } ||
@@ -89,7 +95,7 @@ public_url="http://127.0.0.1:$port"
 # Replicas start together: migrations and key provisioning run under advisory locks, once.
 replica_urls=()
 for n in 1 2; do
-  SITESYNC_SERVE_KEYS="$key" "${sitesync[@]}" serve --db "$db" --port 0 --trust-proxy --public-url "$public_url" \
+  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --port 0 --trust-proxy --public-url "$public_url" \
     --log-level "$log_level" 2>"$work/replica$n.log" &
   pids+=($!)
 done

@@ -15,13 +15,15 @@ import type { RunningServer } from '../../server/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { DEFAULT_DB, integerOption, registerAdminCommands, shownDb, throwIfSetupError } from '../serve-admin.js';
+import { integerOption, registerAdminCommands, throwIfSetupError } from '../serve-admin.js';
+import { DEFAULT_DB, serveDb, shownDb } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 
 interface ServeOptions {
   host: string;
   port: string;
   db?: string;
+  dbFile?: string;
   quirks?: QuirksName;
   throttle: string;
   logLevel: LogLevel;
@@ -35,7 +37,7 @@ interface ServeOptions {
 }
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
-  const options = { ...given, db: given.db ?? io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB };
+  const options = { ...given, db: serveDb(given, io) };
   const port = integerOption('port', options.port, 0, 65535);
   const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
   const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
@@ -114,8 +116,9 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option(
       '--db <path|url>',
-      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
+      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db, its password in PGPASSWORD or ~/.pgpass (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
     )
+    .option('--db-file <path>', 'a file holding the --db value (keeps a database URL with its password out of `ps`)')
     .option('--pool-size <n>', 'PostgreSQL: connections in the pool', '10')
     .option('--statement-timeout <seconds>', 'PostgreSQL: cancel a statement running longer', '5')
     .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))

@@ -60,6 +60,8 @@ export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    // libpq's other spelling: ?password=…
+    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
     return parsed.toString();
   } catch {
     return 'postgres://…';
