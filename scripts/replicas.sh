@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A replicated `sitesync serve` on this machine: PostgreSQL, two replicas, HAProxy in front
-# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy).
+# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy 127.0.0.1/32).
 #
 #   scripts/replicas.sh                       # a throwaway PostgreSQL 15 cluster, removed on exit
 #   PGPASSWORD=… scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync   # password not in argv
@@ -93,9 +93,11 @@ if [ -z "$key" ]; then key="ss_replicas_$(node -e "console.log(require('crypto')
 public_url="http://127.0.0.1:$port"
 
 # Replicas start together: migrations and key provisioning run under advisory locks, once.
+# X-Forwarded-For is believed from HAProxy's address only (127.0.0.1/32), not from any sender; on one
+# machine a local user can still connect from 127.0.0.1 (docs/server.md, "Behind a TLS proxy").
 replica_urls=()
 for n in 1 2; do
-  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --port 0 --trust-proxy --public-url "$public_url" \
+  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --port 0 --trust-proxy 127.0.0.1/32 --public-url "$public_url" \
     --log-level "$log_level" 2>"$work/replica$n.log" &
   pids+=($!)
 done

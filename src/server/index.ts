@@ -5,6 +5,7 @@
  */
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
+import { trustedProxies } from './http/client-address.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
 import type { ServerStore } from './store/contract.js';
@@ -64,8 +65,11 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Failed authentications per minute per client IP before 429; default 30; 0 = off. */
   failedAuthPerMinute?: number;
-  /** Client IP and scheme from X-Forwarded-* set by one proxy in front (default off). */
-  trustProxy?: boolean;
+  /**
+   * Client IP and scheme from X-Forwarded-*: set by the proxies at these addresses or CIDR ranges
+   * (`['127.0.0.1/32']`), or with `true` by one proxy in front, whoever connects (default off).
+   */
+  trustProxy?: boolean | readonly string[];
   /** The URL clients reach the server at (e.g. https://sites.example.com), for page links and redirects. */
   publicUrl?: string;
   /** A request not received in full by then is cut off with 408; default 30,000 ms. */
@@ -110,6 +114,9 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Checked before the store is opened: a mistyped address must not create a database file first.
+  const trust = options.trustProxy ?? false;
+  const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
@@ -135,7 +142,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(failuresPerMinute > 0 && {
         failedAuthThrottle: throttleOf('failed-auth', failuresPerMinute, Date.now),
       }),
-      ...(options.trustProxy && { trustProxyHops: 1 }),
+      trustProxy,
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),

@@ -212,6 +212,9 @@ describe('keys and accounts', () => {
       ['accounts', 'create', 'rtl\u202ename', '--db', 'DB'],
       'error: the account name must not contain control characters\n',
     ],
+    // Issue 23, item 11: names are shown and looked up as typed, so padding would make two "bob"s.
+    [['accounts', 'create', ' bob ', '--db', 'DB'], 'error: the account name must not start or end with spaces\n'],
+    [['accounts', 'create', 'bob\t', '--db', 'DB'], 'error: the account name must not start or end with spaces\n'],
     [['accounts', 'create', 'carol', '--db', 'MISSING'], 'error: the database directory DIR/missing does not exist\n'],
     [['accounts', 'list', '--db', 'MISSING'], 'error: no database at DIR/missing/keys.db\n'],
     [['accounts', 'set-limit', 'nobody', '3', '--db', 'DB'], 'error: no account "nobody" in DB\n'],

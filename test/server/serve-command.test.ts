@@ -178,10 +178,30 @@ describe('sitesync serve: operator options (issue 9)', () => {
     expect(running.io.err()).toContain('"ip":"203.0.113.5"');
   });
 
+  it("takes --trust-proxy with the proxies' addresses: X-Forwarded-For from them only", async () => {
+    const named = await serve([
+      '--db',
+      ':memory:',
+      '--trust-proxy',
+      '10.0.0.1/32,127.0.0.1/32',
+      '--auth-failures',
+      '1',
+    ]);
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    expect((await request(named.url, 'GET', '/api/v1/websites', from('203.0.113.5'))).status).toBe(401);
+    expect((await request(named.url, 'GET', '/api/v1/websites', from('203.0.113.6'))).status).toBe(401);
+    expect(await named.stop()).toBe(0);
+    const other = await serve(['--db', ':memory:', '--trust-proxy', '10.0.0.1/32', '--auth-failures', '1']);
+    expect((await request(other.url, 'GET', '/api/v1/websites', from('203.0.113.5'))).status).toBe(401);
+    expect((await request(other.url, 'GET', '/api/v1/websites', from('203.0.113.6'))).status).toBe(429);
+    expect(await other.stop()).toBe(0);
+  });
+
   it.each([
     [['--public-url', 'sites.example.com'], /^error: --public-url: the public URL must be an absolute http\(s\) URL/],
     [['--request-timeout', '0'], /^error: --request-timeout must be a whole number from 1 to 3600, not "0"/],
     [['--shutdown-grace', 'soon'], /^error: --shutdown-grace must be a whole number/],
+    [['--trust-proxy', '127.0.0.1/32,proxy.internal'], /^error: --trust-proxy: "proxy.internal" is not an IP address/],
   ])('refuses %j with a one-line error', async (args, message) => {
     const io = captureIo();
     expect(await main(['serve', '--port', '0', '--db', ':memory:', ...args], io)).not.toBe(0);

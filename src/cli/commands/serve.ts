@@ -28,7 +28,7 @@ interface ServeOptions {
   throttle: string;
   logLevel: LogLevel;
   authFailures: string;
-  trustProxy?: true;
+  trustProxy?: true | string;
   publicUrl?: string;
   requestTimeout: string;
   shutdownGrace: string;
@@ -72,7 +72,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       shutdownGraceMs,
       poolSize,
       statementTimeoutMs,
-      ...(options.trustProxy && { trustProxy: true }),
+      ...(options.trustProxy !== undefined && {
+        trustProxy: options.trustProxy === true ? true : options.trustProxy.split(','),
+      }),
       ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
@@ -129,7 +131,10 @@ export function registerServe(program: Command, context: CommandContext): void {
         .default('info' as const),
     )
     .option('--auth-failures <n>', 'failed authentications per minute per client IP before 429 (0 = off)', '30')
-    .option('--trust-proxy', 'take client IP and scheme from X-Forwarded-* (one proxy in front)')
+    .option(
+      '--trust-proxy [addresses]',
+      'take client IP and scheme from X-Forwarded-* sent by these proxies (127.0.0.1/32,fd00::/8); bare: by one proxy in front, whoever connects',
+    )
     .option('--public-url <url>', 'URL clients reach the server at, for page links (default: the listening address)')
     .option('--request-timeout <seconds>', 'cut off a request not received in full by then (408)', '30')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, wait this long for in-flight requests', '10')

@@ -25,6 +25,8 @@ export function keyPrefix(key: string, source: 'provisioned' | 'created'): strin
 /** Control and format characters (escapes, bidi overrides) would forge lines in listings and logs. */
 export function accountNameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'the account name must not be empty';
+  // Names are shown and looked up as typed: " bob" beside "bob" would read as one account.
+  if (name.trim() !== name) return 'the account name must not start or end with spaces';
   if (/[\p{Cc}\p{Cf}]/u.test(name)) return 'the account name must not contain control characters';
   if (name.length > 200) return 'the account name must be at most 200 characters';
   return undefined;

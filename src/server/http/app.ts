@@ -28,8 +28,11 @@ export interface AppOptions {
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
-  /** Client IP and scheme from X-Forwarded-* sent by this many proxies in front (default none). */
-  trustProxyHops?: number;
+  /**
+   * Client IP and scheme from X-Forwarded-*: sent by the proxies at these addresses or CIDR
+   * ranges, or (a number) by that many proxies in front, whoever connects (default neither).
+   */
+  trustProxy?: readonly string[] | number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
 }
@@ -105,13 +108,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const budget = options.requestTimeoutMs ?? 30_000;
   const checkEvery = Math.max(10, Math.floor(budget / 10));
   const requestTimeout = Math.max(1, budget - checkEvery);
-  const trustedHops = options.trustProxyHops ?? 0;
+  const trusted = options.trustProxy ?? 0;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
-    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
-    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
+    // Named proxies: the client is the last address that is not one of them (proxy-addr). A hop
+    // count trusts whoever connects: hop 0 is the socket's peer, so with one hop the client is the
+    // last X-Forwarded-For entry.
+    trustProxy:
+      typeof trusted === 'number' ? trusted > 0 && ((_address: string, hop: number) => hop < trusted) : [...trusted],
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,
