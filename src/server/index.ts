@@ -59,6 +59,8 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** The least level logged: info (every request, default), warn (4xx, 5xx), error (5xx), silent. */
   logLevel?: LogLevel;
+  /** SQLite only: the most pages the file may grow to (PRAGMA max_page_count); past it writes get 503 as on a full disk. */
+  maxDbPages?: number;
   /** How long a write waits for another process's lock on the database before 503 (default 5,000 ms). */
   lockWaitMs?: number;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
@@ -110,7 +112,10 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
       ...(options.statementTimeoutMs !== undefined && { statementTimeoutMs: options.statementTimeoutMs }),
     });
   }
-  return openSqliteStore(db, { ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }) });
+  return openSqliteStore(db, {
+    ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
+    ...(options.maxDbPages !== undefined && { maxPages: options.maxDbPages }),
+  });
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {

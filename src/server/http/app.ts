@@ -7,12 +7,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ServerStore, StoreBusyError } from '../store/contract.js';
+import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { createAuthHook } from './auth.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
-import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
+import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
@@ -70,6 +70,7 @@ function toHttpError(error: FastifyError, store: ServerStore): HttpError | undef
     case 'FST_ERR_BAD_URL':
       return problem(400, 'Bad Request.');
   }
+  if (error instanceof StoreFullError) return storageFull();
   if (error instanceof StoreBusyError || store.unavailable?.(error)) {
     // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
     // for now (statement timeout, a dropped connection): a client may simply retry.
