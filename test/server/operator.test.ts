@@ -86,6 +86,14 @@ describe('trusted proxies by address (issue 23, item 10)', () => {
     ]);
   });
 
+  it('believes the one entry the named proxy appended, even when that client is in the named range too', async () => {
+    // A client on the proxy's own machine: its address is in the range, the entry before it is its own forgery.
+    const lines: string[] = [];
+    server = await startTestServer({ trustProxy: ['127.0.0.0/8'], log: (line) => lines.push(line) });
+    await rawGet(server.url, '/api/v1/websites', wrong({ 'x-forwarded-for': '203.0.113.1, 127.0.0.5' }));
+    expect(JSON.parse(lines[0]!)).toMatchObject({ ip: '127.0.0.5' });
+  });
+
   it('refuses an address that is not one, in one line', async () => {
     await expect(startTestServer({ trustProxy: ['127.0.0.1/33'] })).rejects.toThrow(
       '--trust-proxy: "127.0.0.1/33" is not an IP address or CIDR range (like 127.0.0.1/32 or fd00::/8)',

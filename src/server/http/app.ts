@@ -10,6 +10,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { createAuthHook } from './auth.js';
+import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
 import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
@@ -103,6 +104,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
+const trustedPeer = (trusts: (address: string) => boolean) => (address: string, hop: number) =>
+  hop === 0 && trusts(address);
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Node finds expired requests on a periodic check: one tenth of the budget is the check's
   // period, the rest node's own timeout, so a stalled request is cut off within the budget.
@@ -114,11 +118,14 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
-    // Named proxies: the client is the last address that is not one of them (proxy-addr). A hop
-    // count trusts whoever connects: hop 0 is the socket's peer, so with one hop the client is the
-    // last X-Forwarded-For entry.
+    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
+    // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
+    // one of them. Not "every address in the list" (proxy-addr): a client on the proxy's own
+    // machine is in the list too, and the entry it forged before its own would be believed.
     trustProxy:
-      typeof trusted === 'number' ? trusted > 0 && ((_address: string, hop: number) => hop < trusted) : [...trusted],
+      typeof trusted === 'number'
+        ? trusted > 0 && ((_address: string, hop: number) => hop < trusted)
+        : trustedPeer(isTrustedProxy(trusted)),
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,

@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import { ServerSetupError } from '../setup-error.js';
 
-/** `127.0.0.1/32,fd00::/8` → the addresses and CIDR ranges, each checked; fastify's trustProxy takes them as they are. */
+/** `127.0.0.1/32,fd00::/8` → the addresses and CIDR ranges, each checked. */
 export function trustedProxies(entries: readonly string[]): string[] {
   return entries.map((entry) => {
     const [address = '', prefix, extra] = entry.trim().split('/');
@@ -36,6 +36,38 @@ function ipv6Groups(address: string): number[] {
   const right = tail === undefined || tail === '' ? [] : tail.split(':');
   const zeros = tail === undefined ? 0 : 8 - left.length - right.length;
   return [...left, ...Array<string>(zeros).fill('0'), ...right].map((group) => Number.parseInt(group, 16));
+}
+
+/** An address as a number and its width: IPv4 (IPv4-mapped IPv6 too) in 32 bits, IPv6 in 128. */
+function numeric(address: string): { value: bigint; bits: number } | undefined {
+  const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
+  const family = isIP(plain);
+  if (family === 4) {
+    return { value: plain.split('.').reduce((sum, octet) => (sum << 8n) | BigInt(octet), 0n), bits: 32 };
+  }
+  if (family !== 6) return undefined;
+  return { value: ipv6Groups(plain).reduce((sum, group) => (sum << 16n) | BigInt(group), 0n), bits: 128 };
+}
+
+/**
+ * Whether a connection's peer is one of the named proxies (addresses or CIDR
+ * ranges as `trustedProxies` returned them).
+ */
+export function isTrustedProxy(ranges: readonly string[]): (address: string) => boolean {
+  const parsed = ranges.map((range) => {
+    const [address = '', prefix] = range.split('/');
+    const net = numeric(address)!;
+    return { ...net, prefix: prefix === undefined ? net.bits : Number(prefix) };
+  });
+  return (address) => {
+    const peer = numeric(address);
+    if (!peer) return false;
+    return parsed.some((range) => {
+      if (range.bits !== peer.bits) return false;
+      const shift = BigInt(range.bits - range.prefix);
+      return peer.value >> shift === range.value >> shift;
+    });
+  };
 }
 
 /** What failed authentications are counted by: an IPv4 address (also IPv4-mapped), or an IPv6 /64. */
