@@ -6,6 +6,7 @@ import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { startServer } from '../../src/server/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
+import { serveInProcess } from '../helpers/serve-in-process.js';
 import { request } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -21,56 +22,31 @@ beforeEach(async () => {
 });
 afterEach(() => database.drop());
 
-/** `sitesync serve` through main() until its "listening on" line; `stop` aborts it and gives the exit code. */
-async function serveUntilListening(args: string[], env: Record<string, string>) {
-  const controller = new AbortController();
-  const io = { ...captureIo({ env }) };
-  const listening = new Promise<void>((resolve) => {
-    const stderr = io.stderr;
-    io.stderr = {
-      isTTY: stderr.isTTY,
-      write: (text) => {
-        stderr.write(text);
-        if (/listening on .*\n/.test(io.err())) resolve();
-      },
-    };
-  });
-  const exit = main(['serve', '--port', '0', '--throttle', '0', ...args], { ...io, signal: controller.signal });
-  await Promise.race([listening, exit]);
-  const url = /listening on (\S+?)[,\s]/.exec(io.err())?.[1];
-  expect(url, io.err()).toBeDefined();
-  return {
-    url: url!,
-    err: () => io.err(),
-    stop: () => {
-      controller.abort();
-      return exit;
-    },
-  };
-}
-
 describe('sitesync serve on PostgreSQL', () => {
   it('serves from SITESYNC_SERVE_DB and never shows the password of the URL', async () => {
     const url = new URL(database.url);
     url.password = 'hunter2-secret'; // the test cluster trusts loopback, so any password works
-    const serve = await serveUntilListening([], { SITESYNC_SERVE_DB: url.toString(), SITESYNC_SERVE_KEYS: KEY });
+    const serve = await serveInProcess(['--throttle', '0'], {
+      SITESYNC_SERVE_DB: url.toString(),
+      SITESYNC_SERVE_KEYS: KEY,
+    });
     const created = await request(serve.url, 'POST', '/api/v1/websites', { key: KEY, form: { domain: 'pg.example' } });
     expect(created.status).toBe(201);
     expect(await serve.stop()).toBe(0);
-    expect(serve.err()).toContain(`database postgres://postgres:***@${url.host}/`);
-    expect(serve.err()).not.toContain('hunter2');
+    expect(serve.io.err()).toContain(`database postgres://postgres:***@${url.host}/`);
+    expect(serve.io.err()).not.toContain('hunter2');
   });
 
   it('serves from --db-file (the URL without a password, PGPASSWORD beside it) and warns about nothing', async () => {
     const file = join(tempDir('db-file'), 'db-url');
     writeFileSync(file, `${database.url}\n`, { mode: 0o600 });
-    const serve = await serveUntilListening(['--db-file', file], {
+    const serve = await serveInProcess(['--throttle', '0', '--db-file', file], {
       PGPASSWORD: 'hunter2-secret',
       SITESYNC_SERVE_KEYS: KEY,
     });
     expect((await request(serve.url, 'GET', '/api/v1/websites', { key: KEY })).status).toBe(200);
     expect(await serve.stop()).toBe(0);
-    expect(serve.err()).not.toMatch(/warning|hunter2/);
+    expect(serve.io.err()).not.toMatch(/warning|hunter2/);
   });
 
   it('an unreachable PostgreSQL is one line, no stack trace, no password, non-zero exit', async () => {
@@ -127,18 +103,6 @@ describe('sitesync serve accounts and backup on a PostgreSQL URL', () => {
     } finally {
       await server.close();
     }
-  });
-
-  it('serves from --db-file (the URL without a password, PGPASSWORD beside it) and warns about nothing', async () => {
-    const file = join(tempDir('db-file'), 'db-url');
-    writeFileSync(file, `${database.url}\n`, { mode: 0o600 });
-    const serve = await serveUntilListening(['--db-file', file], {
-      PGPASSWORD: 'hunter2-secret',
-      SITESYNC_SERVE_KEYS: KEY,
-    });
-    expect((await request(serve.url, 'GET', '/api/v1/websites', { key: KEY })).status).toBe(200);
-    expect(await serve.stop()).toBe(0);
-    expect(serve.err()).not.toMatch(/warning|hunter2/);
   });
 
   it('an unreachable PostgreSQL is one line without the password', async () => {

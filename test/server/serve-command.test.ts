@@ -1,38 +1,12 @@
 // `sitesync serve` and `sitesync serve accounts create`, in-process through main().
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CapturedIo, captureIo } from '../../src/cli/io.js';
+import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { serveInProcess } from '../helpers/serve-in-process.js';
 import { request } from '../helpers/server.js';
 import { useTestDatabase } from '../helpers/test-database.js';
 
-/** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
-async function serve(args: string[], env: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const io: CapturedIo = { ...captureIo({ env }), signal: controller.signal };
-  // Resolved by the "listening on" line itself (or by serve ending without one).
-  const listening = new Promise<void>((resolve) => {
-    const stderr = io.stderr;
-    io.stderr = {
-      isTTY: stderr.isTTY,
-      write: (text) => {
-        stderr.write(text);
-        if (/listening on .*\n/.test(io.err())) resolve();
-      },
-    };
-  });
-  const exit = main(['serve', '--port', '0', ...args], io);
-  await Promise.race([listening, exit]);
-  const url = /listening on (\S+?)[,\s]/.exec(io.err())?.[1];
-  if (!url) throw new Error(`serve did not start: ${io.err()}`);
-  return {
-    url,
-    io,
-    stop: async () => {
-      controller.abort();
-      return exit;
-    },
-  };
-}
+const serve = serveInProcess;
 
 describe('sitesync serve', () => {
   const database = useTestDatabase('serve');
