@@ -123,7 +123,7 @@ describe('keys and accounts', () => {
     const other = await start([KEY_B]);
     expect(other.provisioning).toMatchObject({ added: [expect.stringMatching(/^key-/)], revoked: 1 });
     expect(describeProvisioning(other.provisioning)).toMatch(
-      /; 1 no longer listed revoked \(accounts and websites kept\)$/,
+      /; 1 revoked \(no longer listed; accounts and websites kept\)$/,
     );
     expect(await status(first.url, KEY_A)).toBe(401);
     await other.close();

@@ -113,7 +113,7 @@ export function describeProvisioning(report: ProvisionReport): string | undefine
   const parts = [
     report.added.length > 0 && `${report.added.length} key(s) added (${report.added.join(', ')})`,
     report.restored.length > 0 && `${report.restored.length} restored (${report.restored.join(', ')})`,
-    report.revoked > 0 && `${report.revoked} no longer listed revoked (accounts and websites kept)`,
+    report.revoked > 0 && `${report.revoked} revoked (no longer listed; accounts and websites kept)`,
     report.skipped.length > 0 &&
       `${report.skipped.length} not restored: the key of ${report.skipped.join(', ')} was rotated since`,
   ].filter((part): part is string => typeof part === 'string');

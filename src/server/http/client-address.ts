@@ -25,7 +25,7 @@ export function trustedProxies(entries: readonly string[]): string[] {
 
 /** The eight 16-bit groups of an IPv6 address (`::` expanded, an embedded IPv4 tail converted). */
 function ipv6Groups(address: string): number[] {
-  let text = address.replace(/%.*$/, '');
+  let text = address;
   const ipv4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (ipv4) {
     const [a, b, c, d] = ipv4.slice(1).map(Number) as [number, number, number, number];
@@ -38,9 +38,12 @@ function ipv6Groups(address: string): number[] {
   return [...left, ...Array<string>(zeros).fill('0'), ...right].map((group) => Number.parseInt(group, 16));
 }
 
+/** An IPv4-mapped IPv6 address as IPv4, without an IPv6 zone (`%eth0`). */
+const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
+
 /** An address as a number and its width: IPv4 (IPv4-mapped IPv6 too) in 32 bits, IPv6 in 128. */
 function numeric(address: string): { value: bigint; bits: number } | undefined {
-  const plain = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '').replace(/%.*$/, '');
+  const plain = plainAddress(address);
   const family = isIP(plain);
   if (family === 4) {
     return { value: plain.split('.').reduce((sum, octet) => (sum << 8n) | BigInt(octet), 0n), bits: 32 };
@@ -72,9 +75,8 @@ export function isTrustedProxy(ranges: readonly string[]): (address: string) => 
 
 /** What failed authentications are counted by: an IPv4 address (also IPv4-mapped), or an IPv6 /64. */
 export function failureScope(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return mapped[1]!;
-  if (isIP(ip.replace(/%.*$/, '')) !== 6) return ip;
-  const prefix = ipv6Groups(ip).slice(0, 4);
+  const plain = plainAddress(ip);
+  if (isIP(plain) !== 6) return plain;
+  const prefix = ipv6Groups(plain).slice(0, 4);
   return `${prefix.map((group) => group.toString(16)).join(':')}::/64`;
 }
