@@ -14,6 +14,7 @@ const POSTGRES_CONTRACT = [
   'test/server/auth-errors.test.ts',
   'test/server/search.test.ts',
   'test/server/input-edges.test.ts',
+  'test/server/hostile-bodies.test.ts',
   'test/server/path-spelling.test.ts',
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',

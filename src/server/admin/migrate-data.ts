@@ -14,6 +14,7 @@ import { ServerSetupError } from '../setup-error.js';
 import { migratePostgres } from '../store/postgres/migrations.js';
 import { redactedUrl } from '../store/postgres/store.js';
 import { readServerSecret, secretPath } from '../store/server-secret.js';
+import { checkSitesyncFile } from '../store/sqlite/identify.js';
 import { SCHEMA_VERSION } from '../store/sqlite/migrations.js';
 import { canonicalChecksum, TABLES, type TableName } from './migrate-checksum.js';
 
@@ -51,6 +52,7 @@ type ReadBatch = (table: TableName, afterId: number, limit: number) => Promise<R
 
 function openSource(path: string): Database.Database {
   if (!existsSync(path)) throw new ServerSetupError(`no database at ${path}`);
+  checkSitesyncFile(path);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });

@@ -7,13 +7,14 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ServerStore, StoreBusyError } from '../store/contract.js';
+import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
+import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
-import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
+import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
@@ -29,8 +30,11 @@ export interface AppOptions {
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
-  /** Client IP and scheme from X-Forwarded-* sent by this many proxies in front (default none). */
-  trustProxyHops?: number;
+  /**
+   * Client IP and scheme from X-Forwarded-*: sent by the proxies at these addresses or CIDR
+   * ranges, or (a number) by that many proxies in front, whoever connects (default neither).
+   */
+  trustProxy?: readonly string[] | number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
 }
@@ -68,6 +72,7 @@ function toHttpError(error: FastifyError, store: ServerStore): HttpError | undef
     case 'FST_ERR_BAD_URL':
       return problem(400, 'Bad Request.');
   }
+  if (error instanceof StoreFullError) return storageFull();
   if (error instanceof StoreBusyError || store.unavailable?.(error)) {
     // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
     // for now (statement timeout, a dropped connection): a client may simply retry.
@@ -100,19 +105,28 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
+const trustedPeer = (trusts: (address: string) => boolean) => (address: string, hop: number) =>
+  hop === 0 && trusts(address);
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Node finds expired requests on a periodic check: one tenth of the budget is the check's
   // period, the rest node's own timeout, so a stalled request is cut off within the budget.
   const budget = options.requestTimeoutMs ?? 30_000;
   const checkEvery = Math.max(10, Math.floor(budget / 10));
   const requestTimeout = Math.max(1, budget - checkEvery);
-  const trustedHops = options.trustProxyHops ?? 0;
+  const trusted = options.trustProxy ?? 0;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
-    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
-    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
+    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
+    // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
+    // one of them. Not "every address in the list" (proxy-addr): a client on the proxy's own
+    // machine is in the list too, and the entry it forged before its own would be believed.
+    trustProxy:
+      typeof trusted === 'number'
+        ? trusted > 0 && ((_address: string, hop: number) => hop < trusted)
+        : trustedPeer(isTrustedProxy(trusted)),
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,

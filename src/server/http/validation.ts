@@ -20,6 +20,8 @@ const ECHOED = ['privacy', 'email', 'exclude_bots', 'exclude_ips'] as const;
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
+/** An integer column's range (PostgreSQL's `integer`, the real service's too): larger would overflow there. */
+const INT32: [number, number] = [-(2 ** 31), 2 ** 31 - 1];
 const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
 export const MESSAGES = {
@@ -154,8 +156,8 @@ export function validateStore(
   if (privacy === 2 && password === null && !check.errors.password) {
     check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
   }
-  // The real service takes any integer for email.
-  const email = quirks ? orDefault('email', null) : orDefault('email', 0, [0, 1]);
+  // The real service takes any integer for email (that its integer column holds).
+  const email = quirks ? orDefault('email', null, INT32) : orDefault('email', 0, [0, 1]);
   const excludeBots = orDefault('exclude_bots', 1, [0, 1]);
   const excludeParams = check.text('exclude_params', field('exclude_params') ?? null) ?? null;
   const excludeIps = check.text('exclude_ips', field('exclude_ips') ?? null) ?? null;
@@ -194,8 +196,8 @@ export function validateUpdate(
   if (field('password') !== undefined) changes.password = check.password(field('password'));
   if (!quirks) changes.email = flag('email', 1);
   else if (field('email') !== undefined) {
-    // The real service takes any integer, or null.
-    changes.email = field('email') === null ? null : check.integer('email', field('email'));
+    // The real service takes any integer its column holds, or null.
+    changes.email = field('email') === null ? null : check.integer('email', field('email'), ...INT32);
   }
   // The real service stores an empty exclude_bots as NULL.
   changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots', 1);

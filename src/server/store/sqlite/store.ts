@@ -16,6 +16,7 @@ import {
   type ListResult,
   type RecordShape,
   type ServerStore,
+  StoreFullError,
   WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
@@ -24,6 +25,8 @@ import type { PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { loadServerSecret, pepperWith } from '../server-secret.js';
 import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './busy.js';
+import { watchFullness } from './full.js';
+import { checkSitesyncFile } from './identify.js';
 import { migrate, SchemaTooNewError } from './migrations.js';
 import { createPageAnchors } from './page-anchors.js';
 import { recordJsonSql } from './schema.js';
@@ -71,6 +74,8 @@ function openDatabase(path: string): Database.Database {
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
   lockWaitMs?: number;
+  /** The most pages the file may grow to (PRAGMA max_page_count): past it, writes fail as on a full disk. */
+  maxPages?: number;
   /** Deep-page anchors (store/page-anchors.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
   /** Told once when opening waits for another process's lock (the server logs it). */
@@ -83,6 +88,7 @@ const DEFAULT_LOCK_WAIT_MS = 5_000;
 type Operations = SyncOperations<Omit<ServerStore, 'close'>>;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): ServerStore {
+  checkSitesyncFile(path);
   if (path !== ':memory:') createPrivateFile(path);
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
@@ -96,6 +102,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       db.pragma('foreign_keys = ON');
       migrate(db, { pepper });
     }, options.onLockWait);
+    if (options.maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPages)}`);
     // From here on a locked file fails at once and is waited for off the event loop (store/sqlite/busy.ts).
     db.pragma('busy_timeout = 0');
   } catch (error) {
@@ -311,8 +318,14 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return stale.length;
     },
   };
+  const full = watchFullness(operations);
+  const ping = full.operations.ping;
+  full.operations.ping = () => {
+    if (full.failing()) throw new StoreFullError();
+    ping();
+  };
   return {
-    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
+    ...lockWaiting<Omit<ServerStore, 'close'>>(full.operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
     close: async () => {
       db.close();
     },
