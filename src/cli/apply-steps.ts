@@ -28,6 +28,7 @@ import type { BaselineAt } from './baseline.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { openJournal } from './journal-file.js';
+import type { MarkTarget } from './mark-applied.js';
 import { globsOption, wholeNumberOption } from './option-values.js';
 import type { Session } from './prepare.js';
 import { progressReporter } from './progress.js';
@@ -63,6 +64,8 @@ export interface ApplyRun {
   baselineAt?: BaselineAt;
   /** Waited for just before the first write (--all-or-nothing over targets); rejects to write nothing. */
   beforeWrites?: () => Promise<void>;
+  /** --mark-applied, checked before anything was written: the tag to move and the commit it moves from. */
+  mark?: MarkTarget;
   /** The saved plan file being applied, as given. */
   planFile?: string;
   /**

@@ -83,6 +83,7 @@ export async function applyTargets(
       started: base.started,
       ...(base.planFile !== undefined && { planFile: base.planFile }),
       ...(options.baseline !== undefined && { baselineAt: options.baseline }),
+      ...(base.mark !== undefined && { mark: base.mark }),
     };
     if (barrier) run.beforeWrites = () => barrier.arrive(target.name);
     if (allowDelete) run.allowDeleteAcrossTargets = allowDelete.hookFor(target.name, true);

@@ -58,14 +58,34 @@ describe('--baseline: errors are one line, exit 1', () => {
     expect((await cli.ws.run(['plan', '--no-baseline'])).code).toBe(0);
   });
 
-  it('a file missing at REF', async () => {
+  it('one of the files missing at REF', async () => {
+    const repo = gitRepo(cli.ws.dir);
+    repo.commit('v1');
+    cli.ws.write('more.yaml', 'version: 1\nwebsites:\n  - domain: more.example\n');
+    const run = await cli.ws.run(['plan', '-f', 'websites.yaml', '-f', 'more.yaml', '--baseline', 'HEAD']);
+    expect(run.code, run.err).toBe(1);
+    expect(errorLine(run.err)).toBe('error: --baseline HEAD: more.yaml does not exist at HEAD');
+  });
+});
+
+describe('the first pull request: no configuration at the baseline', () => {
+  const cli = useCliFixture({ config: V1 });
+
+  it('every change is pending, the plan says why (exit 2, not an error)', async () => {
     const repo = gitRepo(cli.ws.dir);
     cli.ws.write('README.md', 'config repo\n');
     repo.git('add', 'README.md');
     repo.git('commit', '-q', '-m', 'nothing yet');
-    const run = await cli.ws.run(['plan', '--baseline', 'HEAD']);
-    expect(run.code).toBe(1);
-    expect(errorLine(run.err)).toBe('error: --baseline HEAD: websites.yaml does not exist at HEAD');
+    const run = await cli.ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode']);
+    expect(run.code, run.err).toBe(2);
+    expect(run.out).toContain('the configuration did not exist there (a first configuration): every change is pending');
+    const json = JSON.parse((await cli.ws.run(['plan', '--baseline', 'HEAD', '--format', 'json'])).out);
+    expect(json.baseline).toMatchObject({ ref: 'HEAD', noConfiguration: true });
+    expect(classesOf(json)).toEqual([
+      ['a.example', 'pending'],
+      ['b.example', 'pending'],
+      ['c.example', 'pending'],
+    ]);
   });
 });
 

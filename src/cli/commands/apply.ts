@@ -36,14 +36,16 @@ import {
   startRun,
 } from '../apply-steps.js';
 import { applyTargets, chosenTargets } from '../apply-targets.js';
-import { baselineFor, type MarkTarget, markApplied, prepareMarkApplied, resolveBaseline } from '../baseline.js';
+import { baselineFor, recordedBaseline, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
+import { type MarkTarget, markApplied, prepareMarkApplied } from '../mark-applied.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
 import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
 import { refuseTargetsWithout, targetFiles } from '../targets.js';
+import { refuseUnsentWrites } from '../write-only-since.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program
@@ -102,13 +104,13 @@ function reportFailure(run: ApplyRun, error: unknown, io: Io): void {
 
 async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const root = await loadDesiredState(run.shared, io);
-  const mark = markTarget(run, root, io);
+  const mark = await markTarget(run, root, io);
   if (root.targets === undefined) {
     refuseTargetsWithout(run.shared);
     return marked(mark, await applyOne(run, io, undefined, root), io);
   }
   // Resolved once: every target reads its files at the same commit.
-  const baseline = resolveBaseline(run.shared.files, run.flags, io);
+  const baseline = await resolveBaseline(run.shared.files, run.flags, io);
   return marked(mark, await applyTargets(root.targets, run, io, applyOne, { baseline }), io);
 }
 
@@ -129,7 +131,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
         );
       }
       refuseTargetsWithout(run.shared);
-      const mark = markTarget(run, root, io);
+      const mark = await markTarget(run, root, io);
       return marked(mark, await applyOne(run, io, parsed.single, root), io);
     }
     if (root.targets === undefined) {
@@ -139,7 +141,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
       );
     }
     const set = { file: planFile, plan: parsed.set };
-    const mark = markTarget(run, root, io, set);
+    const mark = await markTarget(run, root, io, set);
     return marked(mark, await applyTargets(root.targets, run, io, applyOne, { set }), io);
   } finally {
     lock.release();
@@ -151,12 +153,12 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
  * nor with only some of the declared targets: a partial apply is not "the
  * configuration was applied". With targets, their files must equal HEAD too.
  */
-function markTarget(
+async function markTarget(
   run: ApplyRun,
   root: DesiredState,
   io: Io,
   set?: Parameters<typeof chosenTargets>[2],
-): MarkTarget | undefined {
+): Promise<MarkTarget | undefined> {
   const tag = run.flags.markApplied;
   if (tag === undefined) return undefined;
   const { shared } = run;
@@ -175,12 +177,13 @@ function markTarget(
     );
   }
   const files = [...shared.files, ...declared.flatMap((target) => targetFiles([], target, io.cwd).slice(1))];
-  return prepareMarkApplied(files, tag, io);
+  run.mark = await prepareMarkApplied(files, tag, io);
+  return run.mark;
 }
 
 /** Moves the tag after a fully successful apply (every target's, with targets). */
-function marked(mark: MarkTarget | undefined, code: number, io: Io): number {
-  if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+async function marked(mark: MarkTarget | undefined, code: number, io: Io): Promise<number> {
+  if (mark !== undefined && code === 0) io.stderr.write(`${await markApplied(mark)}\n`);
   return code;
 }
 
@@ -200,8 +203,8 @@ async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: Desir
 }
 
 /** The baseline of this run: its own (single target), or its target's at the commit resolved for all. */
-function runBaseline(run: ApplyRun, io: Io) {
-  const at = run.shared.target === undefined ? resolveBaseline(run.shared.files, run.flags, io) : run.baselineAt;
+async function runBaseline(run: ApplyRun, io: Io) {
+  const at = run.shared.target === undefined ? await resolveBaseline(run.shared.files, run.flags, io) : run.baselineAt;
   return baselineFor(run.shared, at, io);
 }
 
@@ -209,12 +212,13 @@ async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Prom
   const { shared, flags, output } = run;
   const session = await openSession(shared, io, run.parallelism, 'resolve', loaded);
   try {
-    const { liveCount, plan } = await planSession(session, shared, io, {
+    const { liveCount, plan, live, policy } = await planSession(session, shared, io, {
       syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
       unlistedIsDrift: flags.unlistedIsDrift === true,
-      baseline: runBaseline(run, io),
+      baseline: await runBaseline(run, io),
     });
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
+    await refuseUnsentWrites(run.mark, shared, { plan, desired: session.state.websites, live, policy }, io);
     const unsafe = await refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (plan.changes.length === 0) return output.nothingToDo();
@@ -257,10 +261,12 @@ async function applySaved(
     const at =
       recorded === undefined
         ? undefined
-        : resolveBaseline(run.shared.rootFiles ?? run.shared.files, { baseline: recorded.commit }, io);
-    const baseline = baselineFor(run.shared, at, io);
-    const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
+        : await recordedBaseline(run.shared.rootFiles ?? run.shared.files, recorded, planFile, io);
+    const baseline = await baselineFor(run.shared, at, io);
+    const desired = session.state.websites;
+    const { differences, policy } = rederive(saved, desired, session.state.policy, baseline);
     if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
+    await refuseUnsentWrites(run.mark, run.shared, { plan: saved.plan, desired, live: saved.live, policy }, io);
     if (run.flags.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
       throw new SitesyncError(
         'usage',

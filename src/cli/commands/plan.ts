@@ -92,7 +92,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const root = await loadDesiredState(shared, io, 'check');
   if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
   refuseTargetsWithout(shared);
-  const planned = await planOnce(shared, flags, io, loadBaseline(shared.files, flags, io), root);
+  const planned = await planOnce(shared, flags, io, await loadBaseline(shared.files, flags, io), root);
   if (flags.out !== undefined) {
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
@@ -116,7 +116,7 @@ async function planOnce(
   shared: SharedOptions,
   flags: PlanFlags,
   io: Io,
-  baseline: ReturnType<typeof loadBaseline>,
+  baseline: Awaited<ReturnType<typeof loadBaseline>>,
   loaded?: DesiredState,
 ): Promise<PlannedTarget> {
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
@@ -168,7 +168,7 @@ async function planTargets(
   refuseConnectionFlags(shared);
   const chosen = selectTargets(declared, shared.targets);
   // Resolved once: every target reads its files at the same commit.
-  const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
+  const at: BaselineAt | undefined = await resolveBaseline(shared.files, flags, io);
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
   const only = PatternsAcrossTargets.only(shared.only, chosen, span);
@@ -180,7 +180,7 @@ async function planTargets(
       ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
     };
     try {
-      const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
+      const planned = await planOnce(targetShared, flags, targetIo, await baselineFor(targetShared, at, targetIo));
       return { code: planned.code, value: planned };
     } finally {
       only?.end(target.name);
