@@ -74,7 +74,7 @@ export async function ensureCommit(dir: string, commit: string): Promise<boolean
 /**
  * In a shallow clone, fetches the history of `tip` back to the date of
  * `older`, so `git merge-base --is-ancestor older tip` can answer; nothing in
- * a full clone, nor when `older` is not older than `tip` by date.
+ * a full clone, nor when `tip` is older than `older` by date (it cannot descend from it then).
  */
 export async function deepenTo(dir: string, tip: string, older: string): Promise<void> {
   if (!(await isShallow(dir))) return;
@@ -83,6 +83,6 @@ export async function deepenTo(dir: string, tip: string, older: string): Promise
     .trim()
     .split('\n')
     .map((line) => line.split(' '));
-  if (olderDate === undefined || tipDate === undefined || !(Number(tipDate[0]) > Number(olderDate[0]))) return;
+  if (olderDate === undefined || tipDate === undefined || Number(tipDate[0]) < Number(olderDate[0])) return;
   await fetchOne(dir, tip, [`--shallow-since=${olderDate[1]}`]);
 }
