@@ -44,7 +44,7 @@ export interface SharedOptions extends ConnectionOptions {
   color: boolean;
   /** --target NAME-or-glob, repeatable (docs/config.md, Targets). */
   targets: string[];
-  /** The target this run is for (set by cli/targets.ts): its settings apply over the loaded files'. */
+  /** The target this run is for (set by engine/targets.ts): its settings apply over the loaded files'. */
   target?: TargetDeclaration;
   /** With `target`: the command's own files (before the target's), which declare the targets. */
   rootFiles?: string[];
@@ -55,7 +55,7 @@ export interface SharedOptions extends ConnectionOptions {
   spanDomains?: readonly string[];
   /**
    * With `target`: called after listing with the --only patterns that match
-   * nothing in this target (cli/patterns-across-targets.ts): the run, not this
+   * nothing in this target (engine/patterns-across-targets.ts): the run, not this
    * target, decides whether they are typos. Absent: they are refused here.
    */
   onlyAcrossTargets?: (unmatched: readonly string[]) => Promise<void>;

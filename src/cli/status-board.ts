@@ -2,7 +2,7 @@
  * Progress of several targets on a terminal: one line per target (its latest
  * status), redrawn in place; lines printed meanwhile go above it. Off a
  * terminal it draws nothing (each target's lines are written as they come,
- * named after the target, by cli/targets.ts).
+ * named after the target, by engine/targets.ts).
  */
 import type { OutputStream } from './io.js';
 

@@ -175,7 +175,7 @@ export interface Plan {
   summary: PlanSummary;
   /**
    * Always set by the planner; removed for a targeted plan (--only exact domains: only those
-   * sites were read, cli/prepare.ts); absent in a plan saved by an older sitesync.
+   * sites were read, engine/prepare.ts); absent in a plan saved by an older sitesync.
    */
   coverage?: Coverage;
   /** Present when some unchanged site drifted in ignored fields only, by domain: shown, never changed. */

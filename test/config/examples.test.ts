@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { targetFiles } from '../../src/cli/targets.js';
 import { formatProblem, loadConfig } from '../../src/config/index.js';
+import { targetFiles } from '../../src/engine/targets.js';
 import { EXAMPLE_ENV } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

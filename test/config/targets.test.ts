@@ -1,7 +1,7 @@
 /** `targets:` in websites.yaml (docs/config.md, Targets): checked with positions, and each target's own settings. */
 import { describe, expect, it } from 'vitest';
-import { selectTargets } from '../../src/cli/targets.js';
 import { forTarget } from '../../src/config/targets.js';
+import { selectTargets } from '../../src/engine/targets.js';
 import { loadText } from './helpers.js';
 
 const head = 'version: 1\ntargets:\n';

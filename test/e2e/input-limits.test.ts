@@ -8,8 +8,8 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MAX_PLAN_FILE_BYTES } from '../../src/cli/apply-steps.js';
 import { MAX_FILE_BYTES } from '../../src/config/files.js';
+import { MAX_PLAN_FILE_BYTES } from '../../src/engine/apply-steps.js';
 import { tempDir, tempDirWith } from '../helpers/temp.js';
 import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
 

@@ -12,7 +12,6 @@ import { bareOrigin, cloneOf, type GitRepo, gitRepo } from '../helpers/git-repo.
 
 const TAG = 'sitesync-applied';
 const PASSWORDS = { SHOP_PASSWORD: 'shop-password-0001' };
-// biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML
 const shop = (version: string) =>
   `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
 const V1 = config({ 'a.example': '    email: false\n', 'shop.example': shop('1') });

@@ -7,10 +7,27 @@
  * apply engine with a journal and progress, print the summary, and return the
  * exit code. With --format json, stdout carries one document: plan and result
  * (or refusal, or error). With targets, each target runs this single-target
- * apply (../apply-targets.ts). The steps are in ../apply-steps.ts.
+ * apply (../../engine/apply-targets.ts). The steps are in ../../engine/apply-steps.ts.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import {
+  type ApplyFlags,
+  type ApplyRun,
+  confirmed,
+  execute,
+  freshOrRefuse,
+  readPlanFile,
+  refusePlanningFlags,
+  refuseUnsafe,
+  startRun,
+} from '../../engine/apply-steps.js';
+import { applyTargets, chosenTargets } from '../../engine/apply-targets.js';
+import { baselineFor, recordedBaseline, resolveBaseline } from '../../engine/baseline.js';
+import { type MarkTarget, markApplied, prepareMarkApplied } from '../../engine/mark-applied.js';
+import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../../engine/prepare.js';
+import { refuseTargetsWithout, targetFiles } from '../../engine/targets.js';
+import { refuseUnsentWrites } from '../../engine/write-only-since.js';
 import type { DesiredState } from '../../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
 import {
@@ -24,28 +41,11 @@ import {
 } from '../../plan/index.js';
 import { rederivedRefusalText } from '../../render/apply-result.js';
 import { errorJsonOf, renderApplyError } from '../../render/error-document.js';
-import {
-  type ApplyFlags,
-  type ApplyRun,
-  confirmed,
-  execute,
-  freshOrRefuse,
-  readPlanFile,
-  refusePlanningFlags,
-  refuseUnsafe,
-  startRun,
-} from '../apply-steps.js';
-import { applyTargets, chosenTargets } from '../apply-targets.js';
-import { baselineFor, recordedBaseline, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { aborted, type Io } from '../io.js';
-import { type MarkTarget, markApplied, prepareMarkApplied } from '../mark-applied.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import { lockPlanFile } from '../plan-lock.js';
-import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../prepare.js';
 import { addSharedOptions, baselineOptions, collect, readSharedOptions } from '../shared-options.js';
-import { refuseTargetsWithout, targetFiles } from '../targets.js';
-import { refuseUnsentWrites } from '../write-only-since.js';
 
 export function registerApply(program: Command, context: CommandContext): void {
   const command = program

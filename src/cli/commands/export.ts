@@ -9,6 +9,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
 import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
+import { listLive, loadDesiredState } from '../../engine/prepare.js';
+import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../../engine/targets.js';
 import { SitesyncError } from '../../model/errors.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
@@ -16,7 +18,6 @@ import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
 import { globsOption, targetOption } from '../option-values.js';
-import { listLive, loadDesiredState } from '../prepare.js';
 import {
   addConnectionOptions,
   type ConnectionOptions,
@@ -25,7 +26,6 @@ import {
   openClient,
   readConnectionOptions,
 } from '../shared-options.js';
-import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../targets.js';
 
 export interface ExportOptions extends ConnectionOptions {
   out: string | undefined;

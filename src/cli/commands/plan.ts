@@ -9,6 +9,18 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../../engine/baseline.js';
+import { PatternsAcrossTargets } from '../../engine/patterns-across-targets.js';
+import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../../engine/prepare.js';
+import {
+  fanOut,
+  refuseConnectionFlags,
+  refuseTargetsWithout,
+  selectTargets,
+  spanDomains,
+  targetOptions,
+  targetParallelism,
+} from '../../engine/targets.js';
 import type { DesiredState, TargetDeclaration } from '../../model/desired-state.js';
 import type { Plan } from '../../model/plan.js';
 import {
@@ -29,13 +41,10 @@ import {
   renderTargetsMarkdown,
   type TargetReport,
 } from '../../render/targets.js';
-import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../baseline.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor, mostSevere } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
-import { PatternsAcrossTargets } from '../patterns-across-targets.js';
-import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../prepare.js';
 import {
   addSharedOptions,
   baselineOptions,
@@ -43,15 +52,6 @@ import {
   readSharedOptions,
   type SharedOptions,
 } from '../shared-options.js';
-import {
-  fanOut,
-  refuseConnectionFlags,
-  refuseTargetsWithout,
-  selectTargets,
-  spanDomains,
-  targetOptions,
-  targetParallelism,
-} from '../targets.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 

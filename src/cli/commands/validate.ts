@@ -55,10 +55,10 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
 }
 
 /**
- * cli/targets.ts, loaded only for a configuration with targets or a --target:
+ * engine/targets.ts, loaded only for a configuration with targets or a --target:
  * it imports the HTTP client, which a plain `validate` never needs (start-up time, docs/benchmarks.md).
  */
-const targetSteps = () => import('../targets.js');
+const targetSteps = () => import('../../engine/targets.js');
 
 function validateFiles(files: string[], io: Io): Promise<LoadResult> {
   return loadConfig({

@@ -1,0 +1,234 @@
+/**
+ * The steps `plan`, `apply` and `export` share before they differ: load the
+ * desired state (every problem printed before failing), resolve the
+ * connection once (URL, key, key id), open a client, list the live sites, and
+ * plan. Commands import these steps, never each other.
+ */
+import type { Connection, WebsitesApi } from '../api/index.js';
+import { type Io, todayOf } from '../cli/io.js';
+import {
+  type ConnectionOptions,
+  connectionOf,
+  log,
+  type NoticeSink,
+  openClient,
+  type SharedOptions,
+  stderrNotices,
+} from '../cli/shared-options.js';
+import { missingMessage, type SecretMode } from '../config/env.js';
+import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import { forTarget } from '../config/targets.js';
+import type { DesiredState } from '../model/desired-state.js';
+import { SitesyncError } from '../model/errors.js';
+import { matchesGlob } from '../model/glob.js';
+import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
+import { UnresolvedSecret } from '../model/secret.js';
+import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
+import {
+  MIN_SITES_FOR_PERCENT,
+  plan,
+  policyFromConfig,
+  scopeOf,
+  type WriteOnlySync,
+  writeOnlyResend,
+} from '../plan/index.js';
+import { problemJson } from '../render/validate.js';
+
+/** Loads and validates the configuration; every problem is printed before failing. */
+export async function loadDesiredState(
+  shared: Pick<SharedOptions, 'files' | 'target'>,
+  io: Io,
+  secrets: SecretMode = 'resolve',
+): Promise<DesiredState> {
+  const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
+  // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
+  const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
+  if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  if (loaded.state === undefined) {
+    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
+    // The problems ride along for the JSON error document (render/error-document.ts).
+    const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
+  }
+  return shared.target === undefined ? loaded.state : forTarget(loaded.state, shared.target);
+}
+
+export interface Session {
+  state: DesiredState;
+  /** Resolved once per command: the client's key and a saved plan's key id come from it. */
+  connection: Connection;
+  /** The caller closes it. */
+  api: WebsitesApi;
+  /** Where the client's notices go (apply's progress takes them over while it draws). */
+  notices: NoticeSink;
+}
+
+/**
+ * The configuration, then a client for it (`concurrency`: sockets, one per
+ * change in flight). `secrets`: `check` where no password is sent (plan).
+ */
+export async function openSession(
+  shared: SharedOptions,
+  io: Io,
+  concurrency?: number,
+  secrets: SecretMode = 'resolve',
+  /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
+  loaded?: DesiredState,
+): Promise<Session> {
+  const state = loaded ?? (await loadDesiredState(shared, io, secrets));
+  const connection = connectionOf(shared, io, state.apiUrl);
+  const notices = stderrNotices(io);
+  return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
+}
+
+/**
+ * The live sites a plan needs, with a debug line of what the listing cost:
+ * every site of the account, or, given `domains` (see `targetedDomains`),
+ * only the sites with those exact domains, one `search` each. One function
+ * per target, so a fan-out over several installations calls it once for each.
+ */
+export async function listLive(
+  api: WebsitesApi,
+  options: ConnectionOptions,
+  io: Io,
+  domains?: readonly string[],
+): Promise<LiveWebsite[]> {
+  const before = api.stats.requests;
+  const calls = io.signal ? { signal: io.signal } : {};
+  const live = domains === undefined ? await api.listWebsites(calls) : await api.listWebsitesNamed(domains, calls);
+  const { retries, throttled } = api.stats;
+  const what = domains === undefined ? 'websites' : `websites named by --only (${domains.length} searched)`;
+  log(
+    options,
+    io,
+    'debug',
+    `listed ${live.length} ${what} in ${api.stats.requests - before} requests (${retries} retries, ${throttled} throttled)`,
+  );
+  return live;
+}
+
+/**
+ * The exact domains to search for instead of listing the whole account, or
+ * undefined for a full listing. Only when every --only names one domain (no
+ * glob), fewer than MIN_SITES_FOR_PERCENT of them (so the share-changed rule,
+ * which counts the sites listed, says the same as with a full listing), and
+ * prune cannot delete any of them (prune off, or each named domain outside
+ * `manage` or protected). The plan is then the same as with a full listing,
+ * except the counts of sites it does not name (unchanged, out of scope).
+ */
+export function targetedDomains(policy: PlanPolicy): string[] | undefined {
+  const { only } = policy;
+  if (only.length === 0 || only.length >= MIN_SITES_FOR_PERCENT) return undefined;
+  // Unlisted sites are drift only if the whole account is listed.
+  if (policy.unlistedIsDrift === true) return undefined;
+  if (only.some((glob) => /[*?]/.test(glob))) return undefined;
+  const scope = scopeOf(policy);
+  const prunable = (domain: string) => policy.prune && scope.inScope(domain) && !scope.isProtected(domain);
+  const domains = only.map((glob) => glob.toLowerCase());
+  return domains.some(prunable) ? undefined : domains;
+}
+
+export interface Planned {
+  live: LiveWebsite[];
+  /**
+   * How many sites the account holds, for choosing a listing or per-site reads
+   * later: `live.length`, or infinite (unknown: read per site) after a targeted listing.
+   */
+  liveCount: number;
+  policy: PlanPolicy;
+  plan: Plan;
+}
+
+/** The command line's planning choices beyond the shared options. */
+export interface PlanChoices {
+  /** --sync-write-only: which write-only values to re-send (fields, sites), or false without the flag. */
+  syncWriteOnly: WriteOnlySync | false;
+  unlistedIsDrift?: boolean;
+  /** The configuration at the git baseline (engine/baseline.ts), if any. */
+  baseline?: Baseline | undefined;
+}
+
+/** Lists the live sites and plans the session's configuration against them with the command line's choices. */
+export async function planSession(
+  session: Session,
+  shared: SharedOptions,
+  io: Io,
+  choices: PlanChoices,
+): Promise<Planned> {
+  const { syncWriteOnly } = choices;
+  const configured = [...session.state.websites.map((site) => site.domain), ...(shared.spanDomains ?? [])];
+  // Before any request: only configured sites can be re-sent.
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured);
+  const policy = policyFromConfig(session.state.policy, {
+    only: shared.only,
+    skip: shared.skip,
+    syncWriteOnly,
+    unlistedIsDrift: choices.unlistedIsDrift === true,
+    today: todayOf(io),
+  });
+  const domains = targetedDomains(policy);
+  const live = await listLive(session.api, shared, io, domains);
+  const unmatched = unmatchedOnly(shared.only, configured, live);
+  if (shared.onlyAcrossTargets !== undefined) await shared.onlyAcrossTargets(unmatched);
+  else if (unmatched.length > 0) {
+    throw new SitesyncError(
+      'usage',
+      `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+    );
+  }
+  const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
+  const result = plan(session.state.websites, live, policy, choices.baseline);
+  // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
+  if (domains !== undefined) delete result.coverage;
+  return { live, liveCount, policy, plan: result };
+}
+
+/** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
+function unmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
+  const domains = [...configured, ...live.map((site) => site.domain)];
+  return only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
+}
+
+/** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
+export function refuseUnmatchedSyncSites(sites: readonly string[], configured: readonly string[], where = ''): void {
+  const unmatched = sites.filter((glob) => !configured.some((domain) => matchesGlob(domain, glob)));
+  if (unmatched.length === 0) return;
+  throw new SitesyncError(
+    'usage',
+    `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration${where}`,
+  );
+}
+
+/**
+ * `plan` loads passwords without requiring them (a plan holds none). With
+ * --sync-write-only selecting passwords, the variables of the sites whose
+ * password this plan sends must be set (a missing secret is found before the
+ * apply); every other site's may stay unset.
+ */
+export function requireResentPasswords(
+  result: Plan,
+  policy: PlanPolicy,
+  desired: readonly DesiredWebsite[],
+  io: Io,
+): void {
+  if (!policy.syncWriteOnly) return;
+  const resendOf = writeOnlyResend(policy);
+  const sent = new Set(
+    result.changes.flatMap((change) =>
+      change.action !== 'delete' && change.fields.some((field) => field.field === 'password') ? [change.domain] : [],
+    ),
+  );
+  const missing = desired.filter(
+    (site) => sent.has(site.domain) && resendOf(site.domain)('password') && site.password instanceof UnresolvedSecret,
+  );
+  if (missing.length === 0) return;
+  for (const site of missing) {
+    const variable = (site.password as UnresolvedSecret).variable;
+    const where = site.source ? `${site.source.file}:${site.source.line}:${site.source.column}: ` : '';
+    io.stderr.write(`${where}${site.domain}: the password ${missingMessage([variable], io.env)}\n`);
+  }
+  throw new SitesyncError(
+    'config',
+    `--sync-write-only sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
+  );
+}

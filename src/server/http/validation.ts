@@ -1,0 +1,237 @@
+/**
+ * Request bodies → stored values, with the service's Laravel-style errors
+ * (field → messages). Runs before any lookup, as the real service does; the
+ * checks that need the stored website (password on update) are in
+ * `missingPassword`. Unknown fields are ignored; strings but the password are
+ * trimmed; empty strings read as null.
+ */
+import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain.js';
+import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
+import type { ServerMode } from './mode.js';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Website values as validated: the password is still clear text (hashed by the route). */
+export type ValidatedValues = Omit<WebsiteValues, 'passwordHash'> & { password: string | null };
+
+export type Validated<T> = { ok: true; value: T; echo: Record<string, unknown> } | { ok: false; errors: FieldErrors };
+
+const ECHOED = ['privacy', 'email', 'exclude_bots', 'exclude_ips'] as const;
+const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true']);
+const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
+const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
+const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+
+export const MESSAGES = {
+  passwordRequired: 'The password field is required when privacy is 2.',
+  quirksPasswordRequired: 'The password field is required.',
+  quirksInvalidDomain: 'Invalid domain name.',
+  unauthorized: 'This action is unauthorized.',
+  domainTaken: 'The domain has already been taken.',
+  tooManyWebsites: 'You created too many websites.',
+};
+
+/** Reads one field: undefined when absent; trimmed; '' → null. */
+function read(body: Record<string, unknown>, field: string): unknown {
+  if (!Object.hasOwn(body, field)) return undefined;
+  let value = body[field];
+  if (typeof value === 'string') {
+    if (field !== 'password') value = value.trim();
+    if (value === '') value = null;
+  }
+  return value;
+}
+
+function toInteger(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^[+-]?\d{1,15}$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function isDateTime(text: string): boolean {
+  const match = FAVORITED_AT.exec(text);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, ...number[]];
+  const date = new Date(Date.UTC(2000, month! - 1, day, hour, minute, second));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999, and the pattern allows 0000-0099.
+  date.setUTCFullYear(year, month! - 1, day);
+  return date.toISOString().slice(0, 19) === text;
+}
+
+// The deployed service's rule (quirks mode): underscores in labels but the last, a trailing dot, any letters.
+const QUIRKS_LABEL = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_-]{0,61}[\p{L}\p{N}_])?$/u;
+const QUIRKS_LAST_LABEL = /^(?!\d+$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+
+function isQuirksDomain(domain: string): boolean {
+  if (isValidServiceDomain(domain)) return true;
+  const labels = domain.replace(/\.$/, '').split('.');
+  const last = labels.pop() ?? '';
+  return labels.length > 0 && labels.every((label) => QUIRKS_LABEL.test(label)) && QUIRKS_LAST_LABEL.test(last);
+}
+
+/** Collects the errors of one request; each check returns the value or records a message. */
+class Checker {
+  readonly errors: FieldErrors = {};
+
+  constructor(readonly mode: ServerMode = 'normal') {}
+
+  fail(field: string, message: string): undefined {
+    this.errors[field] = [...(this.errors[field] ?? []), message];
+    return undefined;
+  }
+
+  integer(field: string, value: unknown, min?: number, max?: number): number | undefined {
+    const label = field.replace(/_/g, ' ');
+    const number = toInteger(value);
+    if (number === undefined) return this.fail(field, `The ${label} field must be an integer.`);
+    if (min !== undefined && max !== undefined && (number < min || number > max)) {
+      return this.fail(field, `The ${label} field must be between ${min} and ${max}.`);
+    }
+    return number;
+  }
+
+  text(field: string, value: unknown): string | null | undefined {
+    if (value === null || typeof value === 'string') return value;
+    return this.fail(field, `The ${field.replace(/_/g, ' ')} field must be a string.`);
+  }
+
+  password(value: unknown): string | null | undefined {
+    const text = this.text('password', value);
+    // Characters are code points: an emoji is one character, not two UTF-16 units.
+    if (typeof text === 'string' && [...text].length > 128) {
+      return this.fail('password', 'The password field must not be greater than 128 characters.');
+    }
+    return text;
+  }
+
+  favoritedAt(value: unknown): string | null | undefined {
+    const text = this.text('favorited_at', value);
+    if (typeof text === 'string' && !isDateTime(text)) {
+      return this.fail('favorited_at', 'The favorited at field must match the format Y-m-dTH:i:s.');
+    }
+    return text;
+  }
+
+  domain(value: unknown): string | undefined {
+    if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
+    if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
+    const domain = serviceNormalizeDomain(value);
+    if (domain.length > 255) return this.fail('domain', 'The domain field must not be greater than 255 characters.');
+    if (this.mode === 'phpanalytics-v31') {
+      return isQuirksDomain(domain) ? domain : this.fail('domain', MESSAGES.quirksInvalidDomain);
+    }
+    if (!isValidServiceDomain(domain)) return this.fail('domain', 'The domain must be a valid domain name.');
+    return domain;
+  }
+
+  result<T>(value: T, body: Record<string, unknown>): Validated<T> {
+    if (Object.keys(this.errors).length > 0) return { ok: false, errors: this.errors };
+    const echo: Record<string, unknown> = {};
+    for (const field of ECHOED) if (Object.hasOwn(body, field)) echo[field] = read(body, field);
+    return { ok: true, value, echo };
+  }
+}
+
+/** Store: defaults of the contract (or, in quirks mode, the real service's NULLs). */
+export function validateStore(
+  body: Record<string, unknown>,
+  mode: ServerMode,
+): Validated<ValidatedValues & { domain: string }> {
+  const check = new Checker(mode);
+  const quirks = mode === 'phpanalytics-v31';
+  const field = (name: string) => read(body, name);
+  // Absent → the default. Empty → the default here, NULL on the real service.
+  const orDefault = (name: string, fallback: number | null, range?: [number, number]) => {
+    const value = field(name);
+    if (value === undefined) return fallback;
+    if (value === null) return quirks ? null : fallback;
+    return check.integer(name, value, ...(range ?? [])) ?? null;
+  };
+
+  const domain = check.domain(field('domain'));
+  const privacy = orDefault('privacy', quirks ? null : 1, [0, 2]);
+  const password = check.password(field('password') ?? null) ?? null;
+  if (privacy === 2 && password === null && !check.errors.password) {
+    check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
+  }
+  // The real service takes any integer for email.
+  const email = quirks ? orDefault('email', null) : orDefault('email', 0, [0, 1]);
+  const excludeBots = orDefault('exclude_bots', 1, [0, 1]);
+  const excludeParams = check.text('exclude_params', field('exclude_params') ?? null) ?? null;
+  const excludeIps = check.text('exclude_ips', field('exclude_ips') ?? null) ?? null;
+  const favoritedAt = quirks ? null : (check.favoritedAt(field('favorited_at') ?? null) ?? null);
+  const values = {
+    domain: domain ?? '',
+    privacy,
+    password,
+    email,
+    excludeBots,
+    excludeParams,
+    excludeIps,
+    favoritedAt,
+  };
+  return check.result(values, body);
+}
+
+/** Update: only the fields sent; `domain` is ignored. `favorite=0/1` (or favorited_at) sets the favourite. */
+export function validateUpdate(
+  body: Record<string, unknown>,
+  mode: ServerMode,
+  now: Date,
+): Validated<Partial<ValidatedValues>> {
+  const check = new Checker();
+  const quirks = mode === 'phpanalytics-v31';
+  const changes: Partial<ValidatedValues> = {};
+  const field = (name: string) => read(body, name);
+  const flag = (name: string, max: number) => {
+    const value = field(name);
+    if (value === undefined) return undefined;
+    if (value === null) return check.fail(name, `The ${name.replace(/_/g, ' ')} field is required.`);
+    return check.integer(name, value, 0, max);
+  };
+
+  changes.privacy = flag('privacy', 2);
+  if (field('password') !== undefined) changes.password = check.password(field('password'));
+  if (!quirks) changes.email = flag('email', 1);
+  else if (field('email') !== undefined) {
+    // The real service takes any integer, or null.
+    changes.email = field('email') === null ? null : check.integer('email', field('email'));
+  }
+  // The real service stores an empty exclude_bots as NULL.
+  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots', 1);
+  for (const [name, key] of [
+    ['exclude_params', 'excludeParams'],
+    ['exclude_ips', 'excludeIps'],
+  ] as const) {
+    if (field(name) !== undefined) changes[key] = check.text(name, field(name));
+  }
+
+  const stamp = now.toISOString().slice(0, 19);
+  const favorite = field('favorite');
+  if (favorite !== undefined) {
+    if (quirks) {
+      // PHP truthiness: only null, '' and '0' are false; the string "false" is true.
+      changes.favoritedAt = PHP_FALSY.has(favorite) ? null : stamp;
+    } else if (TRUE_VALUES.has(favorite)) {
+      changes.favoritedAt = stamp;
+    } else if (FALSE_VALUES.has(favorite)) {
+      changes.favoritedAt = null;
+    } else {
+      check.fail('favorite', 'The favorite field must be true or false.');
+    }
+  }
+  if (!quirks && field('favorited_at') !== undefined) changes.favoritedAt = check.favoritedAt(field('favorited_at'));
+
+  for (const key of Object.keys(changes) as (keyof ValidatedValues)[]) {
+    if (changes[key] === undefined) delete changes[key];
+  }
+  return check.result(changes, body);
+}
+
+/** Normal mode: privacy 2 after the update needs a password, sent now or stored before. */
+export function missingPassword(changes: Partial<ValidatedValues>, website: WebsiteRecord, mode: ServerMode): boolean {
+  if (mode === 'phpanalytics-v31') return false;
+  const privacy = changes.privacy ?? website.privacy;
+  const password = 'password' in changes ? changes.password : website.passwordHash;
+  return privacy === 2 && (password === null || password === undefined);
+}

@@ -1,0 +1,320 @@
+/**
+ * SQLite backend of the reference server (better-sqlite3, WAL). The schema is
+ * created on first start; every statement is prepared once and reused, since
+ * the list and create paths run thousands of times a second in the benchmark.
+ */
+import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { ServerSetupError } from '../../setup-error.js';
+import {
+  type Account,
+  type AccountSummary,
+  DomainTakenError,
+  type KeyInfo,
+  type ListQuery,
+  type ListResult,
+  type RecordShape,
+  type ServerStore,
+  WebsiteLimitError,
+  type WebsiteRecord,
+  type WebsiteValues,
+} from '../contract.js';
+import type { PageAnchorOptions } from '../page-anchors.js';
+import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
+import { loadServerSecret, pepperWith } from '../server-secret.js';
+import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './busy.js';
+import { migrate, SchemaTooNewError } from './migrations.js';
+import { createPageAnchors } from './page-anchors.js';
+import { recordJsonSql } from './schema.js';
+import { searchSql } from './search.js';
+
+interface AccountRow {
+  id: number;
+  name: string;
+  websiteLimit: number | null;
+  apiAccess: number;
+}
+
+const ACCOUNT_COLUMNS = 'id, name, website_limit AS websiteLimit, api_access AS apiAccess';
+
+/** The service's timestamp format: ISO-8601 UTC, microseconds always zero. */
+function toAccount(row: AccountRow | undefined): Account | undefined {
+  return row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess === 1 };
+}
+
+const KEY_COLUMNS = 'id, account_id AS accountId, prefix, created_at AS createdAt, source';
+
+/** A new database file is created 0600 before SQLite opens it (its -wal and -shm files take the same mode). */
+function createPrivateFile(path: string): void {
+  const directory = dirname(path);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    throw new ServerSetupError(`the database directory ${directory} does not exist`);
+  }
+  try {
+    const fd = openSync(path, 'wx', 0o600);
+    fchmodSync(fd, 0o600); // whatever the umask
+    closeSync(fd);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  }
+}
+
+function openDatabase(path: string): Database.Database {
+  try {
+    return new Database(path);
+  } catch (error) {
+    throw new ServerSetupError(`cannot open the database ${path}: ${(error as Error).message}`);
+  }
+}
+
+export interface SqliteStoreOptions {
+  /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
+  lockWaitMs?: number;
+  /** Deep-page anchors (store/page-anchors.ts); defaults suit production, tests make them dense. */
+  pageAnchors?: PageAnchorOptions;
+  /** Told once when opening waits for another process's lock (the server logs it). */
+  onLockWait?: () => void;
+}
+
+const DEFAULT_LOCK_WAIT_MS = 5_000;
+
+/** The store's operations before lock waiting: synchronous, as better-sqlite3 is. */
+type Operations = SyncOperations<Omit<ServerStore, 'close'>>;
+
+export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): ServerStore {
+  if (path !== ':memory:') createPrivateFile(path);
+  const pepper = pepperWith(loadServerSecret(path));
+  const db = openDatabase(path);
+  try {
+    // A short busy handler per attempt; a second process starting at once is waited for by the retries.
+    db.pragma('busy_timeout = 100');
+    openingWhenUnlocked(() => {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL is durable across application crashes and much faster per commit.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, { pepper });
+    }, options.onLockWait);
+    // From here on a locked file fails at once and is waited for off the event loop (store/sqlite/busy.ts).
+    db.pragma('busy_timeout = 0');
+  } catch (error) {
+    db.close();
+    if (error instanceof SchemaTooNewError) throw new ServerSetupError(`${path}: ${error.message}`);
+    throw error;
+  }
+
+  const statements = {
+    get: db.prepare(`SELECT ${COLUMNS} FROM websites WHERE account_id = ? AND id = ?`),
+    domainExists: db.prepare('SELECT 1 FROM websites WHERE domain = ?').pluck(),
+    count: db.prepare('SELECT website_count FROM accounts WHERE id = ?').pluck(),
+    // The limit check and the insert are one statement, so one write lock: concurrent
+    // creates (from any process) cannot all pass the check before any of them inserts.
+    insert: db.prepare(
+      `INSERT INTO websites (account_id, domain, privacy, password_hash, email, exclude_bots, exclude_params,
+        exclude_ips, favorited_at, created_at, updated_at)
+       SELECT @accountId, @domain, @privacy, @passwordHash, @email, @excludeBots, @excludeParams,
+        @excludeIps, @favoritedAt, @now, @now
+       WHERE EXISTS (SELECT 1 FROM accounts WHERE id = @accountId
+        AND (website_limit IS NULL OR website_count < website_limit))`,
+    ),
+    delete: db.prepare('DELETE FROM websites WHERE account_id = ? AND id = ?'),
+    createAccount: db.prepare(
+      'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+    ),
+    accountById: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
+    updateAccount: db.prepare('UPDATE accounts SET website_limit = ?, api_access = ? WHERE id = ?'),
+    accountByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
+    addKey: db.prepare(
+      `INSERT INTO api_keys (account_id, key_hash, source, prefix, created_at) VALUES (?, ?, ?, ?, ?)
+       RETURNING ${KEY_COLUMNS}`,
+    ),
+    findKey: db.prepare(
+      `SELECT a.id, a.name, a.website_limit AS websiteLimit, a.api_access AS apiAccess, k.id AS keyId
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+    ),
+    accounts: db.prepare(`SELECT ${ACCOUNT_COLUMNS}, website_count AS websiteCount FROM accounts ORDER BY id`),
+    keys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`),
+    revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
+    provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
+  };
+  const listStatements = new Map<
+    string,
+    {
+      page: Database.Statement;
+      pageFromEnd: Database.Statement;
+      anchored: Database.Statement | undefined;
+      total: Database.Statement;
+    }
+  >();
+  const updateStatements = new Map<string, Database.Statement>();
+
+  function listStatement(query: ListQuery, shape: RecordShape) {
+    const search = query.search && searchSql(query.search);
+    const key = `${query.sortBy}:${query.sort}:${search?.shape ?? '-'}:${query.favorite ?? '-'}:${shape.map(([k]) => k).join(',')}`;
+    let cached = listStatements.get(key);
+    if (!cached) {
+      // With a search, the unary + keeps SQLite from walking the account's index instead of the few matches.
+      let where = search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId';
+      if (query.favorite !== undefined) where += ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
+      // Ties on domain cannot happen (unique), so id/domain alone give a stable order.
+      const column = query.sortBy === 'domain' ? 'domain' : 'id';
+      const order = `${column} ${query.sort === 'asc' ? 'ASC' : 'DESC'}`;
+      const reverse = `${column} ${query.sort === 'asc' ? 'DESC' : 'ASC'}`;
+      const filtered = query.search !== undefined || query.favorite !== undefined;
+      // OFFSET walks every skipped row: skip in the covering index (from whichever end is
+      // nearer), then read only the page's rows and serialise them in the requested order.
+      const pageSql = (skipOrder: string) =>
+        db.prepare(
+          `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json,
+            COUNT(*) AS count
+           FROM websites WHERE id IN
+            (SELECT id FROM websites WHERE ${where} ORDER BY ${skipOrder} LIMIT @limit OFFSET @offset)`,
+        );
+      cached = {
+        page: pageSql(order),
+        pageFromEnd: pageSql(reverse),
+        // Unfiltered deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
+        anchored: filtered
+          ? undefined
+          : db.prepare(
+              `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
+               FROM websites WHERE id IN (SELECT id FROM websites WHERE account_id = @accountId
+                AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
+            ),
+        total: !filtered
+          ? db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck()
+          : query.favorite === false && !search
+            ? // Non-favourites are most sites: count the few favourites (partial index) instead.
+              db
+                .prepare(
+                  `SELECT website_count - (SELECT COUNT(*) FROM websites
+                    WHERE account_id = @accountId AND favorited_at IS NOT NULL) FROM accounts WHERE id = @accountId`,
+                )
+                .pluck()
+            : db.prepare(`SELECT COUNT(*) FROM websites WHERE ${where}`).pluck(),
+      };
+      listStatements.set(key, cached);
+    }
+    return cached;
+  }
+
+  function updateStatement(columns: (keyof WebsiteValues)[]): Database.Statement {
+    const key = columns.join(',');
+    let statement = updateStatements.get(key);
+    if (!statement) {
+      const sets = columns.map((name) => `${COLUMN[name]} = @${name}`);
+      statement = db.prepare(
+        `UPDATE websites SET ${[...sets, 'updated_at = @now'].join(', ')} WHERE account_id = @accountId AND id = @id`,
+      );
+      updateStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  const anchors = createPageAnchors(db, options.pageAnchors);
+
+  // One read transaction: the total and the page come from the same snapshot.
+  const readList = db.transaction((query: ListQuery, shape: RecordShape): ListResult => {
+    const { page, pageFromEnd, anchored, total: totalStatement } = listStatement(query, shape);
+    const params: Record<string, unknown> = {
+      accountId: query.accountId,
+      ...(query.search && searchSql(query.search).params),
+    };
+    const total = (totalStatement.get(params) as number | undefined) ?? 0;
+    const end = Math.min(query.offset + query.limit, total);
+    if (end <= query.offset) return { json: '[]', count: 0, total };
+    const start =
+      anchored &&
+      anchors.locate(query.accountId, query.sortBy, query.sort === 'asc' ? query.offset : total - end, total);
+    if (anchored && start) {
+      const { json, count } = anchored.get({ ...params, ...start, limit: end - query.offset }) as ListResult;
+      return { json, count, total };
+    }
+    // Rows [offset, end) in this order are rows [total - end, total - offset) in the reverse one.
+    const fromEnd = total - end < query.offset;
+    const statement = fromEnd ? pageFromEnd : page;
+    const window = fromEnd ? { limit: end - query.offset, offset: total - end } : query;
+    const { json, count } = statement.get({ ...params, limit: window.limit, offset: window.offset }) as ListResult;
+    return { json, count, total };
+  });
+
+  const getWebsite = (accountId: number, id: number) => statements.get.get(accountId, id) as WebsiteRecord | undefined;
+
+  const operations: Operations = {
+    ping: () => {
+      db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    },
+    listWebsites: (query: ListQuery, shape: RecordShape): ListResult => readList(query, shape),
+    getWebsite,
+    domainExists: (domain) => statements.domainExists.get(domain) !== undefined,
+    countWebsites: (accountId) => statements.count.get(accountId) as number,
+    insertWebsite(accountId, domain, values, now) {
+      try {
+        const result = statements.insert.run({ accountId, domain, now: serviceTimestamp(now), ...values });
+        if (result.changes === 0) throw new WebsiteLimitError(accountId);
+        return getWebsite(accountId, Number(result.lastInsertRowid))!;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new DomainTakenError(domain);
+        throw error;
+      }
+    },
+    updateWebsite(accountId, id, changes, now) {
+      const columns = (Object.keys(changes) as (keyof WebsiteValues)[]).filter((name) => UPDATABLE.has(name)).sort();
+      const result = updateStatement(columns).run({ ...changes, accountId, id, now: serviceTimestamp(now) });
+      return result.changes === 0 ? undefined : getWebsite(accountId, id);
+    },
+    deleteWebsite: (accountId, id) => statements.delete.run(accountId, id).changes > 0,
+    createAccount({ name, websiteLimit = null, apiAccess = true }) {
+      const id = statements.createAccount
+        .pluck()
+        .get(name, websiteLimit, apiAccess ? 1 : 0, serviceTimestamp(new Date()));
+      return { id: id as number, name, websiteLimit, apiAccess };
+    },
+    updateAccount(id, settings) {
+      const current = toAccount(statements.accountById.get(id) as AccountRow | undefined);
+      if (!current) return undefined;
+      const next = { ...current, ...settings };
+      statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, id);
+      return next;
+    },
+    findAccountByName: (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
+    addKey: (accountId, keyHash, { source, prefix }) =>
+      statements.addKey.get(accountId, pepper(keyHash), source, prefix, serviceTimestamp(new Date())) as KeyInfo,
+    findKey(keyHash) {
+      // Looked up by HMAC digest: its timing tells a guesser nothing about stored digests.
+      const row = statements.findKey.get(pepper(keyHash)) as (AccountRow & { keyId: number }) | undefined;
+      return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
+    },
+    listAccounts() {
+      const keys = statements.keys.all() as KeyInfo[];
+      const rows = statements.accounts.all() as (AccountRow & { websiteCount: number })[];
+      return rows.map(
+        (row): AccountSummary => ({
+          ...toAccount(row)!,
+          websiteCount: row.websiteCount,
+          keys: keys.filter((key) => key.accountId === row.id),
+        }),
+      );
+    },
+    revokeKey: (keyId) => statements.revokeKey.run(keyId).changes > 0,
+    revokeOtherKeys: (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
+    revokeProvisionedKeysExcept: (keyHashes) => {
+      const keep = new Set(keyHashes.map(pepper));
+      const stale = (statements.provisionedKeys.all() as { id: number; keyHash: string }[]).filter(
+        (row) => !keep.has(row.keyHash),
+      );
+      db.transaction(() => {
+        for (const row of stale) statements.revokeKey.run(row.id);
+      })();
+      return stale.length;
+    },
+  };
+  return {
+    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
+    close: async () => {
+      db.close();
+    },
+  };
+}
