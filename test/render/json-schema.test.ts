@@ -61,6 +61,23 @@ describe('schemas/plan.schema.json', () => {
         ),
       ),
     ],
+    [
+      'a baseline fetched from origin in place of the --baseline given, and a first configuration',
+      renderJson(
+        plan([desired('a.com', { email: true })], [live(1, 'a.com')], policy(), {
+          ref: {
+            ref: 'sitesync-applied',
+            commit: 'c'.repeat(40),
+            source: 'option',
+            fetchedFrom: 'origin',
+            insteadOf: { ref: 'origin/main', commit: 'd'.repeat(40) },
+            noConfiguration: true,
+          },
+          websites: [],
+          policy: policy(),
+        }),
+      ),
+    ],
   ])('accepts %s', (_name, text) => {
     const valid = validate(JSON.parse(text));
     expect(validate.errors ?? []).toEqual([]);
