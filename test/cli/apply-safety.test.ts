@@ -49,6 +49,15 @@ describe('sitesync apply: safety', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
+  test('re-applying a fully applied saved plan needs no acknowledgement again: nothing left to do (exit 0)', async () => {
+    expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(3);
+    expect((await cli.ws.run(['apply', 'plan.json', '--max-deletes', '4'])).code).toBe(0);
+    const again = await cli.ws.run(['apply', 'plan.json']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).not.toContain('refusing');
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
+  });
+
   test('--max-deletes N acknowledges up to N deletes', async () => {
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);

@@ -11,6 +11,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { unacknowledged } from '../../apply/acknowledge.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -273,13 +274,20 @@ async function applySaved(
         `--mark-applied cannot apply ${planFile}: it was planned with --only or --skip, and the tag marks a whole apply`,
       );
     }
-    const unsafe = await refuseUnsafe(saved.plan, run, io);
-    if (unsafe !== undefined) return unsafe;
-    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
     const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
     const stale = { what: planFile, rerun: `sitesync plan --out ${run.planFile ?? planFile}` };
-    const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
+    const { api } = session;
+    const fresh = () => freshOrRefuse(saved.plan, saved.fingerprints, api, liveCount, stale, io);
+    // Re-applied after every change was made: nothing is left to acknowledge, so nothing to refuse.
+    const unacknowledgedRules = unacknowledged(saved.plan.safety, run.acks).length > 0;
+    let skip = unacknowledgedRules && saved.plan.changes.length > 0 ? await fresh() : undefined;
+    if (skip === undefined || skip.size < saved.plan.changes.length) {
+      const unsafe = await refuseUnsafe(saved.plan, run, io);
+      if (unsafe !== undefined) return unsafe;
+    }
+    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
+    skip ??= await fresh();
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
   } finally {
     await session?.api.close();
