@@ -123,6 +123,16 @@ describe('classes against the reference server', () => {
     expect(human.out).toContain('~ b.example (id 2) will be updated [drift]');
     expect(human.out).toContain('~ c.example (id 3) will be updated [conflict]');
     expect(human.out).toContain('Classes: 1 pending, 1 drift, 1 conflict.');
+    // For scripts written for terraform plan's 0/1/2: drift is "changes" (2), by flag or variable.
+    expect((await cli.ws.run(['plan', '--detailed-exitcode', '--exit-codes', 'terraform'])).code).toBe(2);
+    cli.ws.env.SITESYNC_EXIT_CODES = 'terraform';
+    expect((await cli.ws.run(['plan', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli.ws.run(['plan'])).code).toBe(0);
+    cli.ws.env.SITESYNC_EXIT_CODES = 'terraform2';
+    const bad = await cli.ws.run(['plan']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toBe('error: SITESYNC_EXIT_CODES "terraform2": not one of sitesync, terraform\n');
+    delete cli.ws.env.SITESYNC_EXIT_CODES;
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
     expect(json).toMatchObject({ formatVersion: 1.2, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
