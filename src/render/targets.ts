@@ -34,6 +34,8 @@ export interface TargetReport {
   error?: ErrorJson;
   /** The target's own exit code. */
   code: number;
+  /** The apply flags that would acknowledge its safety violations (Markdown's `sitesync-acknowledge:` lines). */
+  acknowledge?: string[];
 }
 
 /** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
@@ -98,7 +100,8 @@ export function renderTargetsMarkdown(reports: readonly TargetReport[]): string 
   const sections = reports.map((report) => {
     const title = `## ${escapeMarkdown(report.name)}\n\n`;
     if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error?.message ?? 'failed')}\n`;
-    return `${title}${renderMarkdown(report.plan, { target: report.target, limit })}`;
+    const acknowledge = report.acknowledge ?? [];
+    return `${title}${renderMarkdown(report.plan, { target: report.target, limit, acknowledge })}`;
   });
   return [head, ...sections].join('\n');
 }

@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { allFlags } from '../../apply/acknowledge.js';
 import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../../engine/baseline.js';
 import { PatternsAcrossTargets } from '../../engine/patterns-across-targets.js';
 import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../../engine/prepare.js';
@@ -54,6 +55,8 @@ import {
 } from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
+/** A plan is acknowledged by nothing yet: its Markdown lists every flag the apply on merge needs. */
+const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
 
 export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
@@ -206,7 +209,7 @@ async function planTargets(
     name: target.name,
     target: value?.target ?? target.url,
     code,
-    ...(value && { plan: value.plan }),
+    ...(value && { plan: value.plan, acknowledge: allFlags(value.plan.safety, NO_ACKNOWLEDGEMENTS) }),
     ...(value?.explanation && { explain: value.explanation }),
     ...(errorJson !== undefined && { error: errorJson }),
   }));
@@ -241,7 +244,7 @@ function render(result: Plan, shared: SharedOptions, target: string, explanation
     case 'json':
       return renderJson(result, { target, ...extra });
     case 'markdown':
-      return renderMarkdown(result, { target });
+      return renderMarkdown(result, { target, acknowledge: allFlags(result.safety, NO_ACKNOWLEDGEMENTS) });
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }
