@@ -64,7 +64,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     `| ${summary.create} | ${summary.update} | ${summary.delete} | ${summary.unchanged} | ${summary.kept} | ${summary.outOfScope} |`,
     '',
   );
-  if (summary.pending !== undefined || summary.drift !== undefined || summary.conflict !== undefined) {
+  if (plan.baseline !== undefined) {
     head.push(
       '| Pending | Drift | Conflict |',
       '| ---: | ---: | ---: |',

@@ -195,7 +195,8 @@ function noteLine(note: Note): string {
 
 function summaryLine(plan: Plan): string {
   const { summary } = plan;
-  const counts = classCountsText(summary);
+  // Classes need a baseline; --unlisted-is-drift alone counts drift, which its note already tells.
+  const counts = plan.baseline === undefined ? undefined : classCountsText(summary);
   const classes = counts === undefined ? '' : ` Classes: ${counts}.`;
   if (plan.changes.length === 0)
     return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.${classes}`;
