@@ -8,7 +8,7 @@
  * line and a warning: never silently an invalid file.
  */
 import { byDomain, indexLiveByDomain } from '../model/domain.js';
-import { FIELDS, type LiveWebsite, SETTING_NAMES } from '../model/website.js';
+import { FIELDS, type LiveWebsite, SETTING_NAMES, type WebsiteSettings } from '../model/website.js';
 import { isIpOrCidr } from './ip.js';
 import { type SerializableWebsite, type SerializeInput, serializeConfig } from './serialize.js';
 
@@ -22,6 +22,8 @@ export interface ExportOptions {
   header?: string;
   /** `$schema=` target of the modeline (default: EXPORT_SCHEMA_REF). */
   schema?: string;
+  /** Written for a target's files: the defaults they inherit (serialize.ts `inherited`). */
+  inherited?: Partial<WebsiteSettings>;
 }
 
 /** `shop.example.com` → `SITESYNC_PASSWORD_SHOP_EXAMPLE_COM` */
@@ -80,6 +82,7 @@ export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOpt
   const missing = unreturned(live);
   const header = [options.header, notExportedLine(missing)].filter((line) => line !== undefined).join('\n');
   const input: SerializeInput = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
+  if (options.inherited !== undefined) input.inherited = options.inherited;
   if (header !== '') input.header = header;
   if (missing.length > 0) {
     const them = missing.length === 1 ? 'it' : 'them';

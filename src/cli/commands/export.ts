@@ -76,6 +76,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
     const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
     const { text, warnings } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
+      ...(connection.inherited !== undefined && { inherited: connection.inherited }),
       ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
     });
     for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
@@ -91,7 +92,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   }
 }
 
-/** The command line's connection, or with --target that target's URL, key and rate limit. */
+/**
+ * The command line's connection, or with --target that target's URL, key and
+ * rate limit, and the defaults its files inherit from websites.yaml: the
+ * export is written relative to them, so adopting the account plans to zero.
+ */
 async function exportConnection(options: ExportOptions, io: Io) {
   if (options.targets === undefined || options.targets.length === 0) {
     return { options, connection: connectionOf(options, io) };
@@ -106,7 +111,7 @@ async function exportConnection(options: ExportOptions, io: Io) {
     throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
   }
   const targetOptions = targetConnection(options, target, io.cwd);
-  return { options: targetOptions, connection: connectionOf(targetOptions, io) };
+  return { options: targetOptions, connection: connectionOf(targetOptions, io), inherited: root.defaults ?? {} };
 }
 
 /**
