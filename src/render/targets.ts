@@ -3,7 +3,7 @@
  * target's part is the single-target rendering, unchanged, under the
  * target's name; a failed target is its name and its error. Human: grouped
  * by target. Markdown: a summary table, then one section per target. JSON:
- * `{formatVersion: 1.4, targets: [...]}`, each element the single-target
+ * `{formatVersion: "2.0", targets: [...]}`, each element the single-target
  * plan document plus `name` (or `name`, `target` and `error`, the error
  * object of the error documents).
  */
@@ -21,7 +21,7 @@ import { escapeMarkdown, MARKDOWN_LIMIT, renderMarkdown } from './markdown.js';
  * target's `error` is the `{code, message}` object of the error documents
  * (it was the message alone).
  */
-export const TARGETS_FORMAT_VERSION = 1.4;
+export const TARGETS_FORMAT_VERSION = '2.0';
 
 /** One target's part of the report. */
 export interface TargetReport {

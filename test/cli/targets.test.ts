@@ -58,8 +58,8 @@ const domainsOf = (target: TargetDocument | undefined) => target?.changes?.map((
 describe('plan over targets', () => {
   it('plans every target at once; the broken one is reported by name and the exit code is the worst', async () => {
     const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
-    const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
-    expect(document.formatVersion).toBe(1.4);
+    const document = JSON.parse(out) as { formatVersion: string; targets: TargetDocument[] };
+    expect(document.formatVersion).toBe('2.0');
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
     expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
     const [staging, production, broken] = document.targets;

@@ -95,7 +95,7 @@ describe('schemas/plan.schema.json', () => {
       ),
     );
     expect(document).toMatchObject({
-      formatVersion: 1.2,
+      formatVersion: '2.0',
       hasDrift: false,
       baseline: { ref: 'main', source: 'option' },
       summary: { pending: 1, drift: 0, conflict: 0 },
@@ -105,6 +105,8 @@ describe('schemas/plan.schema.json', () => {
 
   it('rejects a document of another format version', () => {
     const document = JSON.parse(renderJson(fixturePlan()));
+    expect(validate({ ...document, formatVersion: '3.0' })).toBe(false);
+    // A string "MAJOR.MINOR" (a number cannot say 1.10): the number 2 is not it.
     expect(validate({ ...document, formatVersion: 2 })).toBe(false);
   });
 });
