@@ -207,7 +207,10 @@ export async function execute(
     run.output.refused({ code: 'interrupted', message });
     return exitCodeFor({ kind: 'refused', code: 'interrupted' });
   }
-  const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
+  const { journal: journalFile } = run.flags;
+  const journal: Journal | undefined = journalFile
+    ? openJournal(resolve(io.cwd, journalFile), run.shared.target?.name)
+    : undefined;
   const liveCount = execution.liveCount + plan.changes.filter((c) => c.action === 'create').length;
   const progress = progressReporter(io.stderr, plan.changes.length, {
     pacing: session.api.pacing,
@@ -221,7 +224,7 @@ export async function execute(
   ticker?.unref();
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
-    journal?.record({ event: 'begin', target: session.api.url, total: plan.changes.length });
+    journal?.record({ event: 'begin', url: session.api.url, total: plan.changes.length });
     const applied = await applyPlan(plan, desired, session.api, {
       parallelism: run.parallelism,
       ...(io.signal && { signal: io.signal }),

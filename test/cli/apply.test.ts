@@ -174,7 +174,8 @@ describe('sitesync apply', () => {
       ['succeeded', 'b.example'],
       ['end', null],
     ]);
-    expect(lines[0]).toMatchObject({ target: cli.server.url, total: 2 });
+    expect(lines[0]).toMatchObject({ url: cli.server.url, total: 2 });
+    expect(lines.some((line) => 'target' in line)).toBe(false); // no targets: no target name
     expect(lines.every((line) => !Number.isNaN(Date.parse(line.time)))).toBe(true);
     expect(lines.at(-1)).toMatchObject({ counts: { applied: 2, failed: 0, skipped: 0, total: 2 }, interrupted: false });
   });

@@ -162,6 +162,20 @@ describe('apply over targets', () => {
     ]);
   });
 
+  it("names the target on every line of each target's journal", async () => {
+    const args = ['apply', '--auto-approve', '--target', 'staging', '--target', 'production'];
+    expect((await fixture.ws.run([...args, '--journal', 'apply-journal.jsonl'])).code).toBe(0);
+    for (const name of ['staging', 'production']) {
+      const lines = readFileSync(join(fixture.ws.dir, `apply-journal.${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; target?: string; url?: string });
+      expect(lines.length).toBeGreaterThan(2);
+      expect(lines.every((line) => line.target === name)).toBe(true);
+      expect(lines[0]).toMatchObject({ event: 'begin', url: fixture[name as 'staging' | 'production'].url });
+    }
+  });
+
   it("shows each target's apply progress on its own line on a terminal", async () => {
     const { err } = await fixture.ws.run(['apply', '--auto-approve', '--target', 'staging', '--target', 'production'], {
       tty: true,
