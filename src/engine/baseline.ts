@@ -67,7 +67,7 @@ export async function resolveBaseline(
     const applied = await appliedTag(dir, tag);
     if (applied === undefined) return undefined;
     const at = {
-      ref: { ref: tag, source: 'default' as const, ...applied, ...origin(applied) },
+      ref: { ref: tag, commit: applied.commit, source: 'default' as const, ...origin(applied) },
       label: 'the default baseline',
       hint: ' (--no-baseline turns the default baseline off)',
     };
