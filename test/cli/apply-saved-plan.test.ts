@@ -145,7 +145,7 @@ describe('sitesync apply plan.json', () => {
     const run = await cli.ws.run(['apply', 'plan.json', '--format', 'json']);
     expect(run.code).toBe(1);
     const json = JSON.parse(run.out);
-    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'stale_plan' } });
+    expect(json).toMatchObject({ formatVersion: '3.0', ok: false, result: null, refusal: { code: 'stale_plan' } });
     expect(json.plan.summary).toMatchObject({ create: 1, update: 1 });
     expect(`error: ${json.refusal.message}\n`).toBe(run.err);
   });
