@@ -53,6 +53,21 @@ describe('baselines in shallow, tagless clones', () => {
     expect(clone.tagCommit(TAG)).toBe(merged);
   });
 
+  it('a recorded base commit found nowhere is named as the plan recorded it, never as a --baseline', async () => {
+    const { author, origin } = await appliedOrigin(cli);
+    author.commit('a: e-mail reports on', { 'websites.yaml': config({ 'a.example': '', 'shop.example': shop('1') }) });
+    expect((await cli.ws.run(['plan', '--baseline', 'HEAD~1', '--out', 'plan.json'])).code).toBe(0);
+    author.git('push', '--quiet', 'origin', 'main');
+    const [ci, clone] = ciJob(cli, origin);
+    clone.git('remote', 'remove', 'origin');
+    copyFileSync(join(cli.ws.dir, 'plan.json'), join(ci.dir, 'plan.json'));
+    const refused = await ci.run(['apply', 'plan.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      /^error: the baseline HEAD~1 recorded in plan\.json, [0-9a-f]{40}: no such revision in the git repository of \S+: not here, and not fetched from origin \(no remote origin\)\n$/,
+    );
+  });
+
   it('the re-plan path sends a password rotation: the applied tag comes from origin (item 2)', async () => {
     const { author, origin } = await appliedOrigin(cli);
     const store = cli.server.server.store;
