@@ -66,6 +66,8 @@ export interface ApplyRun {
   beforeWrites?: () => Promise<void>;
   /** --mark-applied, checked before anything was written: the tag to move and the commit it moves from. */
   mark?: MarkTarget;
+  /** Over targets, asked interactively: one question for every target (./ask-once.ts) instead of one each. */
+  confirm?: (plan: Plan, target: string) => Promise<Answer>;
   /** The saved plan file being applied, as given. */
   planFile?: string;
   /**
@@ -269,16 +271,25 @@ export async function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): Promise<n
 }
 
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-export async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
-  if (io.prompt === undefined) {
-    throw new SitesyncError(
-      'usage',
-      'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
-    );
-  }
+export function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
+  return askYes(io, confirmQuestion(target, plan.summary));
+}
+
+/** Refused before anything is planned when no one can answer (not a terminal). */
+export function refuseWithoutPrompt(io: Io): void {
+  if (io.prompt !== undefined) return;
+  throw new SitesyncError(
+    'usage',
+    'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
+  );
+}
+
+/** The question asked; the answer as `yes`, another answer, `eof` or `interrupted`. */
+export async function askYes(io: Io, question: string): Promise<Answer> {
+  refuseWithoutPrompt(io);
   let answer: string | undefined;
   try {
-    answer = await io.prompt(confirmQuestion(target, plan.summary));
+    answer = await (io.prompt as NonNullable<Io['prompt']>)(question);
   } catch (error) {
     if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
     throw error;

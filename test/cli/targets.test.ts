@@ -189,10 +189,30 @@ describe('apply over targets', () => {
     ]);
   });
 
-  it('asks for --auto-approve or a reviewed plan file: no prompt over targets', async () => {
-    const { code, err } = await fixture.ws.run(['apply'], { prompt: async () => 'yes' });
+  it('asks once for every target: the plans first, one question, one answer for all', async () => {
+    const questions: string[] = [];
+    const args = ['apply', '--target', 'staging', '--target', 'production'];
+    const no = await fixture.ws.run(args, { prompt: async (question) => (questions.push(question), 'no') });
+    expect(no.code).toBe(1);
+    expect(questions).toEqual([
+      'Apply to 2 targets (staging: 2 to create, 0 to update, 0 to delete; production: 2 to create, 0 to update, 0 to delete)? Only "yes" is accepted: ',
+    ]);
+    expect(no.err).toContain('=== target staging (');
+    expect(no.err).toContain('+ staging-only.example will be created');
+    expect(no.err).toContain('apply cancelled: nothing was changed');
+    expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(2);
+
+    const yes = await fixture.ws.run(args, { prompt: async (question) => (questions.push(question), 'yes') });
+    expect(yes.code, yes.err).toBe(0);
+    expect(questions).toHaveLength(2);
+    expect(yes.out).toContain('Targets: 2; all done.');
+    expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('off a terminal, asks for --auto-approve or a reviewed plan file', async () => {
+    const { code, err } = await fixture.ws.run(['apply', '--target', 'staging']);
     expect(code).toBe(1);
-    expect(err).toContain('with targets, apply asks no question');
+    expect(err).toContain('not a terminal, so there is no one to confirm: pass --auto-approve');
   });
 
   it('applies a saved plan per target: the stale target is refused and named, the fresh one applied', async () => {

@@ -225,7 +225,7 @@ async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Prom
     if (plan.changes.length === 0) return output.nothingToDo();
     let skip: ReadonlyMap<string, string> | undefined;
     if (flags.autoApprove !== true) {
-      const answer = await confirmed(io, plan, session.api.url);
+      const answer = await (run.confirm ?? ((asked, url) => confirmed(io, asked, url)))(plan, session.api.url);
       if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const stale = { what: 'the plan', rerun: 'sitesync apply' };
