@@ -191,8 +191,12 @@ describe('apply over targets', () => {
 
   it('asks once for every target: the plans first, one question, one answer for all', async () => {
     const questions: string[] = [];
+    const answering = (answer: string) => async (question: string) => {
+      questions.push(question);
+      return answer;
+    };
     const args = ['apply', '--target', 'staging', '--target', 'production'];
-    const no = await fixture.ws.run(args, { prompt: async (question) => (questions.push(question), 'no') });
+    const no = await fixture.ws.run(args, { prompt: answering('no') });
     expect(no.code).toBe(1);
     expect(questions).toEqual([
       'Apply to 2 targets (staging: 2 to create, 0 to update, 0 to delete; production: 2 to create, 0 to update, 0 to delete)? Only "yes" is accepted: ',
@@ -202,7 +206,7 @@ describe('apply over targets', () => {
     expect(no.err).toContain('apply cancelled: nothing was changed');
     expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(2);
 
-    const yes = await fixture.ws.run(args, { prompt: async (question) => (questions.push(question), 'yes') });
+    const yes = await fixture.ws.run(args, { prompt: answering('yes') });
     expect(yes.code, yes.err).toBe(0);
     expect(questions).toHaveLength(2);
     expect(yes.out).toContain('Targets: 2; all done.');
