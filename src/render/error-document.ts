@@ -13,6 +13,7 @@ import { type ErrorCode, isSitesyncError } from '../model/errors.js';
  * MINOR for optional keys added, MAJOR for a key removed or changed.
  * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
  * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
+ * 1.3: note `password_kept`.
  * 2.0: the version is a string (a number cannot say 1.10); optional `baseline.fetchedFrom`, `insteadOf`, `noConfiguration`.
  */
 export const PLAN_FORMAT_VERSION = '2.0';

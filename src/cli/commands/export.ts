@@ -3,7 +3,8 @@
  * canonical websites.yaml (sorted, defaults factored out, password placeholders),
  * so that `sitesync plan` on the result reports no changes. Reads only. What
  * the file cannot hold faithfully (fields the server does not return, entries
- * validate would refuse) is a `warning:` line on stderr and a comment in the file.
+ * validate would refuse) is a `warning:` line on stderr and a comment in the
+ * file; a website not held as it is live also makes the exit code 2.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
 import { listLive, loadDesiredState } from '../../engine/prepare.js';
 import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../../engine/targets.js';
+import { canonicalDomain } from '../../model/domain.js';
 import { SitesyncError } from '../../model/errors.js';
 import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
@@ -73,8 +75,10 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   const api = openClient(connection.options, io, connection.connection);
   try {
     const live = await listLive(api, options, io);
-    const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
-    const { text, warnings } = exportConfigWithWarnings(selected, {
+    // Globs are on canonical domains (a site the service holds in Unicode is matched by its punycode form).
+    const selected =
+      options.only.length === 0 ? live : live.filter((site) => matchesAny(canonicalDomain(site.domain), options.only));
+    const { text, warnings, incomplete } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
       ...(connection.inherited !== undefined && { inherited: connection.inherited }),
       ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
@@ -86,7 +90,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       writeAtomically(outPath ?? options.out, text, options.out, { replace: options.force });
       io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
     }
-    return exitCodeFor({ kind: 'done' });
+    if (incomplete.length > 0) {
+      const sites = countOf(incomplete.length, 'website');
+      io.stderr.write(`${sites} not held as live (see the warnings above): exit code 2\n`);
+    }
+    return exitCodeFor({ kind: 'exported', incomplete: incomplete.length > 0 });
   } finally {
     await api.close();
   }

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { type ServerStore, StoreBusyError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
+import { registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
@@ -177,6 +178,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
   registerWebsiteRoutes(app, options);
+  if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
   registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
   return app;
