@@ -210,7 +210,7 @@ function applyTargetsHuman(outcomes: readonly TargetOutcome<never>[]): string {
 }
 
 /**
- * `{formatVersion: 2, ok, targets}` (schemas/apply-targets.schema.json): each
+ * `{formatVersion: "3.0", ok, targets}` (schemas/apply-targets.schema.json): each
  * element is the target's own apply document (its refusal or error
  * included) plus `name` and `exitCode`.
  */
