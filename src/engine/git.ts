@@ -32,9 +32,10 @@ export function git(cwd: string, args: readonly string[]): Promise<GitOutput> {
         env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       },
       (error, stdout, stderr) => {
-        const notRun = error !== null && typeof (error as NodeJS.ErrnoException).code === 'string';
-        if (notRun) resolve({ ok: false, stdout: '', stderr: error.message, missing: true });
-        else resolve({ ok: error === null, stdout, stderr });
+        // ENOENT: no git at all; any other failure (an exit code, too much output) is git's own answer.
+        if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT')
+          resolve({ ok: false, stdout: '', stderr: error.message, missing: true });
+        else resolve({ ok: error === null, stdout, stderr: stderr || (error?.message ?? '') });
       },
     );
   });
