@@ -133,7 +133,12 @@ export async function recordedBaseline(
     { ref: recorded.commit, label: `${label} ${planFile},` },
     io,
   );
-  return { ...at, ref: { ...recorded, commit: at.ref.commit } };
+  // Where the commit comes from now (fetched or not), not where it came from when the plan was made.
+  const { fetchedFrom } = at.ref;
+  return {
+    ...at,
+    ref: { ref: recorded.ref, commit: at.ref.commit, source: recorded.source, ...(fetchedFrom && { fetchedFrom }) },
+  };
 }
 
 /** One error line naming the revision as the user gave it. */

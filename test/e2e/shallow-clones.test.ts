@@ -47,9 +47,15 @@ describe('baselines in shallow, tagless clones', () => {
     const [ci, clone] = ciJob(cli, author.git('remote', 'get-url', 'origin').slice('file://'.length));
     expect(clone.git('rev-list', '--count', 'HEAD')).toBe('1'); // the base commit is not here
     copyFileSync(join(cli.ws.dir, 'plan.json'), join(ci.dir, 'plan.json'));
-    const applied = await ci.run(['apply', 'plan.json', '--mark-applied', TAG]);
+    const applied = await ci.run(['apply', 'plan.json']);
     expect(applied.code, applied.err).toBe(0);
     expect(applied.err).not.toContain('--baseline');
+    expect(applied.err).toMatch(
+      /^note: the baseline main \([0-9a-f]{12}\) of plan\.json was fetched from origin: this clone lacked it$/m,
+    );
+    // The same plan again with the tag to move: nothing left to do, the tag marks the merge.
+    const marked = await ci.run(['apply', 'plan.json', '--mark-applied', TAG]);
+    expect(marked.code, marked.err).toBe(0);
     expect(clone.tagCommit(TAG)).toBe(merged);
   });
 

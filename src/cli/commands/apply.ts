@@ -263,6 +263,12 @@ async function applySaved(
       recorded === undefined
         ? undefined
         : await recordedBaseline(run.shared.rootFiles ?? run.shared.files, recorded, planFile, io);
+    if (at?.ref.fetchedFrom !== undefined) {
+      const { ref, commit, fetchedFrom } = at.ref;
+      io.stderr.write(
+        `note: the baseline ${ref} (${commit.slice(0, 12)}) of ${planFile} was fetched from ${fetchedFrom}: this clone lacked it\n`,
+      );
+    }
     const baseline = await baselineFor(run.shared, at, io);
     const desired = session.state.websites;
     const { differences, policy } = rederive(saved, desired, session.state.policy, baseline);
