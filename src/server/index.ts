@@ -7,6 +7,8 @@ import { provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
+import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -66,10 +68,14 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** On close, in-flight requests get this long to finish before their connections close; default 10,000 ms. */
   shutdownGraceMs?: number;
+  /** `HOST:PORT` of a separate listener answering `GET /metrics` (Prometheus); default none. */
+  metricsAddr?: string;
 }
 
 export interface RunningServer {
   url: string;
+  /** The metrics endpoint, when `metricsAddr` was given. */
+  metricsUrl?: string;
   /** The storage behind the server, for tests that check the database or add accounts. */
   store: ServerStore;
   close(): Promise<void>;
@@ -119,21 +125,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const throttleOf = (scope: string, limit: number, time: () => number) =>
       store.sharedThrottle ? store.sharedThrottle(scope, limit, windowMs, time) : createThrottle(limit, windowMs, time);
     let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
+    const metrics = options.metricsAddr === undefined ? undefined : await createServerMetrics(store);
+    const throttle = perMinute > 0 ? throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) : undefined;
+    const failedAuth = failuresPerMinute > 0 ? throttleOf('failed-auth', failuresPerMinute, Date.now) : undefined;
     const app = await createApp({
       store,
       mode,
       baseUrl: () => baseUrl,
-      ...(perMinute > 0 && { throttle: throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) }),
-      ...(failuresPerMinute > 0 && {
-        failedAuthThrottle: throttleOf('failed-auth', failuresPerMinute, Date.now),
+      ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
+      ...(failedAuth && {
+        failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
       }),
+      ...(metrics && { metrics }),
       ...(options.trustProxy && { trustProxyHops: 1 }),
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
     const host = options.host ?? '127.0.0.1';
-    await app.listen({ host, port: options.port ?? 8080 });
+    let metricsListener: MetricsListener | undefined;
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    try {
+      await app.listen({ host, port: options.port ?? 8080 });
+    } catch (error) {
+      await metricsListener?.close();
+      throw error;
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -141,6 +158,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     baseUrl ||= url;
     return {
       url,
+      ...(metricsListener && { metricsUrl: metricsListener.url }),
       store,
       close: async () => {
         // In-flight requests may finish within the grace period; then their connections are closed.
@@ -149,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           await app.close();
         } finally {
           clearTimeout(grace);
+          await metricsListener?.close();
           await store.close();
         }
       },

@@ -32,6 +32,7 @@ interface ServeOptions {
   shutdownGrace: string;
   poolSize: string;
   statementTimeout: string;
+  metricsAddr?: string;
 }
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
@@ -44,6 +45,14 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
   const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
   const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
+  if (options.metricsAddr !== undefined) {
+    const { parseListenAddress } = await import('../../server/metrics/listener.js');
+    try {
+      parseListenAddress(options.metricsAddr);
+    } catch (error) {
+      throw new SitesyncError('usage', `--metrics-addr: ${(error as Error).message}`);
+    }
+  }
   if (options.publicUrl !== undefined) {
     try {
       publicBase(options.publicUrl);
@@ -72,6 +81,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       statementTimeoutMs,
       ...(options.trustProxy && { trustProxy: true }),
       ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+      ...(options.metricsAddr !== undefined && { metricsAddr: options.metricsAddr }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
@@ -86,8 +96,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   }
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
   const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
+  const metrics = server.metricsUrl === undefined ? '' : `, metrics on ${server.metricsUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}${metrics}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
   );
   await stopped(io.signal);
   await server.close();
@@ -128,6 +139,10 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--public-url <url>', 'URL clients reach the server at, for page links (default: the listening address)')
     .option('--request-timeout <seconds>', 'cut off a request not received in full by then (408)', '30')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, wait this long for in-flight requests', '10')
+    .option(
+      '--metrics-addr <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (a separate listener; off by default)',
+    )
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);

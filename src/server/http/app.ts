@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ServerMetrics } from '../metrics/series.js';
 import { type ServerStore, StoreBusyError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { createAuthHook } from './auth.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   trustProxyHops?: number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
+  /** Prometheus series to keep (metrics/series.ts); undefined = none. */
+  metrics?: ServerMetrics;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -122,6 +125,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
+  options.metrics?.instrument(app);
   registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
@@ -164,6 +168,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    options.metrics?.failed(request, error);
     const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.

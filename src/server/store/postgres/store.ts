@@ -285,6 +285,12 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       return createPgThrottle(pool, scope, limit, windowMs, clock);
     },
     unavailable: isPgUnavailable,
+    async stats() {
+      const [row] = await rows<{ accounts: number; websites: number }>(
+        'SELECT count(*)::int AS accounts, coalesce(sum(website_count), 0)::int AS websites FROM accounts',
+      );
+      return { ...row!, pool: { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount } };
+    },
     async close() {
       // The operator probe closes the store under a running server, which closes it again on stop.
       if (!pool.ended) await pool.end();

@@ -138,7 +138,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
     revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
     provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
+    // Accounts are few; websites are counted by the triggers, never scanned.
+    stats: db.prepare('SELECT count(*) AS accounts, coalesce(sum(website_count), 0) AS websites FROM accounts'),
   };
+  let busyRetries = 0;
   const listStatements = new Map<
     string,
     {
@@ -312,7 +315,10 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     },
   };
   return {
-    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
+    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, () => {
+      busyRetries += 1;
+    }),
+    stats: async () => ({ ...(statements.stats.get() as { accounts: number; websites: number }), busyRetries }),
     close: async () => {
       db.close();
     },

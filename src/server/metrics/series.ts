@@ -1,0 +1,166 @@
+/**
+ * The server's Prometheus series (prom-client, one registry per server so
+ * tests can run several). Every label is bounded: routes are fastify's route
+ * templates (`/api/v1/websites/:id`, or `unmatched`), never raw paths; methods
+ * are the few node's parser accepts; statuses and causes are small sets.
+ * Store-side gauges (accounts, websites, pool, busy retries) are read from the
+ * store's counters at scrape time, never by scanning websites.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpError } from '../http/http-error.js';
+import { type ServerStore, StoreBusyError, type StoreStats } from '../store/contract.js';
+import type { Throttle } from '../store/throttle.js';
+
+/** Why a request was answered 503 (or why the store failed). */
+export type UnavailableCause = 'busy' | 'disk_full' | 'database' | 'shutting_down' | 'not_ready' | 'other';
+export type Rejection = 'throttle' | 'auth_failures' | 'unauthenticated';
+
+/** Seconds: from well under a millisecond (a cached page) to the 5 s statement timeout. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function storeErrorCause(error: unknown, store: ServerStore): UnavailableCause {
+  if (error instanceof StoreBusyError) return 'busy';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === '53100') return 'disk_full';
+  if (store.unavailable?.(error)) return 'database';
+  return 'other';
+}
+
+export async function createServerMetrics(store: ServerStore) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'sitesync_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'sitesync_http_request_duration_seconds',
+    help: 'Time from request received to response sent, by route template and method.',
+    labelNames: ['route', 'method'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const rejections = new Counter({
+    name: 'sitesync_rejections_total',
+    help: 'Requests refused by the API throttle (429), the failed-authentication throttle (429), or for a missing or unknown key (401).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const unavailable = new Counter({
+    name: 'sitesync_unavailable_total',
+    help: 'Answers 503, by cause: busy (SQLite locked), disk_full, database (PostgreSQL cannot answer), shutting_down, not_ready (/ready), other.',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  const storeErrors = new Counter({
+    name: 'sitesync_store_errors_total',
+    help: 'Errors thrown by the store while answering a request, by cause (other = answered 500).',
+    labelNames: ['cause'] as const,
+    registers: [registry],
+  });
+  for (const reason of ['throttle', 'auth_failures', 'unauthenticated'] as const) rejections.inc({ reason }, 0);
+  for (const cause of ['busy', 'disk_full', 'database', 'shutting_down', 'not_ready', 'other'] as const) {
+    unavailable.inc({ cause }, 0);
+  }
+  await registerStoreGauges(registry, store);
+
+  /** Causes found by the error handler, read when the answer is counted. */
+  const causes = new WeakMap<FastifyRequest, UnavailableCause>();
+
+  function onResponse(request: FastifyRequest, reply: FastifyReply): void {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    requests.inc({ route: request.is404 ? 'unmatched' : route, method: request.method, status: String(status) });
+    latency.observe({ route: request.is404 ? 'unmatched' : route, method: request.method }, reply.elapsedTime / 1000);
+    if (status === 401) rejections.inc({ reason: 'unauthenticated' });
+    if (status === 503) unavailable.inc({ cause: causes.get(request) ?? (route === '/ready' ? 'not_ready' : 'other') });
+  }
+
+  return {
+    registry,
+    /** Counts every answer of `app` (call before routes are added). */
+    instrument(app: FastifyInstance): void {
+      app.addHook('onResponse', async (request, reply) => onResponse(request, reply));
+    },
+    /** Told by the error handler about every error, before it becomes an answer. */
+    failed(request: FastifyRequest, error: unknown): void {
+      if (error instanceof HttpError) {
+        const body = error.body as { message?: unknown };
+        if (error.statusCode === 503 && body.message === 'Shutting down.') causes.set(request, 'shutting_down');
+        return;
+      }
+      const cause = storeErrorCause(error, store);
+      causes.set(request, cause);
+      storeErrors.inc({ cause });
+    },
+    /** The throttle, counting its refusals: `hit` refusals (API throttle) or `peek` ones (failed authentications). */
+    countRefusals(throttle: Throttle, reason: 'throttle' | 'auth_failures'): Throttle {
+      const refusing = reason === 'throttle' ? 'hit' : 'peek';
+      const watch = (method: 'hit' | 'peek') => async (key: string) => {
+        const result = await throttle[method](key);
+        if (method === refusing && !result.allowed) rejections.inc({ reason });
+        return result;
+      };
+      return { hit: watch('hit'), peek: watch('peek') };
+    },
+  };
+}
+
+export type ServerMetrics = Awaited<ReturnType<typeof createServerMetrics>>;
+
+/** Gauges read from the store when scraped; a store that cannot answer leaves them at their last value. */
+async function registerStoreGauges(registry: Registry, store: ServerStore): Promise<void> {
+  // The first reading says which backend's series exist.
+  let last: StoreStats | undefined = await store.stats?.().catch(() => undefined);
+  let pending: Promise<void> | undefined;
+  // One store query per scrape, shared by every gauge collected in it.
+  const refresh = () => {
+    pending ??= (async () => {
+      try {
+        last = await store.stats?.();
+      } catch {
+        // The database is down: /ready and the 503 counters say so; gauges keep their last value.
+      } finally {
+        pending = undefined;
+      }
+    })();
+    return pending;
+  };
+  const gauge = (name: string, help: string, read: (stats: NonNullable<typeof last>) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        await refresh();
+        const value = last && read(last);
+        if (value !== undefined) this.set(value);
+      },
+    });
+  gauge('sitesync_accounts', 'Accounts in the database.', (stats) => stats.accounts);
+  gauge('sitesync_websites', 'Websites in the database, all accounts.', (stats) => stats.websites);
+  if (last?.pool) {
+    gauge('sitesync_pg_pool_in_use', 'PostgreSQL connections of this process in use.', (stats) => stats.pool?.inUse);
+    gauge(
+      'sitesync_pg_pool_waiting',
+      'Queries of this process waiting for a connection.',
+      (stats) => stats.pool?.waiting,
+    );
+  }
+  if (last?.busyRetries !== undefined) {
+    new Counter({
+      name: 'sitesync_sqlite_busy_retries_total',
+      help: 'Operations tried again because another connection held the SQLite lock.',
+      registers: [registry],
+      async collect() {
+        await refresh();
+        if (last?.busyRetries === undefined) return;
+        this.reset();
+        this.inc(last.busyRetries);
+      },
+    });
+  }
+}
