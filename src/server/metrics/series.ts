@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { HttpError } from '../http/http-error.js';
 import { type ServerStore, StoreBusyError, type StoreStats } from '../store/contract.js';
-import type { Throttle } from '../store/throttle.js';
+import type { Throttle, ThrottleResult } from '../store/throttle.js';
 
 /** Why a request was answered 503 (or why the store failed). */
 export type UnavailableCause = 'busy' | 'disk_full' | 'database' | 'shutting_down' | 'not_ready' | 'other';
@@ -96,15 +96,22 @@ export async function createServerMetrics(store: ServerStore) {
       causes.set(request, cause);
       storeErrors.inc({ cause });
     },
-    /** The throttle, counting its refusals: `hit` refusals (API throttle) or `peek` ones (failed authentications). */
+    /**
+     * The throttle, counting its refusals: the API throttle refuses on `hit`; the
+     * failed-authentication throttle on `peek` (already over) or `take` (counting one more).
+     */
     countRefusals(throttle: Throttle, reason: 'throttle' | 'auth_failures'): Throttle {
-      const refusing = reason === 'throttle' ? 'hit' : 'peek';
-      const watch = (method: 'hit' | 'peek') => async (key: string) => {
-        const result = await throttle[method](key);
-        if (method === refusing && !result.allowed) rejections.inc({ reason });
-        return result;
-      };
-      return { hit: watch('hit'), peek: watch('peek') };
+      const refusing = reason === 'throttle' ? ['hit'] : ['peek', 'take'];
+      const watched: Record<string, unknown> = { ...throttle };
+      for (const [name, method] of Object.entries(throttle) as [string, (key: string) => Promise<ThrottleResult>][]) {
+        if (typeof method !== 'function') continue;
+        watched[name] = async (key: string) => {
+          const result = await method.call(throttle, key);
+          if (!result.allowed && refusing.includes(name)) rejections.inc({ reason });
+          return result;
+        };
+      }
+      return watched as unknown as Throttle;
     },
   };
 }
