@@ -17,6 +17,7 @@ import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
 import { DEFAULT_DB, integerOption, registerAdminCommands, shownDb, throwIfSetupError } from '../serve-admin.js';
 import { registerMigrateData } from '../serve-migrate.js';
+import { registerOpenApi } from '../serve-openapi.js';
 
 interface ServeOptions {
   host: string;
@@ -147,4 +148,5 @@ export function registerServe(program: Command, context: CommandContext): void {
 
   registerAdminCommands(serveCommand, context);
   registerMigrateData(serveCommand, context);
+  registerOpenApi(serveCommand, context);
 }

@@ -15,7 +15,9 @@ import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
 import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
+import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
@@ -125,7 +127,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
-  options.metrics?.instrument(app);
+  const observed = options.metrics && instrumentApp(app, options.metrics);
   registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
@@ -140,7 +142,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Deny by default: every route under /api is authenticated, whatever registers it.
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url)) route.config = { ...route.config, api: true };
+    if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
   app.addHook('onRequest', createAuthHook({ ...options }));
 
@@ -168,7 +170,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    options.metrics?.failed(request, error);
+    observed?.failed(request, error);
     const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
@@ -181,6 +183,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
+  // The API's description is no secret: tools fetch it without a key.
+  const document = JSON.stringify(openApiDocument(options.mode));
+  app.get(OPENAPI_PATH, { config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document),
+  );
   registerWebsiteRoutes(app, options);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
   registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);

@@ -6,9 +6,7 @@
  * Store-side gauges (accounts, websites, pool, busy retries) are read from the
  * store's counters at scrape time, never by scanning websites.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { HttpError } from '../http/http-error.js';
 import { type ServerStore, StoreBusyError, type StoreStats } from '../store/contract.js';
 import type { Throttle, ThrottleResult } from '../store/throttle.js';
 
@@ -67,34 +65,21 @@ export async function createServerMetrics(store: ServerStore) {
   }
   await registerStoreGauges(registry, store);
 
-  /** Causes found by the error handler, read when the answer is counted. */
-  const causes = new WeakMap<FastifyRequest, UnavailableCause>();
-
-  function onResponse(request: FastifyRequest, reply: FastifyReply): void {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = reply.statusCode;
-    requests.inc({ route: request.is404 ? 'unmatched' : route, method: request.method, status: String(status) });
-    latency.observe({ route: request.is404 ? 'unmatched' : route, method: request.method }, reply.elapsedTime / 1000);
-    if (status === 401) rejections.inc({ reason: 'unauthenticated' });
-    if (status === 503) unavailable.inc({ cause: causes.get(request) ?? (route === '/ready' ? 'not_ready' : 'other') });
-  }
-
   return {
     registry,
-    /** Counts every answer of `app` (call before routes are added). */
-    instrument(app: FastifyInstance): void {
-      app.addHook('onResponse', async (request, reply) => onResponse(request, reply));
+    /** One answer: `route` is the route template (or `unmatched`), `cause` why a 503 was one. */
+    answered(answer: { route: string; method: string; status: number; seconds: number; cause?: UnavailableCause }) {
+      const { route, method, status } = answer;
+      requests.inc({ route, method, status: String(status) });
+      latency.observe({ route, method }, answer.seconds);
+      if (status === 401) rejections.inc({ reason: 'unauthenticated' });
+      if (status === 503) unavailable.inc({ cause: answer.cause ?? 'other' });
     },
-    /** Told by the error handler about every error, before it becomes an answer. */
-    failed(request: FastifyRequest, error: unknown): void {
-      if (error instanceof HttpError) {
-        const body = error.body as { message?: unknown };
-        if (error.statusCode === 503 && body.message === 'Shutting down.') causes.set(request, 'shutting_down');
-        return;
-      }
+    /** An error thrown while answering (not an HTTP answer): counted, and its cause returned. */
+    storeError(error: unknown): UnavailableCause {
       const cause = storeErrorCause(error, store);
-      causes.set(request, cause);
       storeErrors.inc({ cause });
+      return cause;
     },
     /**
      * The throttle, counting its refusals: the API throttle refuses on `hit`; the
