@@ -10,6 +10,7 @@
 import type pg from 'pg';
 import type { ListQuery, ListResult, RecordShape } from '../contract.js';
 import { type AnchorStamps, createAnchorCache, type PageAnchorOptions, type SortColumn } from '../page-anchors.js';
+import { countersSql } from './counters.js';
 import { pgRecordJsonSql } from './schema.js';
 
 interface Counters extends AnchorStamps {
@@ -20,10 +21,10 @@ export function createPgDeepPages(pool: pg.Pool, options: PageAnchorOptions = {}
   const anchors = createAnchorCache(options);
   // Counters and anchors from one statement, so from one snapshot.
   const buildSql = (column: SortColumn) =>
-    `SELECT website_version AS version, website_deletes AS deletes,
+    `SELECT counters.version, counters.deletes,
        array(SELECT v FROM (SELECT ${column} AS v, row_number() OVER (ORDER BY ${column}) - 1 AS n FROM websites
          WHERE account_id = $1) numbered WHERE n % ${anchors.stride} = 0 ORDER BY n) AS values
-     FROM accounts WHERE id = $1`;
+     FROM (${countersSql('$1')}) counters`;
   const windows = new Map<string, string>();
 
   /** Rows [$3, $3 + $2) of the account in `direction`, from anchor $7 when anchored, in the requested order. */
@@ -37,8 +38,7 @@ export function createPgDeepPages(pool: pg.Pool, options: PageAnchorOptions = {}
           ORDER BY ${column} ${direction} LIMIT $2 OFFSET $3)
         SELECT coalesce(json_agg(${pgRecordJsonSql(shape)} ORDER BY ${column} ${query.sort === 'asc' ? 'ASC' : 'DESC'}),
             '[]')::text AS json, count(*)::int AS count,
-          (SELECT website_count = $4 AND website_version = $5 AND website_deletes = $6 FROM accounts WHERE id = $1)
-            AS fresh
+          (SELECT total = $4 AND version = $5 AND deletes = $6 FROM (${countersSql('$1')}) counters) AS fresh
         FROM page`;
       windows.set(key, text);
     }
@@ -76,11 +76,7 @@ export function createPgDeepPages(pool: pg.Pool, options: PageAnchorOptions = {}
     },
     /** The page, or undefined when the plain OFFSET statement should serve it. */
     async list(query: ListQuery, shape: RecordShape): Promise<ListResult | undefined> {
-      const { rows } = await pool.query<Counters>(
-        `SELECT website_count AS total, website_version AS version, website_deletes AS deletes
-         FROM accounts WHERE id = $1`,
-        [query.accountId],
-      );
+      const { rows } = await pool.query<Counters>(countersSql('$1'), [query.accountId]);
       const counters = rows[0];
       if (!counters) return undefined;
       const { total } = counters;
