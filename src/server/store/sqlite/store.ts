@@ -20,7 +20,7 @@ import {
   type WebsiteRecord,
   type WebsiteValues,
 } from '../contract.js';
-import type { PageAnchorOptions } from '../page-anchors.js';
+import { isFiltered, type PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { loadServerSecret, pepperWith } from '../server-secret.js';
 import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './busy.js';
@@ -147,7 +147,9 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     {
       page: Database.Statement;
       pageFromEnd: Database.Statement;
-      anchored: Database.Statement | undefined;
+      anchored: Database.Statement;
+      /** The filter's conditions (the account's included), to build its anchors with. */
+      where: string;
       total: Database.Statement;
     }
   >();
@@ -159,8 +161,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     let cached = listStatements.get(key);
     if (!cached) {
       // With a search, the unary + keeps SQLite from walking the account's index instead of the few matches.
-      let where = search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId';
-      if (query.favorite !== undefined) where += ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
+      const favorite =
+        query.favorite === undefined ? '' : ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
+      const where = `${search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId'}${favorite}`;
+      // From an anchor, the account's index is walked and each row tested (no trigram lookup).
+      const walked = `account_id = @accountId${search ? ` AND ${search.exact}` : ''}${favorite}`;
       // Ties on domain cannot happen (unique), so id/domain alone give a stable order.
       const column = query.sortBy === 'domain' ? 'domain' : 'id';
       const order = `${column} ${query.sort === 'asc' ? 'ASC' : 'DESC'}`;
@@ -178,14 +183,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       cached = {
         page: pageSql(order),
         pageFromEnd: pageSql(reverse),
-        // Unfiltered deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
-        anchored: filtered
-          ? undefined
-          : db.prepare(
-              `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
-               FROM websites WHERE id IN (SELECT id FROM websites WHERE account_id = @accountId
-                AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
-            ),
+        // Deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
+        anchored: db.prepare(
+          `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
+           FROM websites WHERE id IN (SELECT id FROM websites WHERE ${walked}
+            AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
+        ),
+        where,
         total: !filtered
           ? db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck()
           : query.favorite === false && !search
@@ -220,18 +224,20 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   // One read transaction: the total and the page come from the same snapshot.
   const readList = db.transaction((query: ListQuery, shape: RecordShape): ListResult => {
-    const { page, pageFromEnd, anchored, total: totalStatement } = listStatement(query, shape);
+    const { page, pageFromEnd, anchored, where, total: totalStatement } = listStatement(query, shape);
     const params: Record<string, unknown> = {
       accountId: query.accountId,
       ...(query.search && searchSql(query.search).params),
     };
-    const total = (totalStatement.get(params) as number | undefined) ?? 0;
+    const filter = { search: query.search, favorite: query.favorite };
+    const filtered = isFiltered(filter) ? { filter, where, params } : undefined;
+    const countAll = () => (totalStatement.get(params) as number | undefined) ?? 0;
+    const total = filtered ? anchors.filteredTotal(query.accountId, filter, countAll) : countAll();
     const end = Math.min(query.offset + query.limit, total);
     if (end <= query.offset) return { json: '[]', count: 0, total };
-    const start =
-      anchored &&
-      anchors.locate(query.accountId, query.sortBy, query.sort === 'asc' ? query.offset : total - end, total);
-    if (anchored && start) {
+    const ascStart = query.sort === 'asc' ? query.offset : total - end;
+    const start = anchors.locate(query.accountId, query.sortBy, ascStart, total, filtered);
+    if (start) {
       const { json, count } = anchored.get({ ...params, ...start, limit: end - query.offset }) as ListResult;
       return { json, count, total };
     }
