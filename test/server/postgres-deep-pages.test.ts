@@ -21,10 +21,27 @@ const ORDERS = [
   ['domain', 'desc'],
 ] as const;
 
-async function allPages(store: ServerStore, accountId: number, sortBy: 'id' | 'domain', sort: 'asc' | 'desc') {
+type Filter = Pick<ListQuery, 'search' | 'favorite'>;
+/** Filters of the list: none, a search (both modes), the favourite filter, and both. */
+const FILTERS: Filter[] = [
+  {},
+  { search: { text: 'ite-', literal: true } },
+  { search: { text: 'e-_', literal: false } },
+  { favorite: true },
+  { favorite: false },
+  { search: { text: '.example', literal: true }, favorite: false },
+];
+
+async function allPages(
+  store: ServerStore,
+  accountId: number,
+  sortBy: 'id' | 'domain',
+  sort: 'asc' | 'desc',
+  filter: Filter = {},
+) {
   const pages: { json: string; count: number; total: number }[] = [];
-  for (let offset = 0; offset < 400; offset += 10) {
-    const query: ListQuery = { accountId, sortBy, sort, limit: 10, offset };
+  for (let offset = 0; offset < 280; offset += 10) {
+    const query: ListQuery = { accountId, sortBy, sort, limit: 10, offset, ...filter };
     pages.push(await store.listWebsites(query, SHAPE));
   }
   return pages;
@@ -51,13 +68,18 @@ async function seed(store: ServerStore) {
   const { id: accountId } = await store.createAccount({ name: 'pages' });
   const { id: otherId } = await store.createAccount({ name: 'other' });
   const insert = (owner: number, n: number) =>
-    store.insertWebsite(owner, `site-${(n * 7919) % 1000}-${n}.example`, STORED_DEFAULTS, new Date());
+    store.insertWebsite(
+      owner,
+      `site-${(n * 7919) % 1000}-${n}.example`,
+      { ...STORED_DEFAULTS, favoritedAt: n % 3 === 0 ? '2026-01-01T00:00:00' : null },
+      new Date(),
+    );
   for (let n = 0; n < 300; n++) await insert(n % 5 === 0 ? otherId : accountId, n);
   return { accountId, insert };
 }
 
 describe('deep pages on PostgreSQL', () => {
-  it('equal the OFFSET pages in every order, before and after another server writes', async () => {
+  it('equal the OFFSET pages in every order and filter, before and after another server writes', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY }); // the OFFSET statement alone
     const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
     const nearerEnd = await open({ stride: 7, minRows: Number.POSITIVE_INFINITY }); // no anchors
@@ -65,11 +87,13 @@ describe('deep pages on PostgreSQL', () => {
     const { accountId, insert } = await seed(plain);
 
     const compare = async () => {
-      for (const [sortBy, sort] of ORDERS) {
-        const expected = await allPages(plain, accountId, sortBy, sort);
-        expect(expected[20]!.count).toBe(10); // deep pages hold rows: the comparison is not of empty pages
-        for (const store of [anchored, nearerEnd, staleOnce]) {
-          expect(await allPages(store, accountId, sortBy, sort)).toEqual(expected);
+      for (const filter of FILTERS) {
+        for (const [sortBy, sort] of ORDERS) {
+          const expected = await allPages(plain, accountId, sortBy, sort, filter);
+          expect(expected[4]!.count).toBe(10); // deep pages hold rows: the comparison is not of empty pages
+          for (const store of [anchored, nearerEnd, staleOnce]) {
+            expect(await allPages(store, accountId, sortBy, sort, filter)).toEqual(expected);
+          }
         }
       }
     };
@@ -78,7 +102,14 @@ describe('deep pages on PostgreSQL', () => {
     for (let n = 300; n < 330; n++) await insert(accountId, n);
     for (const id of [3, 50, 51, 120, 200]) await plain.deleteWebsite(accountId, id);
     await compare();
-  });
+    // ...and sets and clears favourites (moves rows in and out of the favourite filters only).
+    for (const id of [2, 4, 6, 7, 90, 150]) {
+      const website = await plain.getWebsite(accountId, id);
+      const favoritedAt = website?.favoritedAt ? null : '2026-02-02T00:00:00';
+      await plain.updateWebsite(accountId, id, { favoritedAt }, new Date());
+    }
+    await compare();
+  }, 180_000); // thousands of pages, each a round trip
 
   it('asked all at once while the anchors are being built, equal the OFFSET pages', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY });

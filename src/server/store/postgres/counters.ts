@@ -20,6 +20,8 @@ CREATE TABLE website_counters (
   count integer NOT NULL DEFAULT 0,
   version bigint NOT NULL DEFAULT 0,
   deletes bigint NOT NULL DEFAULT 0,
+  -- Favourites set or cleared: they move rows in and out of the favourite filter's anchors.
+  favorites bigint NOT NULL DEFAULT 0,
   PRIMARY KEY (account_id, slot)
 );
 CREATE OR REPLACE FUNCTION websites_count() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -36,6 +38,15 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
+CREATE FUNCTION websites_favorites() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO website_counters AS c (account_id, slot, favorites)
+    VALUES (NEW.account_id, pg_backend_pid() % ${COUNTER_SLOTS}, 1)
+    ON CONFLICT (account_id, slot) DO UPDATE SET favorites = c.favorites + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER websites_favorites AFTER UPDATE OF favorited_at ON websites FOR EACH ROW
+  WHEN ((OLD.favorited_at IS NULL) <> (NEW.favorited_at IS NULL)) EXECUTE FUNCTION websites_favorites();
 `;
 
 /** The sum of one counter column over an account's slots; `account` is an SQL expression for its id. */
@@ -46,9 +57,10 @@ const slots = (column: string, account: string) =>
 export const websiteCountSql = (alias = 'accounts') =>
   `(${alias}.website_count + ${slots('count', `${alias}.id`)})::int`;
 
-/** `total`, `version` and `deletes` of one account ($n), from one snapshot. */
+/** `total`, `version`, `deletes` and `favorites` of one account ($n), from one snapshot. */
 export const countersSql = (param: string) =>
   `SELECT ${websiteCountSql('a')} AS total,
      (a.website_version + ${slots('version', 'a.id')})::bigint AS version,
-     (a.website_deletes + ${slots('deletes', 'a.id')})::bigint AS deletes
+     (a.website_deletes + ${slots('deletes', 'a.id')})::bigint AS deletes,
+     ${slots('favorites', 'a.id')}::bigint AS favorites
    FROM accounts a WHERE a.id = ${param}`;
