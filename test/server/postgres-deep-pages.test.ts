@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/server/index.js';
 import type { ListQuery, ServerStore } from '../../src/server/store/contract.js';
 import type { PageAnchorOptions } from '../../src/server/store/page-anchors.js';
+import { insertWebsiteSql } from '../../src/server/store/postgres/insert-website.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { STORED_DEFAULTS } from '../helpers/server.js';
 
@@ -121,6 +122,47 @@ describe('deep pages on PostgreSQL', () => {
       });
       const expected = await Promise.all(queries.map((query) => plain.listWebsites(query, SHAPE)));
       expect(await Promise.all(queries.map((query) => anchored.listWebsites(query, SHAPE)))).toEqual(expected);
+    }
+  });
+
+  it('equal the OFFSET pages when lower ids commit after higher ones (creates side by side)', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY });
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const { accountId } = await seed(plain);
+    const late = new pg.Client({ connectionString: database.url });
+    await late.connect();
+    try {
+      // Twenty creates draw their ids and stay uncommitted while twenty later ones commit.
+      await late.query('BEGIN');
+      for (let n = 0; n < 20; n++) {
+        await late.query(insertWebsiteSql('unlimited', 'id'), [
+          accountId,
+          `late-${n}.example`,
+          1,
+          null,
+          0,
+          1,
+          null,
+          null,
+          null,
+          '2026-01-01T00:00:00.000000Z',
+        ]);
+      }
+      for (let n = 400; n < 420; n++)
+        await plain.insertWebsite(accountId, `early-${n}.example`, STORED_DEFAULTS, new Date());
+      for (const [sortBy, sort] of ORDERS) {
+        expect(await allPages(anchored, accountId, sortBy, sort)).toEqual(
+          await allPages(plain, accountId, sortBy, sort),
+        );
+      }
+      await late.query('COMMIT');
+      for (const [sortBy, sort] of ORDERS) {
+        expect(await allPages(anchored, accountId, sortBy, sort)).toEqual(
+          await allPages(plain, accountId, sortBy, sort),
+        );
+      }
+    } finally {
+      await late.end();
     }
   });
 

@@ -6,8 +6,9 @@
  * and skips fewer than `stride` rows. Anchors are checked against counters that
  * the database's triggers keep per account (so they hold across processes and
  * replicas): domain anchors are stale after any insert or delete, id anchors
- * only after a delete (ids only grow within an account: inserts land after
- * every anchor), and anchors of a favourite filter also after a favourite is
+ * on SQLite only after a delete (one writer at a time: ids are committed in
+ * order, so inserts land after every anchor; on PostgreSQL concurrent creates
+ * commit out of id order, so there any insert counts too), and anchors of a favourite filter also after a favourite is
  * set or cleared (the search only reads the domain, which never changes).
  * Filtered lists' anchors (and totals) are kept for the most recently used
  * filters only. Rebuilding is rate-limited: while stale, pages fall back to OFFSET. The backends read the counters and
@@ -22,6 +23,12 @@ export interface PageAnchorOptions {
   minRows?: number;
   /** Least time between two rebuilds of one account's anchors (default 5 s). */
   rebuildIntervalMs?: number;
+}
+
+/** What the backend promises about ids: SQLite's one writer at a time commits them in order; PostgreSQL does not. */
+export interface IdOrder {
+  /** Whether a new website's id is above every id committed before it in its account (then inserts leave id anchors valid). */
+  committedInOrder: boolean;
 }
 
 export type SortColumn = 'id' | 'domain';
@@ -53,8 +60,8 @@ interface Anchors {
 }
 
 /** The counters that make anchors of `column` (under `filter`) stale. */
-function stampOf(column: SortColumn, stamps: AnchorStamps, filter: AnchorFilter): string {
-  const moved = String(column === 'id' ? stamps.deletes : stamps.version);
+function stampOf(column: SortColumn, stamps: AnchorStamps, filter: AnchorFilter, ids: IdOrder): string {
+  const moved = String(column === 'id' && ids.committedInOrder ? stamps.deletes : stamps.version);
   return filter.favorite === undefined ? moved : `${moved}:${stamps.favorites}`;
 }
 
@@ -91,7 +98,7 @@ function boundedMap<V>() {
   };
 }
 
-export function createAnchorCache(options: PageAnchorOptions = {}) {
+export function createAnchorCache(options: PageAnchorOptions, ids: IdOrder) {
   const stride = options.stride ?? 1000;
   const minRows = options.minRows ?? 10_000;
   const rebuildIntervalMs = options.rebuildIntervalMs ?? 5_000;
@@ -127,7 +134,7 @@ export function createAnchorCache(options: PageAnchorOptions = {}) {
       if (!serves(start, total)) return undefined;
       const key = keyOf(accountId, column, filter);
       const anchors = cache.get(key);
-      if (anchors?.stamp === stampOf(column, stamps, filter)) return startIn(anchors.values, start);
+      if (anchors?.stamp === stampOf(column, stamps, filter, ids)) return startIn(anchors.values, start);
       const now = Date.now();
       if (now - (lastBuild.get(key) ?? Number.NEGATIVE_INFINITY) < rebuildIntervalMs) return undefined;
       lastBuild.set(key, now, isFiltered(filter));
@@ -142,7 +149,7 @@ export function createAnchorCache(options: PageAnchorOptions = {}) {
       filter: AnchorFilter = {},
     ): void {
       const key = keyOf(accountId, column, filter);
-      cache.set(key, { stamp: stampOf(column, stamps, filter), values }, isFiltered(filter));
+      cache.set(key, { stamp: stampOf(column, stamps, filter, ids), values }, isFiltered(filter));
     },
     /** A filtered list's total counted at these counters, if it was. */
     total(accountId: number, stamps: AnchorStamps, filter: AnchorFilter): number | undefined {

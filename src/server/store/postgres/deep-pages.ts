@@ -35,7 +35,8 @@ function filterSql(query: ListQuery, searchParam: string): { where: string; valu
 }
 
 export function createPgDeepPages(pool: pg.Pool, options: PageAnchorOptions = {}) {
-  const anchors = createAnchorCache(options);
+  // Creates into one account run side by side (insert-website.ts): a lower id may commit after a higher one.
+  const anchors = createAnchorCache(options, { committedInOrder: false });
   const filterOf = (query: ListQuery): AnchorFilter => ({ search: query.search, favorite: query.favorite });
 
   // Counters and anchors from one statement, so from one snapshot.

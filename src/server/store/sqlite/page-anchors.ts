@@ -23,7 +23,8 @@ export interface FilterSql {
 }
 
 export function createPageAnchors(db: Database.Database, options: PageAnchorOptions = {}) {
-  const anchors = createAnchorCache(options);
+  // One writer at a time: ids are committed in order.
+  const anchors = createAnchorCache(options, { committedInOrder: true });
   const counters = db.prepare(
     `SELECT website_version AS version, website_deletes AS deletes, website_favorites AS favorites
      FROM accounts WHERE id = ?`,
