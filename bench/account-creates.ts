@@ -11,18 +11,10 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { openPostgresStore } from '../src/server/store/postgres/store.js';
 import { startThrowawayCluster } from '../test/helpers/postgres-cluster.js';
+import { STORED_DEFAULTS } from '../test/helpers/stored-website.js';
 
 const DURATION_MS = Number(process.env.BENCH_DURATION ?? 3) * 1000;
 const CONCURRENCY = 16;
-const VALUES = {
-  privacy: 1,
-  passwordHash: null,
-  email: 0,
-  excludeBots: 1,
-  excludeParams: null,
-  excludeIps: null,
-  favoritedAt: null,
-};
 
 async function main(): Promise<void> {
   const cluster = await startThrowawayCluster();
@@ -45,7 +37,7 @@ async function main(): Promise<void> {
           Array.from({ length: CONCURRENCY }, async (_, worker) => {
             for (let n = 0; Date.now() < until; n++) {
               serial += 1;
-              await store.insertWebsite(accountOf(worker, n), `probe-${serial}.example`, VALUES, new Date());
+              await store.insertWebsite(accountOf(worker, n), `probe-${serial}.example`, STORED_DEFAULTS, new Date());
               done += 1;
             }
           }),
