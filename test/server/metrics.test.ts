@@ -79,6 +79,15 @@ describe('metrics listener', () => {
     expect((await fetch(metricsUrl.replace('/metrics', '/'))).status).toBe(404);
   });
 
+  it("counts a client's malformed body as its 400, not as a store error", async () => {
+    server = await startTestServer({ metricsAddr: '127.0.0.1:0' });
+    const answer = await request(server.url, 'POST', '/api/v1/websites', { key: server.key, json: '{"domain":' });
+    expect(answer.status).toBe(400);
+    const text = await scrape(server.server.metricsUrl!);
+    expect(sample(text, 'sitesync_http_requests_total{route="/api/v1/websites",method="POST",status="400"}')).toBe(1);
+    expect(text).not.toContain('sitesync_store_errors_total{');
+  });
+
   it('is off by default', async () => {
     server = await startTestServer();
     expect(server.server.metricsUrl).toBeUndefined();

@@ -93,14 +93,14 @@ export function listParameters(mode: ServerMode): QueryParameter[] {
     {
       name: 'per_page',
       description: 'Results per page.',
-      schema: { type: 'integer', enum: [...PAGE_SIZES], default: 10 },
+      schema: { type: 'integer', enum: [...PAGE_SIZES], default: PAGE_SIZES[0] },
     },
     {
       name: 'sort_by',
       description: 'id: date created.',
-      schema: { type: 'string', enum: [...SORT_BY], default: 'id' },
+      schema: { type: 'string', enum: [...SORT_BY], default: SORT_BY[0] },
     },
-    { name: 'sort', description: 'Sort direction.', schema: { type: 'string', enum: [...SORT], default: 'desc' } },
+    { name: 'sort', description: 'Sort direction.', schema: { type: 'string', enum: [...SORT], default: SORT[0] } },
     {
       name: 'search',
       description:

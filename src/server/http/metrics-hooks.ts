@@ -1,21 +1,32 @@
 /**
  * Reports every answer of the app to the metrics (metrics/series.ts): its route
- * template (never the raw path), method, status, time, and for a 503 its cause,
- * found by the error handler before the error became an answer.
+ * template (never the raw path), method, status, time, and for a 5xx the error
+ * behind it, which the error handler hands over before it becomes an answer
+ * (errors answered 4xx, a malformed body say, are the client's, not the store's).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerMetrics, UnavailableCause } from '../metrics/series.js';
 import { HttpError } from './http-error.js';
 
 export function instrumentApp(app: FastifyInstance, metrics: ServerMetrics) {
-  const causes = new WeakMap<FastifyRequest, UnavailableCause>();
+  const errors = new WeakMap<FastifyRequest, unknown>();
   app.addHook('onResponse', async (request, reply) => {
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
-    const cause = causes.get(request) ?? (route === '/ready' ? 'not_ready' : undefined);
+    const status = reply.statusCode;
+    const error = errors.get(request);
+    let cause: UnavailableCause | undefined;
+    if (status >= 500 && error !== undefined && !(error instanceof HttpError)) cause = metrics.storeError(error);
+    else if (
+      error instanceof HttpError &&
+      status === 503 &&
+      (error.body as { message?: unknown }).message === 'Shutting down.'
+    ) {
+      cause = 'shutting_down';
+    } else if (route === '/ready' && status === 503) cause = 'not_ready';
     metrics.answered({
       route,
       method: request.method,
-      status: reply.statusCode,
+      status,
       seconds: reply.elapsedTime / 1000,
       ...(cause && { cause }),
     });
@@ -23,10 +34,7 @@ export function instrumentApp(app: FastifyInstance, metrics: ServerMetrics) {
   return {
     /** Told by the error handler about every error, before it becomes an answer. */
     failed(request: FastifyRequest, error: unknown): void {
-      if (!(error instanceof HttpError)) causes.set(request, metrics.storeError(error));
-      else if (error.statusCode === 503 && (error.body as { message?: unknown }).message === 'Shutting down.') {
-        causes.set(request, 'shutting_down');
-      }
+      errors.set(request, error);
     },
   };
 }
