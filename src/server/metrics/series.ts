@@ -12,12 +12,11 @@ import type { Throttle, ThrottleResult } from '../store/throttle.js';
 
 /** Why a request was answered 503 (or why the store failed). */
 export type UnavailableCause = 'busy' | 'disk_full' | 'database' | 'shutting_down' | 'not_ready' | 'other';
-export type Rejection = 'throttle' | 'auth_failures' | 'unauthenticated';
 
 /** Seconds: from well under a millisecond (a cached page) to the 5 s statement timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function storeErrorCause(error: unknown, store: ServerStore): UnavailableCause {
+function storeErrorCause(error: unknown, store: ServerStore): UnavailableCause {
   if (error instanceof StoreBusyError) return 'busy';
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'SQLITE_FULL' || code === '53100') return 'disk_full';
