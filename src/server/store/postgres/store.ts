@@ -1,8 +1,8 @@
 /**
  * PostgreSQL backend of the reference server (node-postgres pool), for several
  * replicas sharing one state. Same semantics as store/sqlite/store.ts: website counts
- * kept by a trigger, the website limit checked under a row lock on the account
- * in the insert statement itself, domains unique by index, lists serialised by
+ * kept by a trigger in per-connection slots (counters.ts), the website limit exact
+ * without queueing unlimited accounts' creates (insert-website.ts), domains unique by index, lists serialised by
  * PostgreSQL (json_agg), key digests peppered with a secret kept in the database.
  */
 import pg from 'pg';
