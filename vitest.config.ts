@@ -24,6 +24,8 @@ const POSTGRES_CONTRACT = [
   'test/server/storage.test.ts',
   'test/server/serve-command.test.ts',
   'test/server/concurrency.test.ts',
+  'test/server/metrics.test.ts',
+  'test/server/openapi.test.ts',
   'test/server/postgres-*.test.ts',
   // The server as a child process: SIGTERM drains in-flight requests, then the pool closes.
   'test/e2e/serve-shutdown.test.ts',

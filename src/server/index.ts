@@ -8,6 +8,8 @@ import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
+import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -78,10 +80,14 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** On close, in-flight requests get this long to finish before their connections close; default 10,000 ms. */
   shutdownGraceMs?: number;
+  /** `HOST:PORT` of a separate listener answering `GET /metrics` (Prometheus); default none. */
+  metricsAddr?: string;
 }
 
 export interface RunningServer {
   url: string;
+  /** The metrics endpoint, when `metricsAddr` was given. */
+  metricsUrl?: string;
   /** The storage behind the server, for tests that check the database or add accounts. */
   store: ServerStore;
   /** What provisioning `keys` changed at start. */
@@ -139,21 +145,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const throttleOf = (scope: string, limit: number, time: () => number) =>
       store.sharedThrottle ? store.sharedThrottle(scope, limit, windowMs, time) : createThrottle(limit, windowMs, time);
     let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
+    const metrics = options.metricsAddr === undefined ? undefined : await createServerMetrics(store);
+    const throttle = perMinute > 0 ? throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) : undefined;
+    const failedAuth = failuresPerMinute > 0 ? throttleOf('failed-auth', failuresPerMinute, Date.now) : undefined;
     const app = await createApp({
       store,
       mode,
       baseUrl: () => baseUrl,
-      ...(perMinute > 0 && { throttle: throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) }),
-      ...(failuresPerMinute > 0 && {
-        failedAuthThrottle: throttleOf('failed-auth', failuresPerMinute, Date.now),
+      ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
+      ...(failedAuth && {
+        failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
       }),
+      ...(metrics && { metrics }),
       trustProxy,
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
     const host = options.host ?? '127.0.0.1';
-    await app.listen({ host, port: options.port ?? 8080 });
+    let metricsListener: MetricsListener | undefined;
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    try {
+      await app.listen({ host, port: options.port ?? 8080 });
+    } catch (error) {
+      await metricsListener?.close();
+      throw error;
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -161,6 +178,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     baseUrl ||= url;
     return {
       url,
+      ...(metricsListener && { metricsUrl: metricsListener.url }),
       store,
       provisioning,
       close: async () => {
@@ -170,6 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           await app.close();
         } finally {
           clearTimeout(grace);
+          await metricsListener?.close();
           await store.close();
         }
       },

@@ -18,6 +18,7 @@ import { type Io, redact } from '../io.js';
 import { integerOption, registerAdminCommands, throwIfSetupError } from '../serve-admin.js';
 import { DEFAULT_DB, serveDb, shownDb } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
+import { registerOpenApi } from '../serve-openapi.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
@@ -35,6 +36,7 @@ interface ServeOptions {
   shutdownGrace: string;
   poolSize: string;
   statementTimeout: string;
+  metricsAddr?: string;
 }
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
@@ -49,6 +51,14 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const { describeProvisioning, parseKeyList, publicBase, startServer } = await importServer(
     () => import('../../server/index.js'),
   );
+  if (options.metricsAddr !== undefined) {
+    const { parseListenAddress } = await importServer(() => import('../../server/metrics/listener.js'));
+    try {
+      parseListenAddress(options.metricsAddr);
+    } catch (error) {
+      throw new SitesyncError('usage', `--metrics-addr: ${(error as Error).message}`);
+    }
+  }
   if (options.publicUrl !== undefined) {
     try {
       publicBase(options.publicUrl);
@@ -79,6 +89,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
         trustProxy: options.trustProxy === true ? true : options.trustProxy.split(','),
       }),
       ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+      ...(options.metricsAddr !== undefined && { metricsAddr: options.metricsAddr }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
@@ -95,8 +106,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
   const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
   const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
+  const metrics = server.metricsUrl === undefined ? '' : `, metrics on ${server.metricsUrl}`;
   io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length === 0 ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)' : `${keys.length} key(s) from SITESYNC_SERVE_KEYS`}\n`,
+    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}${metrics}, ${keys.length === 0 ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)' : `${keys.length} key(s) from SITESYNC_SERVE_KEYS`}\n`,
   );
   await stopped(io.signal);
   await server.close();
@@ -141,8 +153,13 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--public-url <url>', 'URL clients reach the server at, for page links (default: the listening address)')
     .option('--request-timeout <seconds>', 'cut off a request not received in full by then (408)', '30')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, wait this long for in-flight requests', '10')
+    .option(
+      '--metrics-addr <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (a separate listener; off by default)',
+    )
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);
   registerMigrateData(serveCommand, context);
+  registerOpenApi(serveCommand, context);
 }

@@ -175,7 +175,7 @@ export async function migrateData(
                 'migrate into an empty database, or pass --replace to delete them first',
             );
           }
-          await client.query('TRUNCATE websites, api_keys, accounts RESTART IDENTITY');
+          await client.query('TRUNCATE websites, website_counters, api_keys, accounts RESTART IDENTITY');
         }
         await client.query('UPDATE server_secret SET secret = $1 WHERE id = 1', [secret]);
         // Counting per inserted row would rewrite the account row a million times: count once at the end.

@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ServerMetrics } from '../metrics/series.js';
 import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { registerAccountRoute } from './account-route.js';
@@ -16,7 +17,9 @@ import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
 import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
+import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
@@ -37,6 +40,8 @@ export interface AppOptions {
   trustProxy?: readonly string[] | number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
+  /** Prometheus series to keep (metrics/series.ts); undefined = none. */
+  metrics?: ServerMetrics;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -137,6 +142,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
+  const observed = options.metrics && instrumentApp(app, options.metrics);
   registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
@@ -151,7 +157,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Deny by default: every route under /api is authenticated, whatever registers it.
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url)) route.config = { ...route.config, api: true };
+    if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
   app.addHook('onRequest', createAuthHook({ ...options }));
 
@@ -179,6 +185,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    observed?.failed(request, error);
     const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
@@ -191,6 +198,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
+  // The API's description is no secret: tools fetch it without a key.
+  const document = JSON.stringify(openApiDocument(options.mode));
+  app.get(OPENAPI_PATH, { config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document),
+  );
   registerWebsiteRoutes(app, options);
   if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);

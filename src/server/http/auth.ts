@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** An API route: authenticated before anything else runs. */
     api?: boolean;
+    /** Under /api but answered without a key (the OpenAPI document). */
+    public?: boolean;
     /** Laravel's 405 answer: in quirks mode it comes before the throttle and authentication. */
     methodNotAllowed?: boolean;
   }

@@ -176,6 +176,16 @@ export interface AccountStore {
   revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
 }
 
+/** Cheap readings for the metrics (kept counters and pool state, never a scan of websites). */
+export interface StoreStats {
+  accounts: number;
+  websites: number;
+  /** PostgreSQL: this process's pool. */
+  pool?: { inUse: number; waiting: number };
+  /** SQLite: operations tried again because the file was locked, since the store opened. */
+  busyRetries?: number;
+}
+
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
   /**
@@ -200,5 +210,7 @@ export interface ServerStore extends WebsiteStore, AccountStore {
    * StoreBusyError says it all (SQLite).
    */
   unavailable?(error: unknown): boolean;
+  /** Readings for `--metrics-addr` (metrics/series.ts). */
+  stats?(): Promise<StoreStats>;
   close(): Promise<void>;
 }

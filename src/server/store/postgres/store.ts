@@ -1,8 +1,8 @@
 /**
  * PostgreSQL backend of the reference server (node-postgres pool), for several
  * replicas sharing one state. Same semantics as store/sqlite/store.ts: website counts
- * kept by a trigger, the website limit checked under a row lock on the account
- * in the insert statement itself, domains unique by index, lists serialised by
+ * kept by a trigger in per-connection slots (counters.ts), the website limit exact
+ * without queueing unlimited accounts' creates (insert-website.ts), domains unique by index, lists serialised by
  * PostgreSQL (json_agg), key digests peppered with a secret kept in the database.
  */
 import pg from 'pg';
@@ -24,7 +24,9 @@ import type { PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { pepperWith } from '../server-secret.js';
 import { boundAccountWrites } from './account-gate.js';
+import { websiteCountSql } from './counters.js';
 import { createPgDeepPages } from './deep-pages.js';
+import { insertWebsiteSql } from './insert-website.js';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './schema.js';
 import { createPgThrottle } from './throttle.js';
@@ -128,7 +130,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       const filtered = searchWhere !== undefined || query.favorite !== undefined;
       const total = filtered
         ? `(SELECT count(*)::int FROM websites WHERE ${where})`
-        : '(SELECT website_count FROM accounts WHERE id = $1)';
+        : `(SELECT ${websiteCountSql()} FROM accounts WHERE id = $1)`;
       // One statement, so one snapshot: the page and the total agree.
       text = `WITH page AS (SELECT * FROM websites WHERE ${where} ORDER BY ${order} LIMIT $2 OFFSET $3)
         SELECT coalesce(json_agg(${pgRecordJsonSql(shape)} ORDER BY ${order}), '[]')::text AS json,
@@ -159,36 +161,30 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
         return (await rows('SELECT 1 FROM websites WHERE domain = $1', [domain])).length > 0;
       },
       async countWebsites(accountId) {
-        const [row] = await rows<{ count: number }>('SELECT website_count AS count FROM accounts WHERE id = $1', [
-          accountId,
-        ]);
+        const [row] = await rows<{ count: number }>(
+          `SELECT ${websiteCountSql()} AS count FROM accounts WHERE id = $1`,
+          [accountId],
+        );
         return row?.count ?? 0;
       },
       async insertWebsite(accountId, domain, values, now) {
-        const stamp = serviceTimestamp(now);
+        const params = [
+          accountId,
+          domain,
+          values.privacy,
+          values.passwordHash,
+          values.email,
+          values.excludeBots,
+          values.excludeParams,
+          values.excludeIps,
+          values.favoritedAt,
+          serviceTimestamp(now),
+        ];
         try {
-          // FOR UPDATE locks the account row and re-checks the condition once a concurrent
-          // insert commits: creates on one account queue here, and none passes a full account.
-          const inserted = await rows<WebsiteRecord>(
-            `WITH account AS (SELECT id FROM accounts WHERE id = $1
-             AND (website_limit IS NULL OR website_count < website_limit) FOR UPDATE)
-           INSERT INTO websites (account_id, domain, privacy, password_hash, email, exclude_bots, exclude_params,
-             exclude_ips, favorited_at, created_at, updated_at)
-           SELECT account.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 FROM account
-           RETURNING ${RECORD_COLUMNS}`,
-            [
-              accountId,
-              domain,
-              values.privacy,
-              values.passwordHash,
-              values.email,
-              values.excludeBots,
-              values.excludeParams,
-              values.excludeIps,
-              values.favoritedAt,
-              stamp,
-            ],
-          );
+          // Most accounts have no limit: their creates run side by side; the others take turns (insert-website.ts).
+          let inserted = await rows<WebsiteRecord>(insertWebsiteSql('unlimited', RECORD_COLUMNS), params);
+          if (inserted.length === 0)
+            inserted = await rows<WebsiteRecord>(insertWebsiteSql('limited', RECORD_COLUMNS), params);
           if (inserted.length === 0) throw new WebsiteLimitError(accountId);
           return inserted[0]!;
         } catch (error) {
@@ -236,7 +232,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       async listAccounts() {
         const keys = await rows<KeyInfo>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
         const accounts = await rows<AccountRow & { websiteCount: number }>(
-          `SELECT ${ACCOUNT_COLUMNS}, website_count AS "websiteCount" FROM accounts ORDER BY id`,
+          `SELECT ${ACCOUNT_COLUMNS}, ${websiteCountSql()} AS "websiteCount" FROM accounts ORDER BY id`,
         );
         return accounts.map(
           (row): AccountSummary => ({
@@ -293,6 +289,13 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
         return createPgThrottle(pool, scope, limit, windowMs, clock);
       },
       unavailable: isPgUnavailable,
+      async stats() {
+        const [row] = await rows<{ accounts: number; websites: number }>(
+          `SELECT count(*)::int AS accounts, (coalesce(sum(website_count), 0)
+           + (SELECT coalesce(sum(count), 0) FROM website_counters))::int AS websites FROM accounts`,
+        );
+        return { ...row!, pool: { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount } };
+      },
       async close() {
         // The operator probe closes the store under a running server, which closes it again on stop.
         if (!pool.ended) await pool.end();
