@@ -7,7 +7,7 @@
  * --detailed-exitcode, 130 an interruption.
  */
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
-import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import { type ErrorCode, isSitesyncError, SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import { EXIT } from './io.js';
 
@@ -83,4 +83,30 @@ export function mostSevere(codes: readonly number[]): number {
     return index === -1 ? SEVERITY.indexOf(EXIT.error) : index;
   };
   return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), EXIT.ok as number);
+}
+
+/** `plan --exit-codes STYLE` (docs/exit-codes.md, "Terraform-style scripts"). */
+export const EXIT_CODE_STYLES = ['sitesync', 'terraform'] as const;
+export type ExitCodeStyle = (typeof EXIT_CODE_STYLES)[number];
+
+/** --exit-codes, else SITESYNC_EXIT_CODES, else `sitesync`; another value is a usage error. */
+export function exitCodeStyle(value: string | undefined): ExitCodeStyle {
+  if (value === undefined || value === '') return 'sitesync';
+  const style = EXIT_CODE_STYLES.find((each) => each === value);
+  if (style !== undefined) return style;
+  throw new SitesyncError(
+    'usage',
+    `SITESYNC_EXIT_CODES ${JSON.stringify(value)}: not one of ${EXIT_CODE_STYLES.join(', ')}`,
+  );
+}
+
+/**
+ * A plan's code as `terraform plan` would give it, for scripts written for
+ * its 0/1/2: with --detailed-exitcode, 2 for changes of any kind (drift, a
+ * conflict, an unsafe plan: JSON `hasDrift` and `safe` still tell), without
+ * it 0 for every plan made. 1 and 130 stay.
+ */
+export function terraformPlanCode(code: number, detailedExitcode: boolean): number {
+  if (code !== EXIT.changes && code !== EXIT.drift && code !== EXIT.unsafe) return code;
+  return detailedExitcode ? EXIT.changes : EXIT.ok;
 }

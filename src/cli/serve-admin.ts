@@ -13,9 +13,8 @@ import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { wholeNumberOption } from './option-values.js';
+import { DEFAULT_DB, serveDb, shownDb } from './serve-db.js';
 import { importServer } from './server-modules.js';
-
-export const DEFAULT_DB = './sitesync.db';
 
 export const integerOption = (name: string, text: string, min: number, max: number): number =>
   wholeNumberOption(`--${name}`, text, { min, max });
@@ -23,11 +22,6 @@ export const integerOption = (name: string, text: string, min: number, max: numb
 /** A server error that is the user's (short key, missing directory) → one readable line; others pass. */
 export function throwIfSetupError(error: unknown): void {
   if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
-}
-
-/** The --db value as it may be shown: a postgres:// URL without its password. */
-export function shownDb(db: string): string {
-  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
 /** Opens the database of an accounts command (an SQLite file or a postgres:// URL); only `create` may make a new file. */
@@ -181,7 +175,7 @@ async function backup(db: string, out: string, io: Io): Promise<number> {
 
 export function registerAdminCommands(serveCommand: Command, context: CommandContext): void {
   // As for `serve` itself: --db, else SITESYNC_SERVE_DB, else the default file.
-  const db = () => (serveCommand.opts() as { db?: string }).db ?? context.io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB;
+  const db = () => serveDb(serveCommand.opts() as { db?: string; dbFile?: string }, context.io);
   serveCommand
     .command('backup')
     .description('Write a consistent copy of the database (and its key secret) while servers use it.')

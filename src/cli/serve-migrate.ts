@@ -8,7 +8,8 @@ import { SitesyncError } from '../model/errors.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
-import { shownDb, throwIfSetupError } from './serve-admin.js';
+import { throwIfSetupError } from './serve-admin.js';
+import { shownDb, warnIfPasswordInArgv } from './serve-db.js';
 import { importServer } from './server-modules.js';
 
 async function migrate(options: { from: string; to: string; replace?: true }, io: Io): Promise<number> {
@@ -19,6 +20,7 @@ async function migrate(options: { from: string; to: string; replace?: true }, io
   if (options.from === ':memory:' || isPostgresUrl(options.from)) {
     throw new SitesyncError('usage', '--from must be an SQLite database file');
   }
+  warnIfPasswordInArgv(options.to, '--to', io);
   const { migrateData } = await importServer(() => import('../server/admin/migrate-data.js'));
   io.stderr.write(`copying ${options.from} to ${shownDb(options.to)} in one transaction…\n`);
   try {
@@ -42,7 +44,10 @@ export function registerMigrateData(serveCommand: Command, context: CommandConte
     .command('migrate-data')
     .description('Copy accounts, keys (and their secret) and websites from an SQLite file into PostgreSQL, ids kept.')
     .requiredOption('--from <file>', 'the SQLite database file (its <file>.secret must be beside it)')
-    .requiredOption('--to <url>', 'postgres://user@host:port/db (password from PGPASSWORD or the URL)')
+    .requiredOption(
+      '--to <url>',
+      'postgres://user@host:port/db (its password in PGPASSWORD or ~/.pgpass, not in the URL)',
+    )
     .option('--replace', 'delete what the target holds first (refused otherwise when not empty)')
     .action((options) => context.run(() => migrate(options, context.io)));
 }

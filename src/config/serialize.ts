@@ -35,6 +35,12 @@ export interface SerializableWebsite {
 
 export interface SerializeInput {
   websites: readonly SerializableWebsite[];
+  /**
+   * The defaults the file inherits from the configuration it joins (a
+   * target's file: websites.yaml's `defaults:`): no `defaults:` of its own,
+   * each site written relative to these, so loading it gives the live values.
+   */
+  inherited?: Partial<WebsiteSettings>;
   /** Written in full when given. */
   policy?: ConfigPolicy;
   apiUrl?: string;
@@ -52,12 +58,12 @@ type Defaults = Partial<Record<SettingName, SettingValue>>;
 
 export function serializeConfig(input: SerializeInput): string {
   const websites = [...input.websites].sort(byDomain);
-  const defaults = commonDefaults(websites);
+  const defaults = input.inherited ?? commonDefaults(websites);
   const root: Record<string, unknown> = { version: 1 };
   if (input.apiUrl !== undefined) root.api = { url: input.apiUrl };
   if (input.policy) Object.assign(root, policyObject(input.policy));
   else if (input.protect !== undefined) root.protect = [...input.protect];
-  if (Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
+  if (input.inherited === undefined && Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
   root.websites = websites.map((site) => websiteObject(site, defaults));
 
   const doc = new Document(root);

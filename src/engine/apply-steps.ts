@@ -31,6 +31,7 @@ import type { SiteFingerprint } from '../plan/index.js';
 import { confirmQuestion, divergenceText, staleRefusalText } from '../render/apply-result.js';
 import { safetyRefusalText } from '../render/safety-refusal.js';
 import type { BaselineAt } from './baseline.js';
+import type { MarkTarget } from './mark-applied.js';
 import type { Session } from './prepare.js';
 
 /** commander's values for apply's own options. */
@@ -63,6 +64,10 @@ export interface ApplyRun {
   baselineAt?: BaselineAt;
   /** Waited for just before the first write (--all-or-nothing over targets); rejects to write nothing. */
   beforeWrites?: () => Promise<void>;
+  /** --mark-applied, checked before anything was written: the tag to move and the commit it moves from. */
+  mark?: MarkTarget;
+  /** Over targets, asked interactively: one question for every target (./ask-once.ts) instead of one each. */
+  confirm?: (plan: Plan, target: string) => Promise<Answer>;
   /** The saved plan file being applied, as given. */
   planFile?: string;
   /**
@@ -204,7 +209,10 @@ export async function execute(
     run.output.refused({ code: 'interrupted', message });
     return exitCodeFor({ kind: 'refused', code: 'interrupted' });
   }
-  const journal: Journal | undefined = run.flags.journal ? openJournal(resolve(io.cwd, run.flags.journal)) : undefined;
+  const { journal: journalFile } = run.flags;
+  const journal: Journal | undefined = journalFile
+    ? openJournal(resolve(io.cwd, journalFile), run.shared.target?.name)
+    : undefined;
   const liveCount = execution.liveCount + plan.changes.filter((c) => c.action === 'create').length;
   const progress = progressReporter(io.stderr, plan.changes.length, {
     pacing: session.api.pacing,
@@ -218,7 +226,7 @@ export async function execute(
   ticker?.unref();
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
-    journal?.record({ event: 'begin', target: session.api.url, total: plan.changes.length });
+    journal?.record({ event: 'begin', url: session.api.url, total: plan.changes.length });
     const applied = await applyPlan(plan, desired, session.api, {
       parallelism: run.parallelism,
       ...(io.signal && { signal: io.signal }),
@@ -263,16 +271,25 @@ export async function refuseUnsafe(plan: Plan, run: ApplyRun, io: Io): Promise<n
 }
 
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-export async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
-  if (io.prompt === undefined) {
-    throw new SitesyncError(
-      'usage',
-      'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
-    );
-  }
+export function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
+  return askYes(io, confirmQuestion(target, plan.summary));
+}
+
+/** Refused before anything is planned when no one can answer (not a terminal). */
+export function refuseWithoutPrompt(io: Io): void {
+  if (io.prompt !== undefined) return;
+  throw new SitesyncError(
+    'usage',
+    'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
+  );
+}
+
+/** The question asked; the answer as `yes`, another answer, `eof` or `interrupted`. */
+export async function askYes(io: Io, question: string): Promise<Answer> {
+  refuseWithoutPrompt(io);
   let answer: string | undefined;
   try {
-    answer = await io.prompt(confirmQuestion(target, plan.summary));
+    answer = await (io.prompt as NonNullable<Io['prompt']>)(question);
   } catch (error) {
     if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
     throw error;

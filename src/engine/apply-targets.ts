@@ -17,7 +17,9 @@ import { jsonDocument } from '../model/text.js';
 import { type SavedPlan, type SavedPlanSet, savedPlanOf } from '../plan/index.js';
 import { APPLY_RESULT_FORMAT_VERSION } from '../render/apply-result.js';
 import { renderApplyError } from '../render/error-document.js';
-import { type ApplyRun, startRun } from './apply-steps.js';
+import { renderHuman } from '../render/index.js';
+import { type ApplyRun, askYes, refuseWithoutPrompt, startRun } from './apply-steps.js';
+import { AskOnce } from './ask-once.js';
 import type { BaselineAt } from './baseline.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import {
@@ -50,13 +52,9 @@ export async function applyTargets(
   const { shared, flags } = base;
   const { set } = options;
   refuseConnectionFlags(shared);
-  if (set === undefined && flags.autoApprove !== true) {
-    throw new SitesyncError(
-      'usage',
-      'with targets, apply asks no question: review a plan (sitesync plan --out plan.json) and apply that file, or pass --auto-approve',
-    );
-  }
   const chosen = chosenTargets(declared, shared, set);
+  // From the configuration without --auto-approve: one question for every target, once all have planned.
+  const askOnce = set === undefined && flags.autoApprove !== true ? askingOnce(chosen, shared, io) : undefined;
   const barrier = flags.allOrNothing === true ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
   // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
@@ -67,7 +65,8 @@ export async function applyTargets(
   // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
   const allowDelete = PatternsAcrossTargets.allowDelete(base.acks.allowDelete, chosen);
   // Every target must reach a barrier, so none may wait for a free slot.
-  const everyAtOnce = barrier !== undefined || only?.undecided === true || allowDelete !== undefined;
+  const everyAtOnce =
+    barrier !== undefined || askOnce !== undefined || only?.undecided === true || allowDelete !== undefined;
   const bound = everyAtOnce ? chosen.length : targetParallelism(flags.targetParallelism);
   const outcomes = await fanOut<never>(chosen, bound, io, async (target, targetIo) => {
     const targetShared = {
@@ -84,9 +83,11 @@ export async function applyTargets(
       started: base.started,
       ...(base.planFile !== undefined && { planFile: base.planFile }),
       ...(options.baseline !== undefined && { baselineAt: options.baseline }),
+      ...(base.mark !== undefined && { mark: base.mark }),
     };
     if (barrier) run.beforeWrites = () => barrier.arrive(target.name);
     if (allowDelete) run.allowDeleteAcrossTargets = allowDelete.hookFor(target.name, true);
+    if (askOnce) run.confirm = (plan, url) => askOnce.confirm(target.name, plan, url, targetIo.print);
     try {
       const part = set?.plan.targets.find((entry) => entry.name === target.name);
       const code = await applyOne(run, targetIo, part && savedPlanOf(part));
@@ -96,6 +97,7 @@ export async function applyTargets(
       barrier?.finish(target.name, false);
       throw error;
     } finally {
+      askOnce?.finish(target.name);
       only?.end(target.name);
       allowDelete?.end(target.name);
     }
@@ -105,6 +107,18 @@ export async function applyTargets(
   if (refusal !== undefined) throw refusal;
   io.stdout.write(shared.format === 'json' ? applyTargetsJson(outcomes) : applyTargetsHuman(outcomes));
   return mostSevere(outcomes.map((outcome) => outcome.code));
+}
+
+/** The one question of an interactive apply over targets (refused off a terminal, before anything is read). */
+function askingOnce(chosen: readonly TargetDeclaration[], shared: SharedOptions, io: Io): AskOnce {
+  refuseWithoutPrompt(io);
+  return new AskOnce(
+    chosen.map((target) => target.name),
+    {
+      render: (plan, target) => renderHuman(plan, { color: shared.color, target }),
+      ask: (question) => askYes(io, question),
+    },
+  );
 }
 
 /** The targets a run applies: chosen by --target among the declared ones, or among the saved plan's parts. */
@@ -197,7 +211,7 @@ function applyTargetsHuman(outcomes: readonly TargetOutcome<never>[]): string {
 }
 
 /**
- * `{formatVersion: 2, ok, targets}` (schemas/apply-targets.schema.json): each
+ * `{formatVersion: "3.0", ok, targets}` (schemas/apply-targets.schema.json): each
  * element is the target's own apply document (its refusal or error
  * included) plus `name` and `exitCode`.
  */

@@ -65,3 +65,17 @@ export function hasInvisible(text: string): boolean {
 export function jsonDocument(value: unknown): string {
   return `${escapeInvisible(JSON.stringify(value, null, 2), 'json')}\n`;
 }
+
+/** Levenshtein distance: "did you mean" for keys and values, and how alike two domains of a suspected rename are. */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

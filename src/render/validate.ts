@@ -9,7 +9,7 @@ import { countOf, jsonDocument } from '../model/text.js';
 import type { ProblemJson } from './error-document.js';
 
 /** Version of the JSON output's shape; bumped on incompatible change. */
-export const VALIDATE_FORMAT_VERSION = 1;
+export const VALIDATE_FORMAT_VERSION = '2.0';
 
 export interface ProblemView extends ConfigProblem {
   /** The problem as one line (formatProblem). */

@@ -157,7 +157,7 @@ describe('sitesync apply plan.json', () => {
     const run = await cli.ws.run(['apply', 'plan.json', '--format', 'json']);
     expect(run.code).toBe(1);
     const json = JSON.parse(run.out);
-    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'stale_plan' } });
+    expect(json).toMatchObject({ formatVersion: '3.0', ok: false, result: null, refusal: { code: 'stale_plan' } });
     expect(json.plan.summary).toMatchObject({ create: 1, update: 1 });
     expect(`error: ${json.refusal.message}\n`).toBe(run.err);
   });
@@ -185,7 +185,9 @@ describe('sitesync apply plan.json', () => {
     const again = await cli.ws.run(['apply', 'plan.json']);
     expect(again.code).toBe(0);
     expect(again.out).toContain('applied 0 of 2 changes; 2 skipped');
-    expect(again.out).toContain('  new.example (create): already applied: the live state matches the plan');
+    // One line for the re-run, not one per site.
+    expect(again.out).toMatch(/^already applied \(the live state matches the plan\): .*new\.example/m);
+    expect(again.out).not.toContain('(create): already applied');
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
@@ -219,7 +221,7 @@ describe('sitesync apply plan.json', () => {
     const rerun = await cli.ws.run(['apply', 'plan.json']);
     expect(rerun.code).toBe(0);
     expect(rerun.out).toContain('applied 2 of 3 changes; 1 skipped');
-    expect(rerun.out).toContain('  n1.example (create): already applied: the live state matches the plan');
+    expect(rerun.out).toContain('already applied (the live state matches the plan): n1.example\n');
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
   });
 });

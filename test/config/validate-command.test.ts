@@ -63,7 +63,7 @@ describe('sitesync validate', () => {
     const bad = await run(['validate', '--format', 'json', '-f', 'bad.yaml'], { 'bad.yaml': INVALID });
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out)).toEqual({
-      formatVersion: 1,
+      formatVersion: '2.0',
       valid: false,
       files: ['bad.yaml'],
       websites: 0,

@@ -76,6 +76,23 @@ describe('quirks phpanalytics-v31: answers', () => {
     expect(shown.body.data).toMatchObject({ exclude_bots: null, email: 5 });
   });
 
+  it('takes any 32-bit email, and refuses a larger one with 422 on both backends (not a 500 on PostgreSQL)', async () => {
+    const send = (method: string, path: string, email: string) =>
+      request(server.url, method, path, { key: server.key, form: { domain: 'email.quirks.example', email } });
+    const id = await insertWebsite(server, 'email.quirks.example');
+    for (const [method, path] of [
+      ['POST', '/api/v1/websites'],
+      ['PUT', `/api/v1/websites/${id}`],
+    ] as const) {
+      const refused = await send(method, path, '2147483648');
+      expect(refused.body).toEqual({
+        message: { email: ['The email field must be between -2147483648 and 2147483647.'] },
+        status: 422,
+      });
+    }
+    expect((await send('PUT', `/api/v1/websites/${id}`, '-2147483648')).status).toBe(200);
+  });
+
   it('reads search=% as a wildcard and ignores favorite=true', async () => {
     await insertWebsite(server, 'wild.quirks.example', { values: { favoritedAt: '2026-11-23T08:40:11' } });
     await insertWebsite(server, 'tame.quirks.example');

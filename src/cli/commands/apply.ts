@@ -11,6 +11,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { unacknowledged } from '../../apply/acknowledge.js';
 import {
   type ApplyFlags,
   type ApplyRun,
@@ -23,15 +24,11 @@ import {
   startRun,
 } from '../../engine/apply-steps.js';
 import { applyTargets, chosenTargets } from '../../engine/apply-targets.js';
-import {
-  baselineFor,
-  type MarkTarget,
-  markApplied,
-  prepareMarkApplied,
-  resolveBaseline,
-} from '../../engine/baseline.js';
+import { baselineFor, recordedBaseline, resolveBaseline } from '../../engine/baseline.js';
+import { type MarkTarget, markApplied, prepareMarkApplied } from '../../engine/mark-applied.js';
 import { loadDesiredState, openSession, planSession, type Session, targetedDomains } from '../../engine/prepare.js';
 import { refuseTargetsWithout, targetFiles } from '../../engine/targets.js';
+import { refuseUnsentWrites } from '../../engine/write-only-since.js';
 import type { DesiredState } from '../../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../../model/errors.js';
 import {
@@ -108,13 +105,13 @@ function reportFailure(run: ApplyRun, error: unknown, io: Io): void {
 
 async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const root = await loadDesiredState(run.shared, io);
-  const mark = markTarget(run, root, io);
+  const mark = await markTarget(run, root, io);
   if (root.targets === undefined) {
     refuseTargetsWithout(run.shared);
     return marked(mark, await applyOne(run, io, undefined, root), io);
   }
   // Resolved once: every target reads its files at the same commit.
-  const baseline = resolveBaseline(run.shared.files, run.flags, io);
+  const baseline = await resolveBaseline(run.shared.files, run.flags, io);
   return marked(mark, await applyTargets(root.targets, run, io, applyOne, { baseline }), io);
 }
 
@@ -135,7 +132,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
         );
       }
       refuseTargetsWithout(run.shared);
-      const mark = markTarget(run, root, io);
+      const mark = await markTarget(run, root, io);
       return marked(mark, await applyOne(run, io, parsed.single, root), io);
     }
     if (root.targets === undefined) {
@@ -145,7 +142,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
       );
     }
     const set = { file: planFile, plan: parsed.set };
-    const mark = markTarget(run, root, io, set);
+    const mark = await markTarget(run, root, io, set);
     return marked(mark, await applyTargets(root.targets, run, io, applyOne, { set }), io);
   } finally {
     lock.release();
@@ -157,12 +154,12 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
  * nor with only some of the declared targets: a partial apply is not "the
  * configuration was applied". With targets, their files must equal HEAD too.
  */
-function markTarget(
+async function markTarget(
   run: ApplyRun,
   root: DesiredState,
   io: Io,
   set?: Parameters<typeof chosenTargets>[2],
-): MarkTarget | undefined {
+): Promise<MarkTarget | undefined> {
   const tag = run.flags.markApplied;
   if (tag === undefined) return undefined;
   const { shared } = run;
@@ -181,12 +178,13 @@ function markTarget(
     );
   }
   const files = [...shared.files, ...declared.flatMap((target) => targetFiles([], target, io.cwd).slice(1))];
-  return prepareMarkApplied(files, tag, io);
+  run.mark = await prepareMarkApplied(files, tag, io);
+  return run.mark;
 }
 
 /** Moves the tag after a fully successful apply (every target's, with targets). */
-function marked(mark: MarkTarget | undefined, code: number, io: Io): number {
-  if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+async function marked(mark: MarkTarget | undefined, code: number, io: Io): Promise<number> {
+  if (mark !== undefined && code === 0) io.stderr.write(`${await markApplied(mark)}\n`);
   return code;
 }
 
@@ -206,8 +204,8 @@ async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: Desir
 }
 
 /** The baseline of this run: its own (single target), or its target's at the commit resolved for all. */
-function runBaseline(run: ApplyRun, io: Io) {
-  const at = run.shared.target === undefined ? resolveBaseline(run.shared.files, run.flags, io) : run.baselineAt;
+async function runBaseline(run: ApplyRun, io: Io) {
+  const at = run.shared.target === undefined ? await resolveBaseline(run.shared.files, run.flags, io) : run.baselineAt;
   return baselineFor(run.shared, at, io);
 }
 
@@ -215,18 +213,19 @@ async function applyFromPlan(run: ApplyRun, io: Io, loaded?: DesiredState): Prom
   const { shared, flags, output } = run;
   const session = await openSession(shared, io, run.parallelism, 'resolve', loaded);
   try {
-    const { liveCount, plan } = await planSession(session, shared, io, {
+    const { liveCount, plan, live, policy } = await planSession(session, shared, io, {
       syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
       unlistedIsDrift: flags.unlistedIsDrift === true,
-      baseline: runBaseline(run, io),
+      baseline: await runBaseline(run, io),
     });
     output.plan(plan, session.api.url, flags.autoApprove !== true && io.prompt !== undefined, run.acks);
+    await refuseUnsentWrites(run.mark, shared, { plan, desired: session.state.websites, live, policy }, io);
     const unsafe = await refuseUnsafe(plan, run, io);
     if (unsafe !== undefined) return unsafe;
     if (plan.changes.length === 0) return output.nothingToDo();
     let skip: ReadonlyMap<string, string> | undefined;
     if (flags.autoApprove !== true) {
-      const answer = await confirmed(io, plan, session.api.url);
+      const answer = await (run.confirm ?? ((asked, url) => confirmed(io, asked, url)))(plan, session.api.url);
       if (answer !== 'yes') return output.cancelled(answer, io);
       // A person may take minutes to answer: check that the plan still holds, as for a saved plan.
       const stale = { what: 'the plan', rerun: 'sitesync apply' };
@@ -263,23 +262,38 @@ async function applySaved(
     const at =
       recorded === undefined
         ? undefined
-        : resolveBaseline(run.shared.rootFiles ?? run.shared.files, { baseline: recorded.commit }, io);
-    const baseline = baselineFor(run.shared, at, io);
-    const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
+        : await recordedBaseline(run.shared.rootFiles ?? run.shared.files, recorded, planFile, io);
+    if (at?.ref.fetchedFrom !== undefined) {
+      const { ref, commit, fetchedFrom } = at.ref;
+      io.stderr.write(
+        `note: the baseline ${ref} (${commit.slice(0, 12)}) of ${planFile} was fetched from ${fetchedFrom}: this clone lacked it\n`,
+      );
+    }
+    const baseline = await baselineFor(run.shared, at, io);
+    const desired = session.state.websites;
+    const { differences, policy } = rederive(saved, desired, session.state.policy, baseline);
     if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(planFile, differences));
+    await refuseUnsentWrites(run.mark, run.shared, { plan: saved.plan, desired, live: saved.live, policy }, io);
     if (run.flags.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
       throw new SitesyncError(
         'usage',
         `--mark-applied cannot apply ${planFile}: it was planned with --only or --skip, and the tag marks a whole apply`,
       );
     }
-    const unsafe = await refuseUnsafe(saved.plan, run, io);
-    if (unsafe !== undefined) return unsafe;
-    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
     // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
     const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
     const stale = { what: planFile, rerun: `sitesync plan --out ${run.planFile ?? planFile}` };
-    const skip = await freshOrRefuse(saved.plan, saved.fingerprints, session.api, liveCount, stale, io);
+    const { api } = session;
+    const fresh = () => freshOrRefuse(saved.plan, saved.fingerprints, api, liveCount, stale, io);
+    // Re-applied after every change was made: nothing is left to acknowledge, so nothing to refuse.
+    const unacknowledgedRules = unacknowledged(saved.plan.safety, run.acks).length > 0;
+    let skip = unacknowledgedRules && saved.plan.changes.length > 0 ? await fresh() : undefined;
+    if (skip === undefined || skip.size < saved.plan.changes.length) {
+      const unsafe = await refuseUnsafe(saved.plan, run, io);
+      if (unsafe !== undefined) return unsafe;
+    }
+    if (saved.plan.changes.length === 0) return run.output.nothingToDo();
+    skip ??= await fresh();
     return await execute(saved.plan, session, run, { liveCount, skip }, io);
   } finally {
     await session?.api.close();

@@ -80,6 +80,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       options.only.length === 0 ? live : live.filter((site) => matchesAny(canonicalDomain(site.domain), options.only));
     const { text, warnings, incomplete } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
+      ...(connection.inherited !== undefined && { inherited: connection.inherited }),
       ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
     });
     for (const warning of warnings) io.stderr.write(`warning: ${printable(warning)}\n`);
@@ -99,7 +100,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   }
 }
 
-/** The command line's connection, or with --target that target's URL, key and rate limit. */
+/**
+ * The command line's connection, or with --target that target's URL, key and
+ * rate limit, and the defaults its files inherit from websites.yaml: the
+ * export is written relative to them, so adopting the account plans to zero.
+ */
 async function exportConnection(options: ExportOptions, io: Io) {
   if (options.targets === undefined || options.targets.length === 0) {
     return { options, connection: connectionOf(options, io) };
@@ -114,7 +119,7 @@ async function exportConnection(options: ExportOptions, io: Io) {
     throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
   }
   const targetOptions = targetConnection(options, target, io.cwd);
-  return { options: targetOptions, connection: connectionOf(targetOptions, io) };
+  return { options: targetOptions, connection: connectionOf(targetOptions, io), inherited: root.defaults ?? {} };
 }
 
 /**

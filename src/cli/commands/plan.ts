@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { allFlags } from '../../apply/acknowledge.js';
 import { type BaselineAt, baselineFor, loadBaseline, resolveBaseline } from '../../engine/baseline.js';
 import { PatternsAcrossTargets } from '../../engine/patterns-across-targets.js';
 import { loadDesiredState, openSession, planSession, requireResentPasswords } from '../../engine/prepare.js';
@@ -42,7 +43,7 @@ import {
   type TargetReport,
 } from '../../render/targets.js';
 import type { CommandContext } from '../command-context.js';
-import { exitCodeFor, mostSevere } from '../exit-code.js';
+import { EXIT_CODE_STYLES, exitCodeFor, exitCodeStyle, mostSevere, terraformPlanCode } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
 import {
@@ -54,10 +55,13 @@ import {
 } from '../shared-options.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
+/** A plan is acknowledged by nothing yet: its Markdown lists every flag the apply on merge needs. */
+const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
 
 export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
+  exitCodes?: string | undefined;
   explain?: boolean | undefined;
   syncWriteOnly?: string[] | boolean | undefined;
   targetParallelism?: string | undefined;
@@ -68,14 +72,27 @@ export function registerPlan(program: Command, context: CommandContext): void {
   for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command, FORMATS)
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
-    .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
+    .addOption(
+      new Option(
+        '--detailed-exitcode',
+        'exit 2 when there are changes (0 when none), 4 when some are drift or a conflict (with a baseline)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--exit-codes <style>',
+        'terraform: only 0, 1 and 2, as terraform plan (or SITESYNC_EXIT_CODES; docs/exit-codes.md)',
+      ).choices(EXIT_CODE_STYLES),
+    )
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
     .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
       await context.run(async () => {
         try {
-          return await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+          const style = exitCodeStyle(raw.exitCodes ?? context.io.env.SITESYNC_EXIT_CODES);
+          const code = await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+          return style === 'terraform' ? terraformPlanCode(code, raw.detailedExitcode === true) : code;
         } catch (error) {
           // stdout is written only on success: with --format json a failure is a document too.
           if (raw.format === 'json')
@@ -92,7 +109,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const root = await loadDesiredState(shared, io, 'check');
   if (root.targets !== undefined) return planTargets(root.targets, shared, flags, bound, io);
   refuseTargetsWithout(shared);
-  const planned = await planOnce(shared, flags, io, loadBaseline(shared.files, flags, io), root);
+  const planned = await planOnce(shared, flags, io, await loadBaseline(shared.files, flags, io), root);
   if (flags.out !== undefined) {
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
@@ -116,7 +133,7 @@ async function planOnce(
   shared: SharedOptions,
   flags: PlanFlags,
   io: Io,
-  baseline: ReturnType<typeof loadBaseline>,
+  baseline: Awaited<ReturnType<typeof loadBaseline>>,
   loaded?: DesiredState,
 ): Promise<PlannedTarget> {
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
@@ -168,7 +185,7 @@ async function planTargets(
   refuseConnectionFlags(shared);
   const chosen = selectTargets(declared, shared.targets);
   // Resolved once: every target reads its files at the same commit.
-  const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
+  const at: BaselineAt | undefined = await resolveBaseline(shared.files, flags, io);
   const syncWriteOnly = readSyncWriteOnly(flags.syncWriteOnly);
   const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
   const only = PatternsAcrossTargets.only(shared.only, chosen, span);
@@ -180,7 +197,7 @@ async function planTargets(
       ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
     };
     try {
-      const planned = await planOnce(targetShared, flags, targetIo, baselineFor(targetShared, at, targetIo));
+      const planned = await planOnce(targetShared, flags, targetIo, await baselineFor(targetShared, at, targetIo));
       return { code: planned.code, value: planned };
     } finally {
       only?.end(target.name);
@@ -192,7 +209,7 @@ async function planTargets(
     name: target.name,
     target: value?.target ?? target.url,
     code,
-    ...(value && { plan: value.plan }),
+    ...(value && { plan: value.plan, acknowledge: allFlags(value.plan.safety, NO_ACKNOWLEDGEMENTS) }),
     ...(value?.explanation && { explain: value.explanation }),
     ...(errorJson !== undefined && { error: errorJson }),
   }));
@@ -227,7 +244,7 @@ function render(result: Plan, shared: SharedOptions, target: string, explanation
     case 'json':
       return renderJson(result, { target, ...extra });
     case 'markdown':
-      return renderMarkdown(result, { target });
+      return renderMarkdown(result, { target, acknowledge: allFlags(result.safety, NO_ACKNOWLEDGEMENTS) });
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }

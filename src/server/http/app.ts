@@ -7,15 +7,19 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ServerStore, StoreBusyError } from '../store/contract.js';
+import type { ServerMetrics } from '../metrics/series.js';
+import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
 import { registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
+import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
-import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
+import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
+import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
@@ -29,10 +33,15 @@ export interface AppOptions {
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
-  /** Client IP and scheme from X-Forwarded-* sent by this many proxies in front (default none). */
-  trustProxyHops?: number;
+  /**
+   * Client IP and scheme from X-Forwarded-*: sent by the proxies at these addresses or CIDR
+   * ranges, or (a number) by that many proxies in front, whoever connects (default neither).
+   */
+  trustProxy?: readonly string[] | number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
+  /** Prometheus series to keep (metrics/series.ts); undefined = none. */
+  metrics?: ServerMetrics;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -68,6 +77,7 @@ function toHttpError(error: FastifyError, store: ServerStore): HttpError | undef
     case 'FST_ERR_BAD_URL':
       return problem(400, 'Bad Request.');
   }
+  if (error instanceof StoreFullError) return storageFull();
   if (error instanceof StoreBusyError || store.unavailable?.(error)) {
     // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
     // for now (statement timeout, a dropped connection): a client may simply retry.
@@ -100,19 +110,28 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
+const trustedPeer = (trusts: (address: string) => boolean) => (address: string, hop: number) =>
+  hop === 0 && trusts(address);
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Node finds expired requests on a periodic check: one tenth of the budget is the check's
   // period, the rest node's own timeout, so a stalled request is cut off within the budget.
   const budget = options.requestTimeoutMs ?? 30_000;
   const checkEvery = Math.max(10, Math.floor(budget / 10));
   const requestTimeout = Math.max(1, budget - checkEvery);
-  const trustedHops = options.trustProxyHops ?? 0;
+  const trusted = options.trustProxy ?? 0;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
-    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
-    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
+    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
+    // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
+    // one of them. Not "every address in the list" (proxy-addr): a client on the proxy's own
+    // machine is in the list too, and the entry it forged before its own would be believed.
+    trustProxy:
+      typeof trusted === 'number'
+        ? trusted > 0 && ((_address: string, hop: number) => hop < trusted)
+        : trustedPeer(isTrustedProxy(trusted)),
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,
@@ -123,6 +142,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
+  const observed = options.metrics && instrumentApp(app, options.metrics);
   registerBodyParsers(app, options.mode);
   app.decorateRequest('account', null);
 
@@ -137,7 +157,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Deny by default: every route under /api is authenticated, whatever registers it.
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url)) route.config = { ...route.config, api: true };
+    if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
   app.addHook('onRequest', createAuthHook({ ...options }));
 
@@ -165,6 +185,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    observed?.failed(request, error);
     const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
@@ -177,6 +198,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
+  // The API's description is no secret: tools fetch it without a key.
+  const document = JSON.stringify(openApiDocument(options.mode));
+  app.get(OPENAPI_PATH, { config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document),
+  );
   registerWebsiteRoutes(app, options);
   if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);

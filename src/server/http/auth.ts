@@ -1,6 +1,6 @@
 /**
  * The gate in front of every API route: failed-authentication throttle per
- * client IP (429), Bearer key → account (looked up by peppered digest on every request, so revocation needs no restart), plan access
+ * client IP, per /64 for IPv6 (429), Bearer key → account (looked up by peppered digest on every request, so revocation needs no restart), plan access
  * (403), then the per-key throttle (429), whose X-RateLimit-* headers go on
  * every authenticated answer. Whether a request is gated is decided on the
  * matched route (routes flagged `config.api`), or, when none matches, on the
@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, AccountStore } from '../store/contract.js';
 import { hashKey } from '../store/credentials.js';
 import type { Throttle, ThrottleResult } from '../store/throttle.js';
+import { failureScope } from './client-address.js';
 import { forbidden, HttpError, serviceUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
 import type { ServerMode } from './mode.js';
 import { isApiPath } from './request-path.js';
@@ -21,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** An API route: authenticated before anything else runs. */
     api?: boolean;
+    /** Under /api but answered without a key (the OpenAPI document). */
+    public?: boolean;
     /** Laravel's 405 answer: in quirks mode it comes before the throttle and authentication. */
     methodNotAllowed?: boolean;
   }
@@ -106,13 +109,17 @@ export function createAuthHook({ store, mode, throttle, failedAuthThrottle, base
     if (quirks && throttle) await throttleByIp(request, reply, throttle);
     // A client over its failures is refused before its key is even looked at: a right guess
     // must look exactly like a wrong one until the window resets.
-    const failures = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.peek(request.ip)));
+    const scope = failureScope(request.ip);
+    const failures = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.peek(scope)));
     if (failures && !failures.allowed) throw tooManyAttempts(failures.retryAfter);
     const key = sentKey(request, quirks);
     const keyHash = key === undefined ? undefined : hashKey(key);
     const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found) {
-      if (failedAuthThrottle) await counted(request, () => failedAuthThrottle.hit(request.ip));
+      // Counted only while under the limit, in one atomic step: guesses sent together cannot
+      // all pass the peek above and be answered 401; the ones past the limit get 429.
+      const failure = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.take(scope)));
+      if (failure && !failure.allowed) throw tooManyAttempts(failure.retryAfter);
       // Laravel redirects browsers (no JSON in Accept) to its login page.
       if (quirks && !wantsJson(request)) throw loginRedirect(`${baseUrl()}/login`);
       throw unauthenticated();

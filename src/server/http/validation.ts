@@ -7,6 +7,7 @@
  */
 import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain.js';
 import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
+import { FLAGS, LIMITS } from './fields.js';
 import type { ServerMode } from './mode.js';
 
 export type FieldErrors = Record<string, string[]>;
@@ -20,6 +21,8 @@ const ECHOED = ['privacy', 'email', 'exclude_bots', 'exclude_ips'] as const;
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
+/** An integer column's range (PostgreSQL's `integer`, the real service's too): larger would overflow there. */
+const INT32: [number, number] = [-(2 ** 31), 2 ** 31 - 1];
 const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
 export const MESSAGES = {
@@ -30,6 +33,8 @@ export const MESSAGES = {
   domainTaken: 'The domain has already been taken.',
   tooManyWebsites: 'You created too many websites.',
 };
+
+const range = (name: keyof typeof FLAGS): [number, number] => [FLAGS[name].min, FLAGS[name].max];
 
 /** Reads one field: undefined when absent; trimmed; '' → null. */
 function read(body: Record<string, unknown>, field: string): unknown {
@@ -98,8 +103,8 @@ class Checker {
   password(value: unknown): string | null | undefined {
     const text = this.text('password', value);
     // Characters are code points: an emoji is one character, not two UTF-16 units.
-    if (typeof text === 'string' && [...text].length > 128) {
-      return this.fail('password', 'The password field must not be greater than 128 characters.');
+    if (typeof text === 'string' && [...text].length > LIMITS.password) {
+      return this.fail('password', `The password field must not be greater than ${LIMITS.password} characters.`);
     }
     return text;
   }
@@ -116,7 +121,9 @@ class Checker {
     if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
     const domain = serviceNormalizeDomain(value);
-    if (domain.length > 255) return this.fail('domain', 'The domain field must not be greater than 255 characters.');
+    if (domain.length > LIMITS.domain) {
+      return this.fail('domain', `The domain field must not be greater than ${LIMITS.domain} characters.`);
+    }
     if (this.mode === 'phpanalytics-v31') {
       return isQuirksDomain(domain) ? domain : this.fail('domain', MESSAGES.quirksInvalidDomain);
     }
@@ -149,14 +156,14 @@ export function validateStore(
   };
 
   const domain = check.domain(field('domain'));
-  const privacy = orDefault('privacy', quirks ? null : 1, [0, 2]);
+  const privacy = orDefault('privacy', quirks ? null : FLAGS.privacy.default, range('privacy'));
   const password = check.password(field('password') ?? null) ?? null;
   if (privacy === 2 && password === null && !check.errors.password) {
     check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
   }
-  // The real service takes any integer for email.
-  const email = quirks ? orDefault('email', null) : orDefault('email', 0, [0, 1]);
-  const excludeBots = orDefault('exclude_bots', 1, [0, 1]);
+  // The real service takes any integer for email (that its integer column holds).
+  const email = quirks ? orDefault('email', null, INT32) : orDefault('email', FLAGS.email.default, range('email'));
+  const excludeBots = orDefault('exclude_bots', FLAGS.exclude_bots.default, range('exclude_bots'));
   const excludeParams = check.text('exclude_params', field('exclude_params') ?? null) ?? null;
   const excludeIps = check.text('exclude_ips', field('exclude_ips') ?? null) ?? null;
   const favoritedAt = quirks ? null : (check.favoritedAt(field('favorited_at') ?? null) ?? null);
@@ -183,22 +190,22 @@ export function validateUpdate(
   const quirks = mode === 'phpanalytics-v31';
   const changes: Partial<ValidatedValues> = {};
   const field = (name: string) => read(body, name);
-  const flag = (name: string, max: number) => {
+  const flag = (name: keyof typeof FLAGS) => {
     const value = field(name);
     if (value === undefined) return undefined;
     if (value === null) return check.fail(name, `The ${name.replace(/_/g, ' ')} field is required.`);
-    return check.integer(name, value, 0, max);
+    return check.integer(name, value, ...range(name));
   };
 
-  changes.privacy = flag('privacy', 2);
+  changes.privacy = flag('privacy');
   if (field('password') !== undefined) changes.password = check.password(field('password'));
-  if (!quirks) changes.email = flag('email', 1);
+  if (!quirks) changes.email = flag('email');
   else if (field('email') !== undefined) {
-    // The real service takes any integer, or null.
-    changes.email = field('email') === null ? null : check.integer('email', field('email'));
+    // The real service takes any integer its column holds, or null.
+    changes.email = field('email') === null ? null : check.integer('email', field('email'), ...INT32);
   }
   // The real service stores an empty exclude_bots as NULL.
-  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots', 1);
+  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots');
   for (const [name, key] of [
     ['exclude_params', 'excludeParams'],
     ['exclude_ips', 'excludeIps'],

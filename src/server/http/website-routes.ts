@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   DomainTakenError,
+  MAX_ID,
   type ServerStore,
   WebsiteLimitError,
   type WebsiteRecord,
@@ -34,7 +35,8 @@ type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
 
 function websiteId(request: ItemRequest): number | undefined {
   const text = request.params.id;
-  return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  const id = /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  return id !== undefined && id <= MAX_ID ? id : undefined;
 }
 
 function body(request: FastifyRequest): Record<string, unknown> {
