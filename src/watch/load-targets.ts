@@ -48,7 +48,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
   const root = await load(source.files, source);
   // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
   const io = { env: source.env, cwd: source.cwd } as Parameters<typeof resolveBaseline>[2];
-  const at = resolveBaseline(source.files, { baseline: source.baseline }, io);
+  const at = await resolveBaseline(source.files, { baseline: source.baseline }, io);
   if (root.targets === undefined) {
     const connection = {
       insecureHttp: source.insecureHttp,
@@ -56,7 +56,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
       ...(source.apiKeyFile !== undefined && { apiKeyFile: source.apiKeyFile }),
       ...(root.apiUrl !== undefined && { configApiUrl: root.apiUrl }),
     };
-    const baseline = baselineFor({ files: source.files }, at, io);
+    const baseline = await baselineFor({ files: source.files }, at, io);
     return [loaded(SINGLE_TARGET, root, baseline, connection)];
   }
   if (source.url !== undefined || source.apiKeyFile !== undefined)
@@ -66,7 +66,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
   for (const target of chosen) {
     const files = targetFiles(source.files, target, source.cwd);
     const state = forTarget(await load(files, source), target);
-    const baseline = baselineFor({ files, rootFiles: source.files, target }, at, io);
+    const baseline = await baselineFor({ files, rootFiles: source.files, target }, at, io);
     targets.push({
       ...loaded(target.name, state, baseline, connectionOf(target, source)),
       rateLimit: target.rateLimit,
