@@ -74,7 +74,8 @@ export function parseForm(raw: Buffer, charset: string | ((bytes: Buffer) => str
     const value = at === -1 ? '' : decode(pair.slice(at + 1));
     const previous = form[name];
     if (previous === undefined) form[name] = value;
-    else form[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+    else if (Array.isArray(previous)) previous.push(value);
+    else form[name] = [previous, value];
   }
   return form;
 }
