@@ -10,7 +10,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } f
 import type { ServerMetrics } from '../metrics/series.js';
 import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
-import { registerAccountRoute } from './account-route.js';
+import { ACCOUNT_PATH, registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
 import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
@@ -20,7 +20,11 @@ import { type LineLevel, levelOfStatus } from './log-level.js';
 import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
+import { optionsAnswer, registerQuirksAnswers } from './quirks-answers.js';
+import { QUIRKS_BODY_LIMIT, registerQuirksBodyParsers } from './quirks-body.js';
+import { registerQuirksGate } from './quirks-gate.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
+import { registerStatsRoute, STATS_PATH } from './stats-route.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
 export interface AppOptions {
@@ -46,8 +50,8 @@ export interface AppOptions {
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** Laravel's 405 for the methods a path does not support. */
-function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[]): void {
+/** Laravel's 405 for the methods a path does not support (quirks mode: its router answers OPTIONS). */
+function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[], mode: ServerMode) {
   const others = ALL_METHODS.filter((method) => !supported.includes(method));
   const route = url.replace(/^\//, '').replace(':id', '{id}');
   app.route({
@@ -55,12 +59,14 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
     url,
     config: { methodNotAllowed: true },
     handler: async (request, reply) =>
-      reply
-        .code(405)
-        .header('allow', supported.join(', '))
-        .send({
-          message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
-        }),
+      mode !== 'normal' && request.method === 'OPTIONS'
+        ? optionsAnswer(reply, supported)
+        : reply
+            .code(405)
+            .header('allow', supported.join(', '))
+            .send({
+              message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
+            }),
   });
 }
 
@@ -122,7 +128,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const trusted = options.trustProxy ?? 0;
   const app = Fastify({
     logger: false,
-    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    bodyLimit: options.bodyLimit ?? (options.mode === 'normal' ? 64 * 1024 : QUIRKS_BODY_LIMIT),
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
     // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
@@ -143,7 +149,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
   });
   const observed = options.metrics && instrumentApp(app, options.metrics);
-  registerBodyParsers(app, options.mode);
+  if (options.mode === 'normal') registerBodyParsers(app);
+  else registerQuirksBodyParsers(app);
   app.decorateRequest('account', null);
 
   let closing = false;
@@ -159,7 +166,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
-  app.addHook('onRequest', createAuthHook({ ...options }));
+  if (options.mode === 'normal') app.addHook('onRequest', createAuthHook({ ...options }));
+  else registerQuirksGate(app, options);
 
   const log = options.log;
   if (log) {
@@ -196,6 +204,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler(async () => {
     throw notFound();
   });
+  if (options.mode !== 'normal') registerQuirksAnswers(app);
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
   // The API's description is no secret: tools fetch it without a key.
@@ -204,8 +213,16 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     reply.type('application/json; charset=utf-8').send(document),
   );
   registerWebsiteRoutes(app, options);
-  if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
-  registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
-  registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
+  const routes: [string, string[]][] = [
+    [COLLECTION, ['GET', 'HEAD', 'POST']],
+    [ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']],
+  ];
+  if (options.mode !== 'normal') {
+    // The deployed service's other API routes (the contract has none).
+    registerAccountRoute(app);
+    registerStatsRoute(app, options.store);
+    routes.push([ACCOUNT_PATH, ['GET', 'HEAD']], [STATS_PATH, ['GET', 'HEAD']]);
+  }
+  for (const [url, supported] of routes) registerMethodNotAllowed(app, url, supported, options.mode);
   return app;
 }

@@ -11,7 +11,6 @@
 import { TextDecoder } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.js';
-import type { ServerMode } from './mode.js';
 
 const unsupportedMedia = () => new HttpError(415, { message: 'Unsupported Media Type.', status: 415 });
 const malformed = (what: string) => new HttpError(400, { message: `Malformed ${what} body.`, status: 400 });
@@ -96,8 +95,9 @@ function fieldsOf(raw: Buffer): Buffer[] {
 }
 
 /** Linear in the body's bytes: each byte is looked at a bounded number of times. */
-export function parseForm(raw: Buffer, charset: string): Record<string, unknown> {
-  const decoder = decoderFor(charset);
+/** `charset` names the body's charset, or is the decoder itself (quirks mode reads bytes its own way). */
+export function parseForm(raw: Buffer, charset: string | ((bytes: Buffer) => string)): Record<string, unknown> {
+  const decoder = typeof charset === 'string' ? decoderFor(charset) : charset;
   const decode = (part: Buffer) => {
     try {
       return decoder(unescapeToBytes(part));
@@ -152,12 +152,11 @@ export function parseJson(raw: Buffer): unknown {
   return value;
 }
 
-export function registerBodyParsers(app: FastifyInstance, mode: ServerMode = 'normal'): void {
+/** The contract's bodies (quirks mode has its own: quirks-body.ts). */
+export function registerBodyParsers(app: FastifyInstance): void {
   // Only forms and JSON are bodies here; fastify's built-in text/plain parser would hand the
   // routes a string, answered 422 "required", where every other content type gets 415.
   app.removeContentTypeParser('text/plain');
-  // The real service reads a text/plain body as no fields at all (422 on domain), not 415.
-  if (mode === 'phpanalytics-v31') app.addContentTypeParser('text/plain', (_request, _payload, done) => done(null, {}));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
       done(null, parseForm(raw as Buffer, charsetOf(request)));

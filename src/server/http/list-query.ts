@@ -47,10 +47,10 @@ export function parseListQuery(raw: Record<string, unknown>, mode: ServerMode): 
     // The real service's links always carry search_by=domain; the contract's only with a search.
     appends.search_by = 'domain';
   }
-  if (favorite !== undefined) {
-    query.favorite = favorite;
-    appends.favorite = favorite ? '1' : '0';
-  }
+  if (favorite !== undefined) query.favorite = favorite;
+  // The real service keeps `favorite` in its links as sent, even a value it does not filter on.
+  const favoriteLink = mode === 'normal' ? favorite !== undefined && (favorite ? '1' : '0') : param('favorite');
+  if (favoriteLink) appends.favorite = favoriteLink;
   Object.assign(appends, { sort_by: sortBy, sort, per_page: String(perPage) });
   return { query, page, perPage, appends };
 }

@@ -9,6 +9,7 @@ import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain
 import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
 import { FLAGS, LIMITS } from './fields.js';
 import type { ServerMode } from './mode.js';
+import { isQuirksDomain, quirksDomainValue, quirksSizeOutside } from './quirks-validation.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -63,17 +64,6 @@ function isDateTime(text: string): boolean {
   return date.toISOString().slice(0, 19) === text;
 }
 
-// The deployed service's rule (quirks mode): underscores in labels but the last, a trailing dot, any letters.
-const QUIRKS_LABEL = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_-]{0,61}[\p{L}\p{N}_])?$/u;
-const QUIRKS_LAST_LABEL = /^(?!\d+$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
-
-function isQuirksDomain(domain: string): boolean {
-  if (isValidServiceDomain(domain)) return true;
-  const labels = domain.replace(/\.$/, '').split('.');
-  const last = labels.pop() ?? '';
-  return labels.length > 0 && labels.every((label) => QUIRKS_LABEL.test(label)) && QUIRKS_LAST_LABEL.test(last);
-}
-
 /** Collects the errors of one request; each check returns the value or records a message. */
 class Checker {
   readonly errors: FieldErrors = {};
@@ -87,11 +77,19 @@ class Checker {
 
   integer(field: string, value: unknown, min?: number, max?: number): number | undefined {
     const label = field.replace(/_/g, ' ');
-    const number = toInteger(value);
-    if (number === undefined) return this.fail(field, `The ${label} field must be an integer.`);
-    if (min !== undefined && max !== undefined && (number < min || number > max)) {
-      return this.fail(field, `The ${label} field must be between ${min} and ${max}.`);
+    const quirks = this.mode === 'phpanalytics-v31';
+    // PHP's filter_var reads JSON `true` as 1.
+    const number = quirks && value === true ? 1 : toInteger(value);
+    const between = `The ${label} field must be between ${min} and ${max}.`;
+    if (number === undefined) {
+      this.fail(field, `The ${label} field must be an integer.`);
+      // Laravel also runs `between`, on the text's length when it is no number.
+      if (quirks && min !== undefined && max !== undefined && quirksSizeOutside(value, min, max)) {
+        this.fail(field, between);
+      }
+      return undefined;
     }
+    if (min !== undefined && max !== undefined && (number < min || number > max)) return this.fail(field, between);
     return number;
   }
 
@@ -118,15 +116,18 @@ class Checker {
   }
 
   domain(value: unknown): string | undefined {
+    const quirks = this.mode === 'phpanalytics-v31';
+    if (quirks) value = quirksDomainValue(value);
     if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
     const domain = serviceNormalizeDomain(value);
-    if (domain.length > LIMITS.domain) {
-      return this.fail('domain', `The domain field must not be greater than ${LIMITS.domain} characters.`);
-    }
-    if (this.mode === 'phpanalytics-v31') {
+    const tooLong = `The domain field must not be greater than ${LIMITS.domain} characters.`;
+    if (quirks) {
+      // Laravel runs every rule of the field: a long domain fails `max` and the domain rule.
+      if (domain.length > LIMITS.domain) this.fail('domain', tooLong);
       return isQuirksDomain(domain) ? domain : this.fail('domain', MESSAGES.quirksInvalidDomain);
     }
+    if (domain.length > LIMITS.domain) return this.fail('domain', tooLong);
     if (!isValidServiceDomain(domain)) return this.fail('domain', 'The domain must be a valid domain name.');
     return domain;
   }
@@ -186,7 +187,7 @@ export function validateUpdate(
   mode: ServerMode,
   now: Date,
 ): Validated<Partial<ValidatedValues>> {
-  const check = new Checker();
+  const check = new Checker(mode);
   const quirks = mode === 'phpanalytics-v31';
   const changes: Partial<ValidatedValues> = {};
   const field = (name: string) => read(body, name);
@@ -204,8 +205,12 @@ export function validateUpdate(
     // The real service takes any integer its column holds, or null.
     changes.email = field('email') === null ? null : check.integer('email', field('email'), ...INT32);
   }
-  // The real service stores an empty exclude_bots as NULL.
-  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots');
+  // The real service's update rule has no `required`: an empty exclude_bots fails `integer`.
+  const excludeBots = field('exclude_bots');
+  changes.excludeBots =
+    quirks && excludeBots !== undefined
+      ? check.integer('exclude_bots', excludeBots, ...range('exclude_bots'))
+      : flag('exclude_bots');
   for (const [name, key] of [
     ['exclude_params', 'excludeParams'],
     ['exclude_ips', 'excludeIps'],
