@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '../src/api/index.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
 import { captureIo } from '../src/cli/io.js';
-import { fanOut } from '../src/engine/targets.js';
+import { fanOut } from '../src/cli/target-runs.js';
 import type { TargetDeclaration } from '../src/model/desired-state.js';
 import { Secret } from '../src/model/secret.js';
 import { startServer } from '../src/server/index.js';

@@ -4,17 +4,17 @@
  * result or the refusal (--format json).
  */
 import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '../apply/acknowledge.js';
-import type { ApplyRefusal, ApplyResult } from '../model/apply-result.js';
+import type { Answer } from '../engine/apply-target.js';
+import { type ApplyRefusal, type ApplyResult, succeeded } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
 import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
 import { type ErrorJson, renderApplyError } from '../render/error-document.js';
 import { paint, planDocument, renderHuman } from '../render/index.js';
+import type { CliContext } from './events.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
+import { type ProgressReporter, progressReporter } from './progress.js';
 import type { SharedOptions } from './shared-options.js';
-
-/** The answer at the confirmation prompt: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
-export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
 
 /** When a person is asked, the human plan also goes to stderr under --format json, so whoever types `yes` has seen it. */
 export class ApplyOutput {
@@ -56,7 +56,39 @@ export class ApplyOutput {
     this.#json({ ok: false, refusal });
   }
 
-  result(result: ApplyResult, ok: boolean): void {
+  /**
+   * Follows the engine's events while it applies: the plan it made (shown
+   * first), then a progress line for the writes, with the client's notices
+   * above it. Returns the function that stops following.
+   */
+  follow(context: CliContext, asking: boolean, acks: Acknowledgements): () => void {
+    let progress: ProgressReporter | undefined;
+    let ticker: ReturnType<typeof setInterval> | undefined;
+    const notice = context.route.notice;
+    context.route.view = (event) => {
+      if (event.type === 'planned') this.plan(event.plan, event.target, asking, acks);
+      else if (event.type === 'writing') {
+        const { pacing, requestsAfter } = event;
+        progress = progressReporter(this.#io.stderr, event.total, { pacing, requestsAfter });
+        const shown = progress;
+        context.route.notice = (line) => shown.notice(line);
+        // A wait for the rate limit may last a minute: the live line counts it down instead of freezing.
+        ticker = this.#io.stderr.isTTY ? setInterval(() => shown.tick(), 1_000) : undefined;
+        ticker?.unref();
+      } else if (event.type === 'change') progress?.onProgress(event.progress);
+      else return false;
+      return true;
+    };
+    return () => {
+      clearInterval(ticker);
+      progress?.end();
+      context.route.notice = notice;
+      context.route.view = undefined;
+    };
+  }
+
+  result(result: ApplyResult): void {
+    const ok = succeeded(result);
     if (this.#shared.format === 'json') this.#json({ ok, result });
     else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
   }

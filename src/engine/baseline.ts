@@ -7,15 +7,18 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
 import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
 import { type ConfigText, formatProblem, loadConfigTexts } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Baseline, BaselineRef } from '../model/plan.js';
+import type { EngineContext } from './context.js';
 import { commitOf, dirtyPaths, fileAt, filesAt, insideWorkTree, kindAt, moveTag, validTagName } from './git.js';
 import { targetFiles } from './targets.js';
+
+/** Where configuration is read: the environment (SITESYNC_BASELINE, `${NAME}` references) and directory. */
+type Where = Pick<EngineContext, 'env' | 'cwd'>;
 
 /** The tag `apply --mark-applied` moves by default, and the default baseline when it exists. */
 export const DEFAULT_BASELINE_TAG = 'sitesync-applied';
@@ -40,7 +43,7 @@ function gitDir(files: readonly string[], cwd: string): string {
   return statSync(first, { throwIfNoEntry: false })?.isDirectory() === true ? first : dirname(first);
 }
 
-function choose(flags: BaselineFlags, io: Pick<Io, 'env'>, dir: string): Choice | undefined {
+function choose(flags: BaselineFlags, io: Pick<EngineContext, 'env'>, dir: string): Choice | undefined {
   if (flags.baseline === false) return undefined;
   if (typeof flags.baseline === 'string') return { ref: flags.baseline, source: 'option', label: '--baseline' };
   const fromEnv = io.env.SITESYNC_BASELINE;
@@ -65,7 +68,7 @@ export interface BaselineAt {
  * revision that does not exist, standard input, or no git work tree is one
  * error line naming it (exit 1).
  */
-export function resolveBaseline(files: readonly string[], flags: BaselineFlags, io: Io): BaselineAt | undefined {
+export function resolveBaseline(files: readonly string[], flags: BaselineFlags, io: Where): BaselineAt | undefined {
   const dir = gitDir(files, io.cwd);
   const choice = choose(flags, io, dir);
   if (choice === undefined) return undefined;
@@ -87,7 +90,7 @@ const failure =
     new SitesyncError('config', `${at.label} ${at.ref.ref}: ${message}${at.hint}`);
 
 /** The configuration at the chosen revision, or undefined without one (errors: see resolveBaseline). */
-export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Io): Baseline | undefined {
+export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Where): Baseline | undefined {
   const at = resolveBaseline(files, flags, io);
   return at === undefined ? undefined : baselineFor({ files }, at, io);
 }
@@ -106,7 +109,7 @@ export function baselineFor(
     target?: TargetDeclaration | undefined;
   },
   at: BaselineAt | undefined,
-  io: Io,
+  io: Where,
 ): Baseline | undefined {
   if (at === undefined) return undefined;
   const { target } = shared;
@@ -127,7 +130,7 @@ function baselineOf(state: DesiredState, at: BaselineAt): Baseline {
   return { ref: { ...at.ref }, websites: state.websites, policy: state.policy };
 }
 
-function configAt(files: readonly string[], at: BaselineAt, io: Io): DesiredState {
+function configAt(files: readonly string[], at: BaselineAt, io: Where): DesiredState {
   const fail = failure(at);
   const sources = readAt(files, io.cwd, at.ref.commit, at.ref.ref, fail);
   const loaded = loadConfigTexts(sources, io.env, { secrets: 'check' });
@@ -181,7 +184,7 @@ export interface MarkTarget {
  * a git work tree, a valid tag name, and configuration files that equal HEAD
  * (the tag names the commit that was applied; uncommitted edits would make it lie).
  */
-export function prepareMarkApplied(files: readonly string[], tag: string, io: Pick<Io, 'cwd'>): MarkTarget {
+export function prepareMarkApplied(files: readonly string[], tag: string, io: Pick<EngineContext, 'cwd'>): MarkTarget {
   const dir = gitDir(files, io.cwd);
   const fail = (message: string) => new SitesyncError('usage', `--mark-applied ${tag}: ${message}`);
   if (files.some((file) => file === '-' || file === '/dev/stdin'))

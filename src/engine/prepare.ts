@@ -5,16 +5,6 @@
  * plan. Commands import these steps, never each other.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
-import { type Io, todayOf } from '../cli/io.js';
-import {
-  type ConnectionOptions,
-  connectionOf,
-  log,
-  type NoticeSink,
-  openClient,
-  type SharedOptions,
-  stderrNotices,
-} from '../cli/shared-options.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
@@ -33,19 +23,23 @@ import {
   writeOnlyResend,
 } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
+import { connectionOf, openClient } from './connect.js';
+import { type EngineContext, todayOf } from './context.js';
+import type { RunRequest } from './request.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
-  shared: Pick<SharedOptions, 'files' | 'target'>,
-  io: Io,
+  shared: Pick<RunRequest, 'files' | 'target'>,
+  context: EngineContext,
   secrets: SecretMode = 'resolve',
 ): Promise<DesiredState> {
-  const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
-  // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
+  const { cwd, env, signal } = context;
+  const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal });
+  // A configuration declaring targets is loaded again for each target, whose run reports its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
-  if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
+  if (!quiet) for (const problem of loaded.warnings) context.events({ type: 'problem', problem });
   if (loaded.state === undefined) {
-    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
+    for (const problem of loaded.errors) context.events({ type: 'problem', problem });
     // The problems ride along for the JSON error document (render/error-document.ts).
     const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
     throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
@@ -59,8 +53,6 @@ export interface Session {
   connection: Connection;
   /** The caller closes it. */
   api: WebsitesApi;
-  /** Where the client's notices go (apply's progress takes them over while it draws). */
-  notices: NoticeSink;
 }
 
 /**
@@ -68,42 +60,35 @@ export interface Session {
  * change in flight). `secrets`: `check` where no password is sent (plan).
  */
 export async function openSession(
-  shared: SharedOptions,
-  io: Io,
+  shared: RunRequest,
+  context: EngineContext,
   concurrency?: number,
   secrets: SecretMode = 'resolve',
   /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
   loaded?: DesiredState,
 ): Promise<Session> {
-  const state = loaded ?? (await loadDesiredState(shared, io, secrets));
-  const connection = connectionOf(shared, io, state.apiUrl);
-  const notices = stderrNotices(io);
-  return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
+  const state = loaded ?? (await loadDesiredState(shared, context, secrets));
+  const connection = connectionOf(shared, context, state.apiUrl);
+  return { state, connection, api: openClient(shared, context, connection, concurrency) };
 }
 
 /**
- * The live sites a plan needs, with a debug line of what the listing cost:
+ * The live sites a plan needs, and an event saying what the listing cost:
  * every site of the account, or, given `domains` (see `targetedDomains`),
  * only the sites with those exact domains, one `search` each. One function
  * per target, so a fan-out over several installations calls it once for each.
  */
 export async function listLive(
   api: WebsitesApi,
-  options: ConnectionOptions,
-  io: Io,
+  context: EngineContext,
   domains?: readonly string[],
 ): Promise<LiveWebsite[]> {
   const before = api.stats.requests;
-  const calls = io.signal ? { signal: io.signal } : {};
+  const calls = context.signal ? { signal: context.signal } : {};
   const live = domains === undefined ? await api.listWebsites(calls) : await api.listWebsitesNamed(domains, calls);
-  const { retries, throttled } = api.stats;
-  const what = domains === undefined ? 'websites' : `websites named by --only (${domains.length} searched)`;
-  log(
-    options,
-    io,
-    'debug',
-    `listed ${live.length} ${what} in ${api.stats.requests - before} requests (${retries} retries, ${throttled} throttled)`,
-  );
+  const { retries, throttled, requests } = api.stats;
+  const cost = { count: live.length, requests: requests - before, retries, throttled };
+  context.events({ type: 'listed', ...cost, ...(domains !== undefined && { searched: domains.length }) });
   return live;
 }
 
@@ -151,8 +136,8 @@ export interface PlanChoices {
 /** Lists the live sites and plans the session's configuration against them with the command line's choices. */
 export async function planSession(
   session: Session,
-  shared: SharedOptions,
-  io: Io,
+  shared: RunRequest,
+  context: EngineContext,
   choices: PlanChoices,
 ): Promise<Planned> {
   const { syncWriteOnly } = choices;
@@ -164,10 +149,10 @@ export async function planSession(
     skip: shared.skip,
     syncWriteOnly,
     unlistedIsDrift: choices.unlistedIsDrift === true,
-    today: todayOf(io),
+    today: todayOf(context),
   });
   const domains = targetedDomains(policy);
-  const live = await listLive(session.api, shared, io, domains);
+  const live = await listLive(session.api, context, domains);
   const unmatched = unmatchedOnly(shared.only, configured, live);
   if (shared.onlyAcrossTargets !== undefined) await shared.onlyAcrossTargets(unmatched);
   else if (unmatched.length > 0) {
@@ -209,7 +194,7 @@ export function requireResentPasswords(
   result: Plan,
   policy: PlanPolicy,
   desired: readonly DesiredWebsite[],
-  io: Io,
+  context: EngineContext,
 ): void {
   if (!policy.syncWriteOnly) return;
   const resendOf = writeOnlyResend(policy);
@@ -225,7 +210,8 @@ export function requireResentPasswords(
   for (const site of missing) {
     const variable = (site.password as UnresolvedSecret).variable;
     const where = site.source ? `${site.source.file}:${site.source.line}:${site.source.column}: ` : '';
-    io.stderr.write(`${where}${site.domain}: the password ${missingMessage([variable], io.env)}\n`);
+    const message = `${where}${site.domain}: the password ${missingMessage([variable], context.env)}`;
+    context.events({ type: 'notice', message });
   }
   throw new SitesyncError(
     'config',

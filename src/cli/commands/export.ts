@@ -8,24 +8,16 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { EXPORT_SCHEMA_REF, exportConfigWithWarnings } from '../../config/export.js';
-import { listLive, loadDesiredState } from '../../engine/prepare.js';
-import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from '../../engine/targets.js';
+import { EXPORT_SCHEMA_REF } from '../../config/export.js';
+import { exportSites } from '../../engine/export-sites.js';
 import { SitesyncError } from '../../model/errors.js';
-import { matchesAny } from '../../model/glob.js';
 import { countOf } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
+import { cliContext } from '../events.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, writeAtomically } from '../io.js';
 import { globsOption, targetOption } from '../option-values.js';
-import {
-  addConnectionOptions,
-  type ConnectionOptions,
-  collect,
-  connectionOf,
-  openClient,
-  readConnectionOptions,
-} from '../shared-options.js';
+import { addConnectionOptions, type ConnectionOptions, collect, readConnectionOptions } from '../shared-options.js';
 
 export interface ExportOptions extends ConnectionOptions {
   out: string | undefined;
@@ -69,44 +61,16 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
       `${options.out} already exists; export never replaces a file unless --force is given (or choose another --out)`,
     );
   }
-  const connection = await exportConnection(options, io);
-  const api = openClient(connection.options, io, connection.connection);
-  try {
-    const live = await listLive(api, options, io);
-    const selected = options.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, options.only));
-    const { text, warnings } = exportConfigWithWarnings(selected, {
-      header: `Exported from ${api.url} by sitesync export.`,
-      ...(outPath === undefined ? {} : { schema: schemaRefFrom(dirname(outPath), io.cwd) }),
-    });
-    for (const warning of warnings) io.stderr.write(`warning: ${warning}\n`);
-    if (options.out === undefined) {
-      io.stdout.write(text);
-    } else {
-      writeAtomically(outPath ?? options.out, text, options.out, { replace: options.force });
-      io.stderr.write(`exported ${countOf(selected.length, 'website')} to ${options.out}\n`);
-    }
-    return exitCodeFor({ kind: 'done' });
-  } finally {
-    await api.close();
+  const schema = outPath === undefined ? undefined : schemaRefFrom(dirname(outPath), io.cwd);
+  const exported = await exportSites({ ...options, schema }, cliContext(io, options.logLevel));
+  for (const warning of exported.warnings) io.stderr.write(`warning: ${warning}\n`);
+  if (options.out === undefined) {
+    io.stdout.write(exported.text);
+  } else {
+    writeAtomically(outPath ?? options.out, exported.text, options.out, { replace: options.force });
+    io.stderr.write(`exported ${countOf(exported.count, 'website')} to ${options.out}\n`);
   }
-}
-
-/** The command line's connection, or with --target that target's URL, key and rate limit. */
-async function exportConnection(options: ExportOptions, io: Io) {
-  if (options.targets === undefined || options.targets.length === 0) {
-    return { options, connection: connectionOf(options, io) };
-  }
-  refuseConnectionFlags(options);
-  const root = await loadDesiredState({ files: [] }, io, 'check');
-  if (root.targets === undefined) refuseTargetsWithout({ targets: options.targets });
-  const chosen = selectTargets(root.targets ?? [], options.targets);
-  const [target] = chosen;
-  if (target === undefined || chosen.length > 1) {
-    const names = chosen.map((one) => one.name).join(', ');
-    throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
-  }
-  const targetOptions = targetConnection(options, target, io.cwd);
-  return { options: targetOptions, connection: connectionOf(targetOptions, io) };
+  return exitCodeFor({ kind: 'done' });
 }
 
 /**

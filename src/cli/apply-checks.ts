@@ -1,0 +1,71 @@
+/**
+ * apply's checks of its own flags against what it is applying, made before
+ * anything is read from the service: no planning flag with a saved plan,
+ * and --mark-applied only for a whole apply of a configuration equal to HEAD
+ * (then the tag moved after a fully successful apply).
+ */
+import type { PlanSetFile } from '../engine/apply-targets.js';
+import { chosenTargets } from '../engine/apply-targets.js';
+import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/baseline.js';
+import { targetFiles } from '../engine/targets.js';
+import type { DesiredState } from '../model/desired-state.js';
+import { SitesyncError } from '../model/errors.js';
+import type { ApplyRun } from './apply-run.js';
+import type { Io } from './io.js';
+
+/** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
+export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRun): void {
+  const given = [
+    ...shared.only.map((glob) => `--only ${glob}`),
+    ...shared.skip.map((glob) => `--skip ${glob}`),
+    ...syncWriteOnlyWords(flags.syncWriteOnly),
+    ...(typeof flags.baseline === 'string' ? [`--baseline ${flags.baseline}`] : []),
+    ...(flags.unlistedIsDrift === true ? ['--unlisted-is-drift'] : []),
+  ];
+  const first = given[0];
+  if (first === undefined) return;
+  const flag = first.split(' ')[0];
+  throw new SitesyncError(
+    'usage',
+    `${flag} cannot be used with a saved plan: ${planFile} is applied exactly as reviewed; make a new plan with it (sitesync plan ${given.join(' ')} --out ${planFile}) and apply that`,
+  );
+}
+/** --sync-write-only as given, for the command line a refusal suggests. */
+function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
+  if (values === undefined || values === false) return [];
+  const given = values === true ? [] : values.filter((value) => value !== '*');
+  return given.length === 0 ? ['--sync-write-only'] : given.map((value) => `--sync-write-only ${value}`);
+}
+
+/**
+ * --mark-applied, checked before anything is written. Not with --only/--skip,
+ * nor with only some of the declared targets: a partial apply is not "the
+ * configuration was applied". With targets, their files must equal HEAD too.
+ */
+export function markTarget(run: ApplyRun, root: DesiredState, io: Io, set?: PlanSetFile): MarkTarget | undefined {
+  const tag = run.flags.markApplied;
+  if (tag === undefined) return undefined;
+  const { shared } = run;
+  if (shared.only.length > 0 || shared.skip.length > 0) {
+    throw new SitesyncError(
+      'usage',
+      '--mark-applied cannot be combined with --only or --skip: the tag marks a whole apply',
+    );
+  }
+  const declared = root.targets ?? [];
+  if (declared.length > 0 && chosenTargets(declared, shared, set).length < declared.length) {
+    const what = set === undefined ? 'the --target choice' : `${set.file} with the --target choice`;
+    throw new SitesyncError(
+      'usage',
+      `--mark-applied needs every declared target (${declared.map((target) => target.name).join(', ')}), but ${what} leaves some out: the tag marks a whole apply`,
+    );
+  }
+  const files = [...shared.files, ...declared.flatMap((target) => targetFiles([], target, io.cwd).slice(1))];
+  return prepareMarkApplied(files, tag, io);
+}
+
+/** Moves the tag after a fully successful apply (every target's, with targets). */
+export function marked(mark: MarkTarget | undefined, code: number, io: Io): number {
+  if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+  return code;
+}

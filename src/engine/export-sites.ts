@@ -1,0 +1,62 @@
+/**
+ * Export: the live websites of one installation (the request's connection,
+ * or one target of websites.yaml's `targets:`) as a canonical websites.yaml
+ * text, with what the text cannot hold faithfully as warnings. Reads only.
+ */
+import { exportConfigWithWarnings } from '../config/export.js';
+import { SitesyncError } from '../model/errors.js';
+import { matchesAny } from '../model/glob.js';
+import { connectionOf, openClient } from './connect.js';
+import type { EngineContext } from './context.js';
+import { listLive, loadDesiredState } from './prepare.js';
+import type { ConnectionRequest } from './request.js';
+import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from './targets.js';
+
+export interface ExportRequest extends ConnectionRequest {
+  only: string[];
+  /** The one target of websites.yaml's `targets:` to export (names or globs matching exactly one). */
+  targets?: string[] | undefined;
+  /** The `$schema` modeline's path, as seen from where the text is written. */
+  schema?: string | undefined;
+}
+
+export interface Exported {
+  /** The websites.yaml text. */
+  text: string;
+  warnings: string[];
+  /** Websites written. */
+  count: number;
+  /** The service's URL. */
+  target: string;
+}
+
+export async function exportSites(request: ExportRequest, context: EngineContext): Promise<Exported> {
+  const options = await exportConnection(request, context);
+  const api = openClient(options, context, connectionOf(options, context));
+  try {
+    const live = await listLive(api, context);
+    const selected = request.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, request.only));
+    const { text, warnings } = exportConfigWithWarnings(selected, {
+      header: `Exported from ${api.url} by sitesync export.`,
+      ...(request.schema !== undefined && { schema: request.schema }),
+    });
+    return { text, warnings, count: selected.length, target: api.url };
+  } finally {
+    await api.close();
+  }
+}
+
+/** The request's connection, or with a target that target's URL, key and rate limit. */
+async function exportConnection(request: ExportRequest, context: EngineContext): Promise<ConnectionRequest> {
+  if (request.targets === undefined || request.targets.length === 0) return request;
+  refuseConnectionFlags(request);
+  const root = await loadDesiredState({ files: [] }, context, 'check');
+  if (root.targets === undefined) refuseTargetsWithout({ targets: request.targets });
+  const chosen = selectTargets(root.targets ?? [], request.targets);
+  const [target] = chosen;
+  if (target === undefined || chosen.length > 1) {
+    const names = chosen.map((one) => one.name).join(', ');
+    throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
+  }
+  return targetConnection(request, target, context.cwd);
+}
