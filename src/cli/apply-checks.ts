@@ -1,17 +1,86 @@
 /**
- * apply's checks of its own flags against what it is applying, made before
- * anything is read from the service: no planning flag with a saved plan,
+ * apply's own flags, read once into an `ApplyRun`, and checked against what
+ * it is applying before anything is read from the service: no planning flag with a saved plan,
  * and --mark-applied only for a whole apply of a configuration equal to HEAD
  * (then the tag moved after a fully successful apply).
  */
-import type { PlanSetFile } from '../engine/apply-targets.js';
-import { chosenTargets } from '../engine/apply-targets.js';
+import type { Acknowledgements } from '../apply/acknowledge.js';
+import type { ApplyPorts } from '../engine/apply-target.js';
+import { chosenTargets, type PlanSetFile } from '../engine/apply-targets.js';
+import type { BaselineAt } from '../engine/baseline.js';
 import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/baseline.js';
 import { targetFiles } from '../engine/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
-import type { ApplyRun } from './apply-run.js';
+import { ApplyOutput } from './apply-output.js';
 import type { Io } from './io.js';
+import { globsOption, wholeNumberOption } from './option-values.js';
+import type { SharedOptions } from './shared-options.js';
+
+/** commander's values for apply's own options. */
+export interface ApplyFlags {
+  autoApprove?: boolean;
+  allowDelete?: string[];
+  maxDeletes?: string;
+  maxChangePercent?: string;
+  parallelism: string;
+  journal?: string;
+  syncWriteOnly?: string[] | boolean;
+  targetParallelism?: string;
+  allOrNothing?: boolean;
+  /** A git revision, or false for --no-baseline. */
+  baseline?: string | boolean;
+  unlistedIsDrift?: boolean;
+  /** --mark-applied TAG: move TAG to HEAD after a fully successful, verified apply. */
+  markApplied?: string;
+}
+
+/** One apply command's settings, read once. */
+export interface ApplyRun {
+  started: number;
+  parallelism: number;
+  flags: ApplyFlags;
+  shared: SharedOptions;
+  acks: Acknowledgements;
+  output: ApplyOutput;
+  /** A target's run: the baseline commit, resolved once for every target (undefined: no baseline). */
+  baselineAt?: BaselineAt;
+  /** The saved plan file being applied, as given. */
+  planFile?: string;
+  /** Over several targets: the engine's cross-target ports (barrier, --allow-delete across targets). */
+  ports?: Pick<ApplyPorts, 'beforeWrites' | 'allowDeleteAcrossTargets'>;
+}
+
+/** Validates apply's options (a bad one is a usage error before anything is read). */
+export function startRun(shared: SharedOptions, flags: ApplyFlags, io: Io): ApplyRun {
+  const started = Date.now();
+  const acks = readAcknowledgements(flags);
+  const parallelism = wholeNumberOption('--parallelism', flags.parallelism, { min: 1 });
+  return { started, parallelism, flags, shared, acks, output: new ApplyOutput(shared, io) };
+}
+
+function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
+  const acks: Acknowledgements = { allowDelete: allowDeleteOption(flags.allowDelete) };
+  if (flags.maxDeletes !== undefined)
+    acks.maxDeletes = wholeNumberOption('--max-deletes', flags.maxDeletes, { min: 0 });
+  if (flags.maxChangePercent !== undefined) {
+    acks.maxChangePercent = wholeNumberOption('--max-change-percent', flags.maxChangePercent, { min: 0, max: 100 });
+  }
+  return acks;
+}
+
+/** `*` alone (or `**`) would acknowledge every delete at once: a global force, which sitesync deliberately lacks. */
+function allowDeleteOption(values: string[] | undefined): string[] {
+  const globs = globsOption('--allow-delete', values, 'a domain or glob');
+  const everything = globs.find((glob) => /^\*+$/.test(glob));
+  if (everything !== undefined) {
+    throw new SitesyncError(
+      'usage',
+      `--allow-delete ${everything} would acknowledge every delete: name each domain (or a narrower glob such as *.staging.example)`,
+    );
+  }
+  return globs;
+}
 
 /** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */
 export function refusePlanningFlags(planFile: string, { shared, flags }: ApplyRun): void {

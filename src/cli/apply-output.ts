@@ -7,13 +7,10 @@ import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '..
 import type { Answer } from '../engine/apply-target.js';
 import { type ApplyRefusal, type ApplyResult, succeeded } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
-import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
-import { type ErrorJson, renderApplyError } from '../render/error-document.js';
+import { applyJson, applyResultLines, cancelledText } from '../render/apply-result.js';
+import { applyErrorJson, type ErrorJson } from '../render/error-document.js';
 import { paint, planDocument, renderHuman } from '../render/index.js';
-import type { CliContext } from './events.js';
-import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
-import { type ProgressReporter, progressReporter } from './progress.js';
 import type { SharedOptions } from './shared-options.js';
 
 /** When a person is asked, the human plan also goes to stderr under --format json, so whoever types `yes` has seen it. */
@@ -21,7 +18,8 @@ export class ApplyOutput {
   readonly #shared: SharedOptions;
   readonly #io: Io;
   #plan: Record<string, unknown> | undefined;
-  #written = false;
+  /** The JSON document written (--format json), kept for the document over targets. */
+  #document: Record<string, unknown> | undefined;
 
   constructor(shared: SharedOptions, io: Io) {
     this.#shared = shared;
@@ -39,52 +37,21 @@ export class ApplyOutput {
     if (asking) this.#io.stderr.write(human);
   }
 
-  nothingToDo(): number {
+  nothingToDo(): void {
     this.#json({ ok: true });
-    return exitCodeFor({ kind: 'done' });
   }
 
-  cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
+  /** The answer was not `yes`: said on stderr, and the refusal's code. */
+  cancelled(answer: Exclude<Answer, 'yes'>): 'interrupted' | 'cancelled' {
     const message = cancelledText(answer);
-    io.stderr.write(`${message}\n`);
+    this.#io.stderr.write(`${message}\n`);
     const code = answer === 'interrupted' ? 'interrupted' : 'cancelled';
     this.refused({ code, message });
-    return exitCodeFor({ kind: 'refused', code });
+    return code;
   }
 
   refused(refusal: ApplyRefusal): void {
     this.#json({ ok: false, refusal });
-  }
-
-  /**
-   * Follows the engine's events while it applies: the plan it made (shown
-   * first), then a progress line for the writes, with the client's notices
-   * above it. Returns the function that stops following.
-   */
-  follow(context: CliContext, asking: boolean, acks: Acknowledgements): () => void {
-    let progress: ProgressReporter | undefined;
-    let ticker: ReturnType<typeof setInterval> | undefined;
-    const notice = context.route.notice;
-    context.route.view = (event) => {
-      if (event.type === 'planned') this.plan(event.plan, event.target, asking, acks);
-      else if (event.type === 'writing') {
-        const { pacing, requestsAfter } = event;
-        progress = progressReporter(this.#io.stderr, event.total, { pacing, requestsAfter });
-        const shown = progress;
-        context.route.notice = (line) => shown.notice(line);
-        // A wait for the rate limit may last a minute: the live line counts it down instead of freezing.
-        ticker = this.#io.stderr.isTTY ? setInterval(() => shown.tick(), 1_000) : undefined;
-        ticker?.unref();
-      } else if (event.type === 'change') progress?.onProgress(event.progress);
-      else return false;
-      return true;
-    };
-    return () => {
-      clearInterval(ticker);
-      progress?.end();
-      context.route.notice = notice;
-      context.route.view = undefined;
-    };
   }
 
   result(result: ApplyResult): void {
@@ -95,15 +62,23 @@ export class ApplyOutput {
 
   /** A failure that is not a refusal (config, network, usage, a bug): under --format json, a document all the same. */
   failed(error: ErrorJson): void {
-    if (this.#shared.format !== 'json' || this.#written) return;
-    this.#written = true;
-    this.#io.stdout.write(renderApplyError(error, this.#plan ?? null));
+    if (this.#shared.format !== 'json' || this.#document !== undefined) return;
+    this.#write(applyErrorJson(error, this.#plan ?? null));
+  }
+
+  /** The JSON document written, if any. */
+  document(): Record<string, unknown> | undefined {
+    return this.#document;
   }
 
   /** The JSON document, once, and only after the plan is known. */
   #json(parts: { ok: boolean; result?: ApplyResult; refusal?: ApplyRefusal }): void {
-    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#written) return;
-    this.#written = true;
-    this.#io.stdout.write(renderApplyJson({ plan: this.#plan, ...parts }));
+    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#document !== undefined) return;
+    this.#write(applyJson({ plan: this.#plan, ...parts }));
+  }
+
+  #write(document: Record<string, unknown>): void {
+    this.#document = document;
+    this.#io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   }
 }

@@ -5,7 +5,6 @@
  * line) and its outcome shown and turned into an exit code (`applyOne`).
  */
 import { resolve } from 'node:path';
-import type { Acknowledgements } from '../apply/acknowledge.js';
 import {
   type Answer,
   type ApplyOutcome,
@@ -14,86 +13,32 @@ import {
   applyTarget,
   type SavedSource,
 } from '../engine/apply-target.js';
+import {
+  applyTargets as applyEachTarget,
+  journalFor,
+  type PerTarget,
+  type PlanSetFile,
+} from '../engine/apply-targets.js';
 import type { BaselineAt } from '../engine/baseline.js';
-import type { DesiredState } from '../model/desired-state.js';
+import type { Settled } from '../engine/pool.js';
+import { refuseConnectionFlags } from '../engine/targets.js';
+import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import { isSitesyncError, SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { SavedPlan } from '../plan/index.js';
 import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
 import { errorJsonOf } from '../render/error-document.js';
 import { safetyRefusalText } from '../render/safety-refusal.js';
+import type { ApplyRun } from './apply-checks.js';
 import { ApplyOutput } from './apply-output.js';
+import { applyTargetsHuman, applyTargetsJson } from './apply-targets.js';
 import { cliContext } from './events.js';
-import { exitCodeFor } from './exit-code.js';
+import { exitCodeFor, failureOf, mostSevere } from './exit-code.js';
 import { aborted, type Io } from './io.js';
 import { openJournal } from './journal-file.js';
-import { globsOption, readSyncWriteOnly, wholeNumberOption } from './option-values.js';
-import type { SharedOptions } from './shared-options.js';
-
-/** commander's values for apply's own options. */
-export interface ApplyFlags {
-  autoApprove?: boolean;
-  allowDelete?: string[];
-  maxDeletes?: string;
-  maxChangePercent?: string;
-  parallelism: string;
-  journal?: string;
-  syncWriteOnly?: string[] | boolean;
-  targetParallelism?: string;
-  allOrNothing?: boolean;
-  /** A git revision, or false for --no-baseline. */
-  baseline?: string | boolean;
-  unlistedIsDrift?: boolean;
-  /** --mark-applied TAG: move TAG to HEAD after a fully successful, verified apply. */
-  markApplied?: string;
-}
-
-/** One apply command's settings, read once. */
-export interface ApplyRun {
-  started: number;
-  parallelism: number;
-  flags: ApplyFlags;
-  shared: SharedOptions;
-  acks: Acknowledgements;
-  output: ApplyOutput;
-  /** A target's run: the baseline commit, resolved once for every target (undefined: no baseline). */
-  baselineAt?: BaselineAt;
-  /** The saved plan file being applied, as given. */
-  planFile?: string;
-  /** Over several targets: the engine's cross-target ports (barrier, --allow-delete across targets). */
-  ports?: Pick<ApplyPorts, 'beforeWrites' | 'allowDeleteAcrossTargets'>;
-}
-
-/** Validates apply's options (a bad one is a usage error before anything is read). */
-export function startRun(shared: SharedOptions, flags: ApplyFlags, io: Io): ApplyRun {
-  const started = Date.now();
-  const acks = readAcknowledgements(flags);
-  const parallelism = wholeNumberOption('--parallelism', flags.parallelism, { min: 1 });
-  return { started, parallelism, flags, shared, acks, output: new ApplyOutput(shared, io) };
-}
-
-function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
-  const acks: Acknowledgements = { allowDelete: allowDeleteOption(flags.allowDelete) };
-  if (flags.maxDeletes !== undefined)
-    acks.maxDeletes = wholeNumberOption('--max-deletes', flags.maxDeletes, { min: 0 });
-  if (flags.maxChangePercent !== undefined) {
-    acks.maxChangePercent = wholeNumberOption('--max-change-percent', flags.maxChangePercent, { min: 0, max: 100 });
-  }
-  return acks;
-}
-
-/** `*` alone (or `**`) would acknowledge every delete at once: a global force, which sitesync deliberately lacks. */
-function allowDeleteOption(values: string[] | undefined): string[] {
-  const globs = globsOption('--allow-delete', values, 'a domain or glob');
-  const everything = globs.find((glob) => /^\*+$/.test(glob));
-  if (everything !== undefined) {
-    throw new SitesyncError(
-      'usage',
-      `--allow-delete ${everything} would acknowledge every delete: name each domain (or a narrower glob such as *.staging.example)`,
-    );
-  }
-  return globs;
-}
+import { readSyncWriteOnly, targetParallelism } from './option-values.js';
+import { followApply } from './progress.js';
+import { type TargetIo, type TargetOutcome, TargetRuns } from './target-runs.js';
 
 /** The engine's request for this run's target. */
 function requestOf(run: ApplyRun): ApplyRequest {
@@ -123,7 +68,7 @@ export function reportFailure(run: ApplyRun, error: unknown, io: Io): void {
 export async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: DesiredState): Promise<number> {
   const context = cliContext(io, run.shared.logLevel);
   const asking = run.flags.autoApprove !== true;
-  const stop = run.output.follow(context, asking && io.prompt !== undefined, run.acks);
+  const stop = followApply(run.output, context, io, asking && io.prompt !== undefined, run.acks);
   try {
     let source: SavedSource | undefined;
     if (saved !== undefined) {
@@ -154,13 +99,15 @@ function shown(outcome: ApplyOutcome, run: ApplyRun, io: Io, label: string | und
   const { output } = run;
   switch (outcome.kind) {
     case 'nothing_to_do':
-      return output.nothingToDo();
+      output.nothingToDo();
+      return exitCodeFor({ kind: 'done' });
     case 'applied':
       output.result(outcome.result);
       return exitCodeFor({ kind: 'applied', result: outcome.result });
     case 'refused': {
       const { refusal } = outcome;
-      if (refusal.reason === 'cancelled') return output.cancelled(refusal.answer, io);
+      if (refusal.reason === 'cancelled')
+        return exitCodeFor({ kind: 'refused', code: output.cancelled(refusal.answer) });
       if (refusal.reason === 'stale') {
         const stale =
           label === undefined
@@ -195,4 +142,80 @@ async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
   }
   if (answer === undefined) return 'eof';
   return answer.trim() === 'yes' ? 'yes' : 'no';
+}
+
+/**
+ * apply over the targets `targets:` declares: the engine applies each chosen
+ * target (engine/apply-targets.ts); each shows its progress as the terminal
+ * allows, then one report, and the most severe exit code.
+ */
+export async function applyTargets(
+  declared: readonly TargetDeclaration[],
+  base: ApplyRun,
+  io: Io,
+  options: { set?: PlanSetFile | undefined; baseline?: BaselineAt | undefined },
+): Promise<number> {
+  const { shared, flags } = base;
+  const { set } = options;
+  refuseConnectionFlags(shared);
+  if (set === undefined && flags.autoApprove !== true) {
+    throw new SitesyncError(
+      'usage',
+      'with targets, apply asks no question: review a plan (sitesync plan --out plan.json) and apply that file, or pass --auto-approve',
+    );
+  }
+  let runs: TargetRuns | undefined;
+  const mine = new Map<string, { run: ApplyRun; io: TargetIo; stop: () => void }>();
+  const outcomes = new Map<string, TargetOutcome<Record<string, unknown> | undefined>>();
+  const started = (target: TargetDeclaration): PerTarget => {
+    const targetIo = (runs as TargetRuns).start(target);
+    const run: ApplyRun = { ...base, output: new ApplyOutput(shared, targetIo) };
+    const context = cliContext(targetIo, shared.logLevel);
+    const part = set?.plan.targets.find((entry) => entry.name === target.name);
+    if (part !== undefined) run.output.plan(part.plan, part.target, false, run.acks);
+    mine.set(target.name, { run, io: targetIo, stop: followApply(run.output, context, targetIo, false, run.acks) });
+    const { journal } = flags;
+    const openTargetJournal = () => openJournal(resolve(io.cwd, journalFor(journal as string, target.name)));
+    return { context, ...(journal !== undefined && { ports: { openJournal: openTargetJournal } }) };
+  };
+  const ended = (target: TargetDeclaration, settled: Settled<ApplyOutcome>) => {
+    const { run, io: targetIo, stop } = mine.get(target.name) as { run: ApplyRun; io: TargetIo; stop: () => void };
+    stop();
+    let code: number;
+    let failure: ReturnType<typeof failureOf> | undefined;
+    try {
+      if (!settled.ok) throw settled.error;
+      code = shown(settled.value, run, targetIo, `${set?.file} (target ${target.name})`);
+    } catch (error) {
+      reportFailure(run, error, targetIo);
+      failure = failureOf(error, aborted(targetIo, error));
+      code = failure.code;
+    }
+    (runs as TargetRuns).end(target, code, failure?.message);
+    const kept = { target, code, value: run.output.document(), stdout: targetIo.out() };
+    outcomes.set(target.name, { ...kept, ...(failure && { error: failure.message, errorJson: failure.errorJson }) });
+  };
+  const request = {
+    ...requestOf(base),
+    targetParallelism: targetParallelism(flags.targetParallelism),
+    allOrNothing: flags.allOrNothing === true,
+  };
+  let settled: Awaited<ReturnType<typeof applyEachTarget>>;
+  try {
+    settled = await applyEachTarget(declared, request, cliContext(io, shared.logLevel), {
+      ...options,
+      begin: (chosen) => {
+        runs = new TargetRuns(io, chosen);
+      },
+      started,
+      ended,
+    });
+  } finally {
+    runs?.finish();
+  }
+  const all = settled.map(
+    ({ target }) => outcomes.get(target.name) as TargetOutcome<Record<string, unknown> | undefined>,
+  );
+  io.stdout.write(shared.format === 'json' ? applyTargetsJson(all) : applyTargetsHuman(all));
+  return mostSevere(all.map((outcome) => outcome.code));
 }

@@ -8,7 +8,19 @@
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import { EXIT } from './io.js';
+import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
+
+/** Exit codes, documented in docs/exit-codes.md. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  changes: 2,
+  unsafe: 3,
+  /** A plan with drift or a conflict, classified against a git baseline (--detailed-exitcode). */
+  drift: 4,
+  /** Ctrl-C: in-flight requests finished, the rest skipped. */
+  interrupted: 130,
+} as const;
 
 export type CommandOutcome =
   /** Finished what it was asked (schema, export, serve, an apply with nothing to do). */
@@ -78,4 +90,10 @@ export function mostSevere(codes: readonly number[]): number {
     return index === -1 ? SEVERITY.indexOf(EXIT.error) : index;
   };
   return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), EXIT.ok as number);
+}
+
+/** An error that ended one target's run, as its report holds it: exit code, one-line message, JSON error. */
+export function failureOf(error: unknown, aborted: boolean): { code: number; message: string; errorJson: ErrorJson } {
+  const message = isSitesyncError(error) ? error.message : error instanceof Error ? error.message : String(error);
+  return { code: exitCodeFor({ kind: 'failed', error, aborted }), message, errorJson: errorJsonOf(error, aborted) };
 }

@@ -9,7 +9,11 @@ import { Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
 import { isValidGlob } from '../model/glob.js';
 import { parseWriteOnlySync, type WriteOnlySync } from '../plan/policy.js';
-import { collect } from './repeatable.js';
+
+/** commander argParser for a repeatable option: every value, in order. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+import { wholeNumberOption } from '../engine/numbers.js';
 
 export { secondsOption, type WholeNumberRange, wholeNumberOption } from '../engine/numbers.js';
 
@@ -45,4 +49,9 @@ export function readSyncWriteOnly(values: string[] | boolean | undefined): Write
 /** --target, for the commands that run on targets (plan, apply, export, validate). */
 export function targetOption() {
   return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
+}
+
+/** --target-parallelism: targets run at once (default 4). */
+export function targetParallelism(text: string | undefined): number {
+  return wholeNumberOption('--target-parallelism', text ?? '4', { min: 1 });
 }

@@ -1,73 +1,81 @@
 /**
- * `sitesync plan` when the configuration declares targets: every chosen
- * target planned by the engine at once (at most --target-parallelism at a
- * time), each classified against its files at the one baseline commit, then
- * one report, one plan file over all, and the most severe exit code.
+ * `sitesync plan` when the configuration declares targets: the engine plans
+ * every chosen target (engine/plan-targets.ts); this shows each target's
+ * progress, then one report, one plan file over all, and the most severe
+ * exit code.
  */
 import { resolve } from 'node:path';
-import { type BaselineAt, baselineFor, resolveBaseline } from '../engine/baseline.js';
-import { PatternsAcrossTargets } from '../engine/patterns-across-targets.js';
-import { type PlannedTarget, type PlanRequest, planTarget } from '../engine/plan-target.js';
-import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from '../engine/targets.js';
+import type { PlannedTarget, PlanRequest } from '../engine/plan-target.js';
+import { planTargets as planEachTarget } from '../engine/plan-targets.js';
+import type { Settled } from '../engine/pool.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { createSavedPlanSet, serializeSavedPlanSet } from '../plan/index.js';
 import type { TargetReport } from '../render/targets.js';
 import { cliContext } from './events.js';
-import { exitCodeFor, mostSevere } from './exit-code.js';
-import { type Io, writeAtomically } from './io.js';
+import { exitCodeFor, failureOf, mostSevere } from './exit-code.js';
+import { aborted, type Io, writeAtomically } from './io.js';
 import { applyCommand, renderTargetReports } from './plan-view.js';
-import type { RawBaselineOptions, SharedOptions } from './shared-options.js';
-import { fanOut } from './target-runs.js';
+import type { SharedOptions } from './shared-options.js';
+import { TargetRuns } from './target-runs.js';
 
-export interface PlanTargetsFlags extends RawBaselineOptions {
+export interface PlanTargetsFlags {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
 }
 
-/** Every chosen target planned at once (at most `bound` at a time), then one report and the most severe exit code. */
 export async function planTargets(
-  declared: TargetDeclaration[],
+  declared: readonly TargetDeclaration[],
   request: PlanRequest,
   shared: SharedOptions,
   flags: PlanTargetsFlags,
   bound: number,
   io: Io,
 ): Promise<number> {
-  refuseConnectionFlags(shared);
-  const chosen = selectTargets(declared, shared.targets);
-  // Resolved once: every target reads its files at the same commit.
-  const at: BaselineAt | undefined = resolveBaseline(shared.files, flags, io);
-  const { syncWriteOnly } = request;
-  const span = await spanDomains(shared, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, io);
-  const only = PatternsAcrossTargets.only(shared.only, chosen, span);
-  const outcomes = await fanOut<PlannedTarget>(chosen, bound, io, async (target, targetIo) => {
-    const targetShared = {
-      ...targetOptions(request, target, io.cwd),
-      ...(span && { spanDomains: span }),
-      // Planning writes nothing: no target waits; the run refuses a typo once all have listed.
-      ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
+  const reports = new Map<string, TargetReport & { saved?: PlannedTarget['saved'] }>();
+  let runs: TargetRuns | undefined;
+  const ended = (target: TargetDeclaration, settled: Settled<PlannedTarget>) => {
+    const view = runs as TargetRuns;
+    const report: TargetReport & { saved?: PlannedTarget['saved'] } = {
+      name: target.name,
+      target: target.url,
+      code: 0,
     };
-    try {
-      const context = cliContext(targetIo, shared.logLevel);
-      const planned = await planTarget(targetShared, context, baselineFor(targetShared, at, targetIo));
-      const detailedExitcode = flags.detailedExitcode === true;
-      return { code: exitCodeFor({ kind: 'planned', plan: planned.plan, detailedExitcode }), value: planned };
-    } finally {
-      only?.end(target.name);
+    if (settled.ok) {
+      const { plan, explanation, saved } = settled.value;
+      report.code = exitCodeFor({ kind: 'planned', plan, detailedExitcode: flags.detailedExitcode === true });
+      Object.assign(report, {
+        target: settled.value.target,
+        plan,
+        saved,
+        ...(explanation && { explain: explanation }),
+      });
+      view.end(target, report.code);
+    } else {
+      const failure = failureOf(settled.error, aborted(io, settled.error));
+      Object.assign(report, { code: failure.code, error: failure.errorJson });
+      view.end(target, failure.code, failure.message);
     }
-  });
-  const refusal = only?.refusal();
-  if (refusal !== undefined) throw refusal;
-  const reports: TargetReport[] = outcomes.map(({ target, code, value, errorJson }) => ({
-    name: target.name,
-    target: value?.target ?? target.url,
-    code,
-    ...(value && { plan: value.plan }),
-    ...(value?.explanation && { explain: value.explanation }),
-    ...(errorJson !== undefined && { error: errorJson }),
-  }));
+    reports.set(target.name, report);
+  };
+  const context = cliContext(io, shared.logLevel);
+  let outcomes: Awaited<ReturnType<typeof planEachTarget>>;
+  try {
+    outcomes = await planEachTarget(declared, request, context, {
+      targetParallelism: bound,
+      begin: (chosen) => {
+        runs = new TargetRuns(io, chosen);
+      },
+      started: (target) => cliContext((runs as TargetRuns).start(target), shared.logLevel),
+      ended,
+    });
+  } finally {
+    runs?.finish();
+  }
+  const all = outcomes.map(
+    ({ target }) => reports.get(target.name) as TargetReport & { saved?: PlannedTarget['saved'] },
+  );
   if (flags.out !== undefined) {
-    const parts = outcomes.flatMap(({ target, value }) => (value ? [{ name: target.name, saved: value.saved }] : []));
+    const parts = all.flatMap((report) => (report.saved ? [{ name: report.name, saved: report.saved }] : []));
     if (parts.length > 0) {
       writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlanSet(createSavedPlanSet(parts)), flags.out);
       const names = parts.map((part) => part.name).join(', ');
@@ -76,6 +84,11 @@ export async function planTargets(
       );
     }
   }
-  io.stdout.write(renderTargetReports(reports, shared));
-  return mostSevere(outcomes.map((outcome) => outcome.code));
+  io.stdout.write(
+    renderTargetReports(
+      all.map(({ saved: _, ...report }) => report),
+      shared,
+    ),
+  );
+  return mostSevere(all.map((report) => report.code));
 }

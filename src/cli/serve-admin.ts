@@ -8,26 +8,16 @@
 import type { Command } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
 import type { Account, ServerStore } from '../server/index.js';
-import { ServerSetupError } from '../server/setup-error.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { wholeNumberOption } from './option-values.js';
+import { shownDb, throwIfSetupError } from './serve-db.js';
 
 export const DEFAULT_DB = './sitesync.db';
 
 export const integerOption = (name: string, text: string, min: number, max: number): number =>
   wholeNumberOption(`--${name}`, text, { min, max });
-
-/** A server error that is the user's (short key, missing directory) → one readable line; others pass. */
-export function throwIfSetupError(error: unknown): void {
-  if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
-}
-
-/** The --db value as it may be shown: a postgres:// URL without its password. */
-export function shownDb(db: string): string {
-  return db.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
-}
 
 /** Opens the database of an accounts command (an SQLite file or a postgres:// URL); only `create` may make a new file. */
 async function withStore<T>(db: string, create: boolean, work: (store: ServerStore) => Promise<T>): Promise<T> {

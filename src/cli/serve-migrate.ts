@@ -8,7 +8,7 @@ import { SitesyncError } from '../model/errors.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
-import { shownDb, throwIfSetupError } from './serve-admin.js';
+import { shownDb, throwIfSetupError } from './serve-db.js';
 
 async function migrate(options: { from: string; to: string; replace?: true }, io: Io): Promise<number> {
   const { isPostgresUrl } = await import('../server/pg-store.js');

@@ -14,8 +14,7 @@ import { LOG_LEVELS, type LogLevel } from '../engine/context.js';
 import type { ConnectionRequest, RunRequest } from '../engine/request.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Io } from './io.js';
-import { globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
-import { collect } from './repeatable.js';
+import { collect, globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
 export { LOG_LEVELS, type LogLevel };

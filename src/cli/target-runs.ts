@@ -1,24 +1,15 @@
 /**
- * A command run on several targets, as the terminal shows it: a bounded
- * fan-out (the engine's pool) in which one target's failure never stops
- * another, each target with its own Io (stderr lines named after the target,
- * or its line on the status board), and its exit code, value or error kept
- * for one report.
+ * A command run on several targets, as the terminal shows it (the engine
+ * runs them): each target's own Io (stderr lines named after the target off
+ * a terminal; on a terminal its latest line on a status board of one line
+ * per target, its lines printed grouped when it ends), and what each target
+ * ended with, kept for one report.
  */
-import { eachBounded } from '../engine/pool.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
-import { isSitesyncError } from '../model/errors.js';
-import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
-import { exitCodeFor } from './exit-code.js';
+import type { ErrorJson } from '../render/error-document.js';
 import type { Io, OutputStream } from './io.js';
-import { wholeNumberOption } from './option-values.js';
-import { type StatusBoard, statusBoard } from './status-board.js';
 
-export function targetParallelism(text: string | undefined): number {
-  return wholeNumberOption('--target-parallelism', text ?? '4', { min: 1 });
-}
-
-/** What one target's run ended with: its exit code, and the error that ended it, if one did. */
+/** What one target's run ended with: its exit code, value, or the error that ended it. */
 export interface TargetOutcome<T> {
   target: TargetDeclaration;
   code: number;
@@ -31,53 +22,48 @@ export interface TargetOutcome<T> {
   stdout: string;
 }
 
-/**
- * Runs `work` for every target, at most `bound` at a time, each with its own
- * Io; an error ends only that target's run. Outcomes come back in target order.
- */
-export async function fanOut<T>(
-  targets: readonly TargetDeclaration[],
-  bound: number,
-  io: Io,
-  work: (target: TargetDeclaration, io: TargetIo) => Promise<{ code: number; value?: T }>,
-): Promise<TargetOutcome<T>[]> {
-  const board = statusBoard(
-    io.stderr,
-    targets.map((target) => target.name),
-  );
-  const outcomes: TargetOutcome<T>[] = new Array(targets.length);
-  // One day for every target: the same day decides which ignore_changes rules have expired.
-  const started = io.now?.() ?? new Date();
-  const now = () => started;
-  try {
-    await eachBounded(targets, bound, async (target, index) => {
-      const targetIo = targetIoFor(io, target.name, board, now);
-      board.update(target.name, 'started');
-      const outcome = await runOne(target, targetIo, work);
-      outcomes[index] = outcome;
-      targetIo.flush();
-      board.update(target.name, outcome.error !== undefined ? `failed: ${outcome.error}` : statusWord(outcome.code));
-    });
-  } finally {
-    board.end();
-  }
-  return outcomes;
-}
+/** The terminal's view of a run over targets. */
+export class TargetRuns {
+  readonly #io: Io;
+  readonly #board: StatusBoard;
+  readonly #ios = new Map<string, TargetIo>();
+  readonly #now: () => Date;
 
-async function runOne<T>(
-  target: TargetDeclaration,
-  io: TargetIo,
-  work: (target: TargetDeclaration, io: TargetIo) => Promise<{ code: number; value?: T }>,
-): Promise<TargetOutcome<T>> {
-  try {
-    const { code, value } = await work(target, io);
-    return { target, code, ...(value !== undefined && { value }), stdout: io.out() };
-  } catch (error) {
-    const aborted = io.signal?.aborted === true && error === io.signal.reason;
-    const message = isSitesyncError(error) ? error.message : error instanceof Error ? error.message : String(error);
-    io.stderr.write(`error: ${message}\n`);
-    const code = exitCodeFor({ kind: 'failed', error, aborted });
-    return { target, code, error: message, errorJson: errorJsonOf(error, aborted), stdout: io.out() };
+  constructor(io: Io, targets: readonly TargetDeclaration[]) {
+    this.#io = io;
+    this.#board = statusBoard(
+      io.stderr,
+      targets.map((target) => target.name),
+    );
+    // One day for every target: the same day decides which ignore_changes rules have expired.
+    const started = io.now?.() ?? new Date();
+    this.#now = () => started;
+  }
+
+  /** The target's Io, as it starts. */
+  start(target: TargetDeclaration): TargetIo {
+    const targetIo = targetIoFor(this.#io, target.name, this.#board, this.#now);
+    this.#ios.set(target.name, targetIo);
+    this.#board.update(target.name, 'started');
+    return targetIo;
+  }
+
+  /** The target's Io (started before). */
+  ioOf(target: TargetDeclaration): TargetIo {
+    return this.#ios.get(target.name) ?? this.start(target);
+  }
+
+  /** The target ended (`error`: the message of the error that ended it): its lines and status shown. */
+  end(target: TargetDeclaration, code: number, error?: string): void {
+    const targetIo = this.ioOf(target);
+    if (error !== undefined) targetIo.stderr.write(`error: ${error}\n`);
+    targetIo.flush();
+    this.#board.update(target.name, error !== undefined ? `failed: ${error}` : statusWord(code));
+  }
+
+  /** Leaves the last statuses on the screen. */
+  finish(): void {
+    this.#board.end();
   }
 }
 
@@ -145,4 +131,53 @@ function targetIoFor(io: Io, name: string, board: StatusBoard, now: () => Date):
   if (io.signal) targetIo.signal = io.signal;
   targetIo.now = now;
   return targetIo;
+}
+
+/** One line per target (its latest status), redrawn in place; lines printed meanwhile go above it. */
+interface StatusBoard {
+  update(name: string, status: string): void;
+  /** Lines that stay: written above the board. */
+  print(lines: readonly string[]): void;
+  /** Leaves the last statuses on the screen. */
+  end(): void;
+}
+
+const WIDTH = 100;
+
+function statusBoard(stream: OutputStream, names: readonly string[]): StatusBoard {
+  if (!stream.isTTY) {
+    return {
+      update: () => {},
+      print: (lines) => stream.write(lines.map((line) => `${line}\n`).join('')),
+      end: () => {},
+    };
+  }
+  const statuses = new Map(names.map((name) => [name, 'waiting']));
+  const width = Math.max(...names.map((name) => name.length));
+  let drawn = 0;
+  const erase = () => {
+    if (drawn > 0) stream.write(`\x1b[${drawn}A\r\x1b[J`);
+    drawn = 0;
+  };
+  const draw = () => {
+    let text = '';
+    for (const [name, status] of statuses) {
+      text += `${`${name.padEnd(width)}  ${status}`.slice(0, WIDTH)}\n`;
+    }
+    stream.write(text);
+    drawn = statuses.size;
+  };
+  return {
+    update(name, status) {
+      statuses.set(name, status);
+      erase();
+      draw();
+    },
+    print(lines) {
+      erase();
+      stream.write(lines.map((line) => `${line}\n`).join(''));
+      draw();
+    },
+    end() {},
+  };
 }

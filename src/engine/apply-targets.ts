@@ -1,20 +1,108 @@
 /**
- * What `apply` over several targets (docs/config.md, Targets) needs beyond
- * each target's own apply: which targets a run or a saved plan's parts
- * choose, each target's journal file, and the all-or-nothing barrier that
- * lets no target write until every target has passed its checks.
+ * Apply over several targets (docs/config.md, Targets): each chosen target
+ * runs the single-target apply (engine/apply-target.ts: from the
+ * configuration, or its part of a saved plan with its own admission,
+ * signature and freshness check and its own key), at most `targetParallelism`
+ * at once; one target's failure or stale part never stops another, unless
+ * `allOrNothing`, whose barrier lets no target write until every target has
+ * passed its checks. The outcomes come back as values, in target order.
  */
 import { basename, dirname, extname, join } from 'node:path';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
-import type { SavedPlanSet } from '../plan/index.js';
+import { type SavedPlanSet, savedPlanOf } from '../plan/index.js';
+import { type ApplyOutcome, type ApplyPorts, type ApplyRequest, applyTarget } from './apply-target.js';
+import type { BaselineAt } from './baseline.js';
+import type { EngineContext } from './context.js';
+import { PatternsAcrossTargets } from './patterns-across-targets.js';
+import type { TargetSettled } from './plan-targets.js';
+import { type Settled, settleBounded } from './pool.js';
 import type { RunRequest } from './request.js';
-import { selectTargets } from './targets.js';
+import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from './targets.js';
 
 /** A saved plan over targets, and the file it came from (for messages). */
 export interface PlanSetFile {
   file: string;
   plan: SavedPlanSet;
+}
+
+export interface TargetsApplyRequest extends ApplyRequest {
+  /** Targets applied at once (every target at once when a barrier needs it). */
+  targetParallelism: number;
+  allOrNothing: boolean;
+}
+
+/** What the caller gives each target's run: its own context (events named after it) and ports (a journal). */
+export interface PerTarget {
+  context: EngineContext;
+  ports?: Pick<ApplyPorts, 'openJournal'>;
+}
+
+export interface TargetsApplyOptions {
+  /** Apply this saved plan's parts; else plan each target, classified against `baseline` (resolved once for all). */
+  set?: PlanSetFile | undefined;
+  baseline?: BaselineAt | undefined;
+  /** Called once the targets are chosen, before any starts. */
+  begin?: (chosen: readonly TargetDeclaration[]) => void;
+  /** Called as each target starts. */
+  started: (target: TargetDeclaration) => PerTarget;
+  /** Called as each target ends, before the others have. */
+  ended?: (target: TargetDeclaration, settled: Settled<ApplyOutcome>) => void;
+}
+
+export async function applyTargets(
+  declared: readonly TargetDeclaration[],
+  request: TargetsApplyRequest,
+  context: EngineContext,
+  options: TargetsApplyOptions,
+): Promise<TargetSettled<ApplyOutcome>[]> {
+  const { set } = options;
+  refuseConnectionFlags(request);
+  const chosen = chosenTargets(declared, request, set);
+  const barrier = request.allOrNothing ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
+  // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
+  const syncSites = request.syncWriteOnly === false ? [] : request.syncWriteOnly.sites;
+  const span = set === undefined ? await spanDomains(request, chosen, syncSites, context) : undefined;
+  // An --only that no target configures is decided by every target's listing, before any target writes.
+  const only = set === undefined ? PatternsAcrossTargets.only(request.only, chosen, span) : undefined;
+  // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
+  const allowDelete = PatternsAcrossTargets.allowDelete(request.acks.allowDelete, chosen);
+  // Every target must reach a barrier, so none may wait for a free slot.
+  const everyAtOnce = barrier !== undefined || only?.undecided === true || allowDelete !== undefined;
+  const bound = everyAtOnce ? chosen.length : request.targetParallelism;
+  const work = async (target: TargetDeclaration) => {
+    const mine = options.started(target);
+    const targetRequest: ApplyRequest = {
+      ...targetOptions(request, target, context.cwd),
+      ...(span && { spanDomains: span }),
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, true) }),
+      baselineAt: options.baseline,
+    };
+    const ports: ApplyPorts = {
+      ...mine.ports,
+      ...(barrier && { beforeWrites: () => barrier.arrive(target.name) }),
+      ...(allowDelete && { allowDeleteAcrossTargets: allowDelete.hookFor(target.name, true) }),
+    };
+    try {
+      const part = set?.plan.targets.find((entry) => entry.name === target.name);
+      const source = part && { saved: savedPlanOf(part), label: `${set?.file} (target ${target.name})` };
+      const outcome = await applyTarget(targetRequest, mine.context, ports, source);
+      barrier?.finish(target.name, outcome.kind !== 'refused');
+      return outcome;
+    } catch (error) {
+      barrier?.finish(target.name, false);
+      throw error;
+    } finally {
+      only?.end(target.name);
+      allowDelete?.end(target.name);
+    }
+  };
+  options.begin?.(chosen);
+  const settled = await settleBounded(chosen, bound, work, options.ended);
+  // Every target refused it before writing: one error for the run, as without targets.
+  const refusal = only?.refusal() ?? allowDelete?.refusal();
+  if (refusal !== undefined) throw refusal;
+  return settled.map((end, index) => ({ ...end, target: chosen[index] as TargetDeclaration }));
 }
 
 /** The targets a run applies: chosen by --target among the declared ones, or among the saved plan's parts. */

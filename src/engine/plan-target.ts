@@ -5,7 +5,7 @@
  * later apply. Never writes to the service. The exit code is the caller's.
  */
 import type { DesiredState } from '../model/desired-state.js';
-import type { Baseline, Plan } from '../model/plan.js';
+import type { Plan } from '../model/plan.js';
 import {
   createSavedPlan,
   explain,
@@ -14,15 +14,18 @@ import {
   signSavedPlan,
   type WriteOnlySync,
 } from '../plan/index.js';
+import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
 import type { RunRequest } from './request.js';
 
-export interface PlanRequest extends RunRequest {
+export interface PlanRequest extends RunRequest, BaselineFlags {
   syncWriteOnly: WriteOnlySync | false;
   unlistedIsDrift: boolean;
   /** Also explain every compared field (raw and canonical values). */
   explain: boolean;
+  /** A target's run: the baseline commit, resolved once for every target (undefined: none). */
+  baselineAt?: BaselineAt | undefined;
 }
 
 export interface PlannedTarget {
@@ -37,9 +40,13 @@ export interface PlannedTarget {
 export async function planTarget(
   request: PlanRequest,
   context: EngineContext,
-  baseline: Baseline | undefined,
   loaded?: DesiredState,
 ): Promise<PlannedTarget> {
+  // Its own baseline (one target), or its target's files at the commit resolved for all.
+  const baseline =
+    request.target === undefined
+      ? loadBaseline(request.files, request, context)
+      : baselineFor(request, request.baselineAt, context);
   const session = await openSession(request, context, undefined, 'check', loaded);
   const { api, state, connection } = session;
   try {

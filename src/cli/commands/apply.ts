@@ -18,9 +18,8 @@ import { refuseTargetsWithout } from '../../engine/targets.js';
 import { SitesyncError } from '../../model/errors.js';
 import { parsePlanFile } from '../../plan/index.js';
 import { errorJsonOf, renderApplyError } from '../../render/error-document.js';
-import { marked, markTarget, refusePlanningFlags } from '../apply-checks.js';
-import { type ApplyFlags, type ApplyRun, applyOne, reportFailure, startRun } from '../apply-run.js';
-import { applyTargets } from '../apply-targets.js';
+import { type ApplyFlags, type ApplyRun, marked, markTarget, refusePlanningFlags, startRun } from '../apply-checks.js';
+import { applyOne, applyTargets, reportFailure } from '../apply-run.js';
 import type { CommandContext } from '../command-context.js';
 import { cliContext } from '../events.js';
 import { aborted, type Io } from '../io.js';
@@ -84,7 +83,7 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   }
   // Resolved once: every target reads its files at the same commit.
   const baseline = resolveBaseline(run.shared.files, run.flags, io);
-  return marked(mark, await applyTargets(root.targets, run, io, applyOne, { baseline }), io);
+  return marked(mark, await applyTargets(root.targets, run, io, { baseline }), io);
 }
 
 async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
@@ -115,7 +114,7 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
     }
     const set = { file: planFile, plan: parsed.set };
     const mark = markTarget(run, root, io, set);
-    return marked(mark, await applyTargets(root.targets, run, io, applyOne, { set }), io);
+    return marked(mark, await applyTargets(root.targets, run, io, { set }), io);
   } finally {
     lock.release();
   }

@@ -9,7 +9,6 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { loadBaseline } from '../../engine/baseline.js';
 import { type PlanRequest, planTarget } from '../../engine/plan-target.js';
 import { loadDesiredState } from '../../engine/prepare.js';
 import { refuseTargetsWithout } from '../../engine/targets.js';
@@ -19,7 +18,7 @@ import type { CommandContext } from '../command-context.js';
 import { cliContext } from '../events.js';
 import { exitCodeFor } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
-import { readSyncWriteOnly, syncWriteOnlyOption } from '../option-values.js';
+import { readSyncWriteOnly, syncWriteOnlyOption, targetParallelism } from '../option-values.js';
 import { planTargets } from '../plan-targets.js';
 import { applyCommand, renderPlan } from '../plan-view.js';
 import {
@@ -29,7 +28,6 @@ import {
   readSharedOptions,
   type SharedOptions,
 } from '../shared-options.js';
-import { targetParallelism } from '../target-runs.js';
 
 const FORMATS = ['human', 'json', 'markdown'] as const;
 
@@ -72,7 +70,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const request = planRequest(shared, flags);
   if (root.targets !== undefined) return planTargets(root.targets, request, shared, flags, bound, io);
   refuseTargetsWithout(shared);
-  const planned = await planTarget(request, context, loadBaseline(shared.files, flags, io), root);
+  const planned = await planTarget(request, context, root);
   if (flags.out !== undefined) {
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
@@ -88,5 +86,6 @@ function planRequest(shared: SharedOptions, flags: PlanFlags): PlanRequest {
     syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
     unlistedIsDrift: flags.unlistedIsDrift === true,
     explain: flags.explain === true,
+    baseline: flags.baseline,
   };
 }

@@ -15,7 +15,8 @@ import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { DEFAULT_DB, integerOption, registerAdminCommands, shownDb, throwIfSetupError } from '../serve-admin.js';
+import { DEFAULT_DB, integerOption, registerAdminCommands } from '../serve-admin.js';
+import { shownDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 
 interface ServeOptions {
