@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test` and plain `npx vitest run`: everything a machine with Node.js, the npm packages and
+ * Debian's PostgreSQL 15 can run. Tests that need more (HAProxy) are the deployment suite,
+ * test/deployment/ with vitest.deployment.config.ts (`npm run test:deployment`).
+ */
+
 /** Server contract tests that run on PostgreSQL too (startTestServer picks the backend). */
 const POSTGRES_CONTRACT = [
   'test/server/websites-crud.test.ts',
@@ -36,7 +42,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/server/postgres-*.test.ts'] },
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/server/postgres-*.test.ts', 'test/deployment/**'],
+        },
       },
       {
         extends: true,

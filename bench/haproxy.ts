@@ -3,14 +3,25 @@
  * configuration (scripts/haproxy.cfg) in front of the given replicas (one
  * replica is given as both servers). Resolves once `/ready` answers through it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test/helpers/postgres-cluster.js';
 
-const CONFIG = join(fileURLToPath(new URL('..', import.meta.url)), 'scripts', 'haproxy.cfg');
-export const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'].find(existsSync);
+const SCRIPTS = join(fileURLToPath(new URL('..', import.meta.url)), 'scripts');
+const CONFIG = join(SCRIPTS, 'haproxy.cfg');
+
+/** The haproxy binary (scripts/haproxy-path.sh, the project's one lookup), or undefined when it is not installed. */
+export function haproxyPath(): string | undefined {
+  try {
+    return execFileSync(join(SCRIPTS, 'haproxy-path.sh'), {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
 
 export interface Balancer {
   url: string;
@@ -19,10 +30,11 @@ export interface Balancer {
 }
 
 export async function startHaproxy(replicaUrls: string[]): Promise<Balancer> {
-  if (!HAPROXY) throw new Error('haproxy is not installed (apt-get install haproxy)');
+  const haproxy = haproxyPath();
+  if (!haproxy) throw new Error('haproxy is not installed: apt-get install haproxy');
   const [first, second = first] = replicaUrls.map((url) => new URL(url).host);
   const port = await freePort();
-  const child = spawn(HAPROXY, ['-db', '-f', CONFIG], {
+  const child = spawn(haproxy, ['-db', '-f', CONFIG], {
     env: { SITESYNC_LB_BIND: `127.0.0.1:${port}`, SITESYNC_REPLICA1: first!, SITESYNC_REPLICA2: second! },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -32,7 +32,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { startServer } from '../src/server/index.js';
 import { startThrowawayCluster } from '../test/helpers/postgres-cluster.js';
-import { HAPROXY, startHaproxy } from './haproxy.js';
+import { haproxyPath, startHaproxy } from './haproxy.js';
 import { spawnServer } from './support.js';
 
 const KEY = 'bench-key-0123456789abcdef';
@@ -313,7 +313,7 @@ const FORM = 'application/x-www-form-urlencoded';
 
 /** One replica behind HAProxy, then two replicas on the same database behind it: create and list. */
 async function measureReplicas(sites: number, base: string, checks: [string, boolean][]): Promise<void> {
-  if (!HAPROXY) {
+  if (!haproxyPath()) {
     process.stdout.write('\ntwo replicas behind HAProxy: not measured (haproxy is not installed)\n');
     return;
   }

@@ -32,9 +32,7 @@ done
 say() { echo "replicas.sh: $*" >&2; }
 fail() { say "$*"; exit 1; }
 
-haproxy_bin="$(command -v haproxy || true)"
-[ -n "$haproxy_bin" ] || { [ -x /usr/sbin/haproxy ] && haproxy_bin=/usr/sbin/haproxy; } ||
-  fail "haproxy is not installed (apt-get install haproxy)"
+haproxy_bin="$("$root/scripts/haproxy-path.sh")" || exit 1
 if [ -n "${SITESYNC_COMMAND:-}" ]; then
   read -r -a sitesync <<<"$SITESYNC_COMMAND"
 else

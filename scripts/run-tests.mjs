@@ -1,7 +1,23 @@
 #!/usr/bin/env node
-// Runs the whole vitest suite and ends with the one line CI reads: "N passed, N failed".
+// Runs a vitest suite and ends with the one line CI reads: "N passed, N failed".
+//   node scripts/run-tests.mjs                 the main suite (npm test)
+//   node scripts/run-tests.mjs --deployment    the deployment suite (npm run test:deployment), which needs HAProxy
+// Other arguments go to vitest.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const deployment = args.includes('--deployment');
+const vitestArgs = args.filter((arg) => arg !== '--deployment');
+if (deployment) {
+  // Its prerequisites first, in one line, before vitest starts anything.
+  const check = spawnSync('scripts/deployment-prerequisites.sh', { stdio: 'inherit' });
+  if (check.status !== 0) {
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  vitestArgs.unshift('--config', 'vitest.deployment.config.ts');
+}
 
 const report = '.test-results.json';
 // Written by the global teardown (test/helpers/temp-leaks.ts) when the run left sitesync-* entries in the temp directory.
@@ -10,7 +26,7 @@ rmSync(report, { force: true });
 rmSync(leaks, { force: true });
 const result = spawnSync(
   'npx',
-  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs],
   { stdio: 'inherit' },
 );
 let passed = 0;
@@ -32,5 +48,7 @@ if (existsSync(leaks)) {
   failed += 1;
 }
 if (result.status !== 0 && failed === 0) failed = 1;
+if (!deployment)
+  console.log('The deployment tests (HAProxy in front of replicas) are a separate suite: npm run test:deployment');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

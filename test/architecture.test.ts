@@ -53,11 +53,37 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   engine: ['model', 'plan', 'config', 'api', 'apply', 'render'],
 };
 
+/**
+ * The rooms of server/ and the rooms each may import (its own always; the
+ * root, index.ts and setup-error.ts, wires them and is not restricted):
+ * http/ reaches storage through the contract in store/, never a backend.
+ */
+const SERVER_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  http: ['store', ''],
+  store: [''],
+  'store/sqlite': ['store', ''],
+  'store/postgres': ['store', ''],
+  admin: ['store', 'store/sqlite', 'store/postgres', ''],
+};
+
+/** The server's packages and the rooms allowed to use them; admin/ copies SQLite into PostgreSQL (admin/migrate-data.ts). */
+const SERVER_PACKAGE_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  fastify: ['http'],
+  'sonic-boom': ['http'],
+  'better-sqlite3': ['store/sqlite', 'admin'],
+  pg: ['store/postgres', 'admin'],
+};
+
+/** `server/store/sqlite/store.ts` → `store/sqlite`; a file at server/'s root → ''. */
+const serverRoom = (file: string): string => file.split('/').slice(1, -1).join('/');
+
 interface Import {
   file: string;
   folder: string;
   /** The folder of src/ imported, or undefined for a package. */
   target?: string;
+  /** Inside server/: the room of server/ imported (see SERVER_ROOMS). */
+  targetRoom?: string;
   /** The package name, for bare specifiers. */
   pkg?: string;
   /** A Node.js built-in (`node:fs`). */
@@ -83,7 +109,11 @@ function importsOf(path: string): Import[] {
   );
   return specifiers.flatMap((specifier): Import[] => {
     if (specifier.startsWith('node:')) return [{ file, folder, builtin: specifier }];
-    if (specifier.startsWith('.')) return [{ file, folder, target: folderOf(resolve(dirname(path), specifier)) }];
+    if (specifier.startsWith('.')) {
+      const target = relative(SRC, resolve(dirname(path), specifier));
+      const room = target.startsWith('server/') ? { targetRoom: serverRoom(target) } : {};
+      return [{ file, folder, target: folderOf(resolve(dirname(path), specifier)), ...room }];
+    }
     const parts = specifier.split('/');
     const pkg = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
     return [{ file, folder, pkg }];
@@ -178,6 +208,30 @@ describe('architecture', () => {
     const chain = longestChain(join(SRC, 'cli')).map((path) => relative(SRC, path));
     expect(chain.length).toBeGreaterThan(2);
     expect(chain.length, chain.join(' → ')).toBeLessThanOrEqual(5);
+  });
+
+  it('keeps the server in its rooms: http/ sees the store contract only, the backends never meet', () => {
+    const wrong = imports
+      .filter((entry) => entry.folder === 'server' && entry.target === 'server' && entry.targetRoom !== undefined)
+      .filter((entry) => {
+        const allowed = SERVER_ROOMS[serverRoom(entry.file)];
+        return (
+          allowed !== undefined && entry.targetRoom !== serverRoom(entry.file) && !allowed.includes(entry.targetRoom!)
+        );
+      })
+      .map((entry) => `${entry.file} imports from server/${entry.targetRoom || '(root)'}`);
+    expect(wrong).toEqual([]);
+    expect(
+      imports.filter((entry) => entry.file.startsWith('server/http/') && entry.targetRoom === 'store').length,
+    ).toBeGreaterThan(0);
+  });
+
+  it("uses each of the server's packages from its room only (everything PostgreSQL in store/postgres/)", () => {
+    const strays = imports
+      .filter((entry) => entry.folder === 'server' && entry.pkg !== undefined)
+      .filter((entry) => !(SERVER_PACKAGE_ROOMS[entry.pkg!] ?? []).includes(serverRoom(entry.file)))
+      .map((entry) => `${entry.file} imports ${entry.pkg}`);
+    expect(strays).toEqual([]);
   });
 
   it('keeps commands apart: a command imports shared steps (cli/prepare.ts and the like), never another command', () => {

@@ -9,9 +9,10 @@
  * (`notice`): one odd value must not fail every command of the account.
  */
 
-import { canonicalDomain } from '../model/domain.js';
+import { canonicalDomain, searchSpellings } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import type { DesiredWebsite, LiveWebsite } from '../model/website.js';
+import { ACCOUNT_PATH, type AccountAllowance, decodeAccountAllowance } from './account.js';
 import { mismatchedFields } from './compare.js';
 import { createWebsite } from './create.js';
 import { errorForResponse, isLoginPage } from './http-errors.js';
@@ -30,6 +31,8 @@ import {
 } from './wire.js';
 
 export const WEBSITES_PATH = '/api/v1/websites';
+/** The smallest `per_page` the service takes: a count needs only `meta.total`. */
+const SMALLEST_PAGE = 10;
 
 export interface ClientParts {
   url: string;
@@ -74,6 +77,17 @@ export class ApiClient implements WebsitesApi {
     );
   }
 
+  async readAccount(options: Cancellable = {}): Promise<AccountAllowance | undefined> {
+    const request: HttpRequest = { method: 'GET', path: ACCOUNT_PATH };
+    const result = await this.#send(request, options);
+    if (result.response.status === 404) return undefined;
+    return decodeAccountAllowance(this.#json(request, result));
+  }
+
+  async countWebsites(options: Cancellable = {}): Promise<number | undefined> {
+    return (await this.#page(encodeListQuery(1, SMALLEST_PAGE), options.signal)).total;
+  }
+
   async getWebsite(id: number, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
     const request: HttpRequest = { method: 'GET', path: `${WEBSITES_PATH}/${id}` };
     const result = await this.#send(request, options);
@@ -81,14 +95,18 @@ export class ApiClient implements WebsitesApi {
     return decodeRecordBody(this.#json(request, result), this.#label(request), this.#unreadable);
   }
 
-  findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
+  async findWebsite(domain: string, options: Cancellable = {}): Promise<LiveWebsite | undefined> {
     const wanted = canonicalDomain(domain);
-    // `search` is a substring match: keep only the exact domain.
-    return findFirst(
-      (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, wanted), signal),
-      (site) => canonicalDomain(site.domain) === wanted,
-      options.signal,
-    );
+    // `search` is a substring match: keep only the exact domain, under each spelling the service may have stored.
+    for (const spelling of searchSpellings(wanted)) {
+      const found = await findFirst(
+        (page, signal) => this.#page(encodeListQuery(page, PAGE_SIZE, spelling), signal),
+        (site) => canonicalDomain(site.domain) === wanted,
+        options.signal,
+      );
+      if (found) return found;
+    }
+    return undefined;
   }
 
   createWebsite(desired: DesiredWebsite, options: Cancellable = {}): Promise<LiveWebsite> {

@@ -6,7 +6,7 @@
  * one that cannot be completed is an error, never a partial result: a partial
  * listing would make prune delete what it did not see.
  */
-import { canonicalDomain } from '../model/domain.js';
+import { canonicalDomain, searchSpellings } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import type { LiveWebsite } from '../model/website.js';
 import type { ListPage } from './wire.js';
@@ -41,17 +41,25 @@ export async function findFirst(
   return undefined;
 }
 
-/** Fetches page `n` (1-based) of the substring search for `search`. */
-export type SearchPageFetcher = (search: string, page: number, signal: AbortSignal | undefined) => Promise<ListPage>;
+/** Fetches page `n` (1-based) of the substring search for `search` (undefined: the whole account). */
+export type SearchPageFetcher = (
+  search: string | undefined,
+  page: number,
+  signal: AbortSignal | undefined,
+) => Promise<ListPage>;
 
 /**
  * Every live site whose canonical domain is one of `domains`, through one
- * `search` per domain instead of the whole account: a targeted plan of 1 site
- * on an account of 10,000 costs 1 request, not 100. The search is a substring
- * match (and `_` / `%` are SQL wildcards on the real service), so each search
- * is read completely (every page, the same snapshot checks as a full listing)
- * and kept only where the canonical domain is exactly the one asked for.
- * Sites come back in id order, like a full listing.
+ * `search` per spelling the service may have stored (`searchSpellings`: the
+ * ASCII form, and the Unicode form of an IDN) instead of the whole account:
+ * a targeted plan of 1 site on an account of 10,000 costs 1 request, not 100.
+ * The search is a substring match (and `_` / `%` are SQL wildcards on the
+ * real service), so each search is read completely (every page, the same
+ * snapshot checks as a full listing) and kept only where the canonical domain
+ * is exactly the one asked for. An IDN that none of its searches finds may be
+ * stored in a spelling no search reaches, and a plan would create it a second
+ * time: then the whole account is listed instead. Sites come back in id
+ * order, like a full listing.
  */
 export async function listNamed(
   fetchPage: SearchPageFetcher,
@@ -59,15 +67,22 @@ export async function listNamed(
   concurrency: number,
   signal?: AbortSignal,
 ): Promise<LiveWebsite[]> {
-  const wanted = [...new Set(domains.map(canonicalDomain))];
+  const wanted = new Set(domains.map(canonicalDomain));
+  const named = (sites: LiveWebsite[]) => sites.filter((site) => wanted.has(canonicalDomain(site.domain)));
+  const search = (text: string | undefined) =>
+    listEverything((page, pageSignal) => fetchPage(text, page, pageSignal), concurrency, signal);
   const found = new Map<number, LiveWebsite>();
   for (const domain of wanted) {
-    const matches = await listEverything(
-      (page, pageSignal) => fetchPage(domain, page, pageSignal),
-      concurrency,
-      signal,
-    );
-    for (const site of matches) if (canonicalDomain(site.domain) === domain) found.set(site.id, site);
+    const spellings = searchSpellings(domain);
+    let hits = 0;
+    for (const spelling of spellings) {
+      for (const site of await search(spelling)) {
+        if (canonicalDomain(site.domain) !== domain) continue;
+        found.set(site.id, site);
+        hits++;
+      }
+    }
+    if (hits === 0 && spellings.length > 1) return named(await search(undefined));
   }
   return [...found.values()].sort((a, b) => a.id - b.id);
 }

@@ -4,6 +4,7 @@
  */
 import type { Secret } from '../model/secret.js';
 import type { DesiredWebsite, LiveWebsite, WebsiteSettings } from '../model/website.js';
+import type { AccountAllowance } from './account.js';
 
 export interface WebsiteUpdate {
   /** Only the settings that change. */
@@ -45,9 +46,17 @@ export interface WebsitesApi {
   listWebsites(options?: Cancellable): Promise<LiveWebsite[]>;
   /**
    * Every website whose canonical domain is one of `domains` (a `search` per
-   * domain, filtered to exact matches): the live state of a targeted plan.
+   * spelling the service may have stored, filtered to exact matches; the whole
+   * account when an IDN is found under none): the live state of a targeted plan.
    */
   listWebsitesNamed(domains: readonly string[], options?: Cancellable): Promise<LiveWebsite[]>;
+  /**
+   * The account's website allowance (`GET /api/v1/account`, one request), or
+   * undefined where the service does not offer it (404) or does not say.
+   */
+  readAccount(options?: Cancellable): Promise<AccountAllowance | undefined>;
+  /** How many websites the account holds (one list request, `meta.total`), or undefined when the answer does not say. */
+  countWebsites(options?: Cancellable): Promise<number | undefined>;
   /** One website, or undefined when it does not exist (404). */
   getWebsite(id: number, options?: Cancellable): Promise<LiveWebsite | undefined>;
   /** Exact canonical-domain lookup through `search`. */

@@ -1,7 +1,8 @@
 /**
  * Every command's exit code, decided in one place from what the command
  * ended with (docs/exit-codes.md): 0 done, 1 an error or an unmet goal, 2 a
- * plan with changes under --detailed-exitcode, 3 an unsafe plan, 4 a plan
+ * plan with changes under --detailed-exitcode (or an export that could not
+ * hold every website as it is live), 3 an unsafe plan, 4 a plan
  * with drift or a conflict (classified against a baseline) under
  * --detailed-exitcode, 130 an interruption.
  */
@@ -26,6 +27,8 @@ export type CommandOutcome =
   /** Finished what it was asked (schema, export, serve, an apply with nothing to do). */
   | { kind: 'done' }
   | { kind: 'validated'; valid: boolean }
+  /** export wrote its file; `incomplete`: some website is not held as it is live (commented out, or a field unmanaged). */
+  | { kind: 'exported'; incomplete: boolean }
   | { kind: 'planned'; plan: Plan; detailedExitcode: boolean }
   | { kind: 'applied'; result: ApplyResult }
   /** Wrote nothing on purpose: an unsafe plan, a prompt not answered `yes`, an interrupt before the first change. */
@@ -41,6 +44,8 @@ export function exitCodeFor(outcome: CommandOutcome): number {
       return EXIT.ok;
     case 'validated':
       return outcome.valid ? EXIT.ok : EXIT.error;
+    case 'exported':
+      return outcome.incomplete ? EXIT.changes : EXIT.ok;
     case 'planned':
       if (outcome.plan.safety.length > 0) return EXIT.unsafe;
       if (!outcome.detailedExitcode) return EXIT.ok;

@@ -59,7 +59,7 @@ async function createAccount(
   options: { db: string; websiteLimit?: string; apiAccess: boolean },
   io: Io,
 ): Promise<number> {
-  const { accountNameProblem, createAccountWithKey } = await import('../server/accounts.js');
+  const { accountNameProblem, createAccountWithKey } = await import('../server/admin/accounts.js');
   const problem = accountNameProblem(name);
   if (problem) throw new SitesyncError('usage', problem);
   const websiteLimit =
@@ -108,7 +108,7 @@ async function listAccounts(db: string, io: Io): Promise<number> {
 }
 
 async function rotate(name: string, db: string, io: Io): Promise<number> {
-  const { rotateKey } = await import('../server/accounts.js');
+  const { rotateKey } = await import('../server/admin/accounts.js');
   return withStore(db, false, async (store) => {
     const account = await findAccount(store, name, db);
     const { key, revoked } = await rotateKey(store, account);
@@ -156,7 +156,7 @@ async function backup(db: string, out: string, io: Io): Promise<number> {
         'pg_dump --format=custom --file=sitesync.dump "$URL" (see docs/server.md, "Backups")',
     );
   }
-  const { backupDatabase } = await import('../server/backup.js');
+  const { backupDatabase } = await import('../server/admin/backup.js');
   try {
     const result = await backupDatabase(db, out);
     const secret = result.secret ? ` and its key secret to ${result.secret}` : '';

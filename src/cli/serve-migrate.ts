@@ -1,6 +1,6 @@
 /**
  * `sitesync serve migrate-data --from FILE.db --to postgres://…`: moves a
- * reference server's state from SQLite to PostgreSQL (server/migrate-data.ts).
+ * reference server's state from SQLite to PostgreSQL (server/admin/migrate-data.ts).
  * Output names the target without its password.
  */
 import type { Command } from '@commander-js/extra-typings';
@@ -11,14 +11,14 @@ import type { Io } from './io.js';
 import { shownDb, throwIfSetupError } from './serve-db.js';
 
 async function migrate(options: { from: string; to: string; replace?: true }, io: Io): Promise<number> {
-  const { isPostgresUrl } = await import('../server/pg-store.js');
+  const { isPostgresUrl } = await import('../server/store/postgres/store.js');
   if (!isPostgresUrl(options.to)) {
     throw new SitesyncError('usage', '--to must be a postgres:// (or postgresql://) URL');
   }
   if (options.from === ':memory:' || isPostgresUrl(options.from)) {
     throw new SitesyncError('usage', '--from must be an SQLite database file');
   }
-  const { migrateData } = await import('../server/migrate-data.js');
+  const { migrateData } = await import('../server/admin/migrate-data.js');
   io.stderr.write(`copying ${options.from} to ${shownDb(options.to)} in one transaction…\n`);
   try {
     const { counts, checksum, nextWebsiteId } = await migrateData(options.from, options.to, {

@@ -5,7 +5,14 @@
  * files, and privacy: password only with a password.
  */
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
-import { byDomain, canonicalDomain, isStorableDomain, isValidServiceDomain } from '../model/domain.js';
+import {
+  byDomain,
+  canonicalDomain,
+  isAdoptableDomain,
+  isStorableDomain,
+  isValidServiceDomain,
+  serviceNormalizeDomain,
+} from '../model/domain.js';
 import type { Secret } from '../model/secret.js';
 import {
   CONFIG_FIELD_NAMES,
@@ -234,6 +241,12 @@ function checkDomain(
   problems: ConfigProblem[],
 ): string | undefined {
   const domain = canonicalDomain(written);
+  if (!isStorableDomain(domain) && isAdoptableDomain(domain)) {
+    // Validation cannot see the live sites: plan refuses to create it (uncreatableDomains), adopts it when live.
+    const message = `${JSON.stringify(written)} is not a valid domain for a new website; the service may already hold it (it stores some such domains), so it is managed when live and never created`;
+    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+    return domain;
+  }
   if (!isStorableDomain(domain)) {
     const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
     const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;
@@ -241,7 +254,7 @@ function checkDomain(
     return undefined;
   }
   if (domain !== written) {
-    const message = `${JSON.stringify(written)} is read as ${domain}, as the service stores it; write ${domain}`;
+    const message = `${JSON.stringify(written)} is read as ${domain}${readAsWhy(written, domain)}; write ${domain}`;
     problems.push(problemAt(source, path, message, { severity: 'warning' }));
   } else if (!isValidServiceDomain(domain)) {
     // The service stores it (so sitesync manages it), but it is not a hostname browsers and DNS accept.
@@ -249,6 +262,19 @@ function checkDomain(
     problems.push(problemAt(source, path, message, { severity: 'warning' }));
   }
   return domain;
+}
+
+/**
+ * Why a written domain is read as its canonical form. The service itself
+ * lowercases and drops a scheme and a leading `www.`, but it keeps a trailing
+ * dot and Unicode as sent (issue 24): those are sitesync's own reading.
+ */
+function readAsWhy(written: string, domain: string): string {
+  const normalized = serviceNormalizeDomain(written);
+  if (normalized === domain) return ', as the service stores it';
+  const kept = [normalized.endsWith('.') && 'a trailing dot', /[^\x00-\x7f]/.test(normalized) && 'Unicode'];
+  const what = kept.filter(Boolean).join(' and ');
+  return `: the service keeps ${what} as sent, so sitesync creates ${domain} and takes a live site under either spelling for this website`;
 }
 
 function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {

@@ -3,14 +3,14 @@
  * Loading the result gives back the live settings: password-protected sites
  * get a `${SITESYNC_PASSWORD_<DOMAIN>}` reference (the service never reveals
  * passwords), and fields the server does not return are left out and named
- * in the header. What the service accepted but `validate` refuses (an IP
- * entry such as `192.168.001.1`) is exported as is, with a comment on its
- * line and a warning: never silently an invalid file.
+ * in the header. What the service accepted but `validate` refuses is never
+ * written as an invalid file (see exportConfigWithWarnings).
  */
-import { byDomain, indexLiveByDomain } from '../model/domain.js';
+import { byDomain, indexLiveByDomain, isAdoptableDomain, isStorableDomain } from '../model/domain.js';
+import { isValidGlob } from '../model/glob.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES } from '../model/website.js';
 import { isIpOrCidr } from './ip.js';
-import { type SerializableWebsite, type SerializeInput, serializeConfig } from './serialize.js';
+import { type SerializableWebsite, type SerializeInput, serializeConfig, serializeWebsiteLines } from './serialize.js';
 
 /** Where editors find the schema: the copy shipped in the installed package. */
 export const EXPORT_SCHEMA_REF = './node_modules/sitesync/schemas/websites.schema.json';
@@ -31,17 +31,29 @@ export function passwordVariable(domain: string): string {
 
 export interface ExportResult {
   text: string;
-  /** One line each (for stderr): entries validate will refuse, fields not exported. */
+  /** One line each (for stderr): what the file does not hold as it is live, fields not exported. */
   warnings: string[];
+  /** The websites the file does not hold as they are live (commented out, or a field left unmanaged). */
+  incomplete: string[];
 }
 
 export function exportConfig(live: LiveWebsite[], options: ExportOptions = {}): string {
   return exportConfigWithWarnings(live, options).text;
 }
 
+/**
+ * Whatever is written validates and plans to zero (issue 24). What the file
+ * cannot hold as it is live is said in a comment and a warning, and listed in
+ * `incomplete`: an exclude_ips entry validate refuses leaves that site's
+ * exclude_ips unmanaged (`ignore_changes`, the live list in a comment), and a
+ * domain validate refuses outright (`isAdoptableDomain`) is written commented
+ * out at the end, and protected where a glob can name it, so a later prune
+ * never deletes a site the file could not list.
+ */
 export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOptions = {}): ExportResult {
   const used = new Set<string>();
   const warnings: string[] = [];
+  const incomplete: string[] = [];
   const index = indexLiveByDomain(live);
   const duplicateComments = new Map(
     index.duplicates.map((duplicate) => [
@@ -55,37 +67,63 @@ export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOpt
       `${duplicate.domain}: the service holds this domain more than once; exported the oldest (id ${duplicate.kept}), not id ${ids}`,
     );
   }
-  const websites = [...index.byDomain]
-    .map(([domain, site]) => ({ site, domain }))
-    .sort(byDomain)
+  const sites = [...index.byDomain].map(([domain, site]) => ({ site, domain })).sort(byDomain);
+  const unlistable = sites.filter(({ domain }) => !isAdoptableDomain(domain));
+  for (const { domain } of unlistable) {
+    incomplete.push(domain);
+    warnings.push(`${JSON.stringify(domain)}: ${UNLISTABLE_REASON}; written commented out at the end of the file`);
+  }
+  const websites = sites
+    .filter(({ domain }) => isAdoptableDomain(domain))
     .map(({ site, domain }): SerializableWebsite => {
-      const out: SerializableWebsite = { domain, settings: site.settings };
-      const duplicateComment = duplicateComments.get(domain);
-      if (duplicateComment !== undefined) out.domainComment = duplicateComment;
+      const out: SerializableWebsite = { domain, settings: { ...site.settings } };
+      const comments = [duplicateComments.get(domain)];
+      if (!isStorableDomain(domain)) comments.push(EXISTING_ONLY_COMMENT);
       if (site.settings.privacy === 'password') {
         out.passwordVariable = uniqueName(passwordVariable(domain), used);
         out.passwordComment = PASSWORD_COMMENT;
       }
-      const invalid = (site.settings.excludeIps ?? []).filter((entry) => !isIpOrCidr(entry));
+      const ips = site.settings.excludeIps ?? [];
+      const invalid = ips.filter((entry) => !isIpOrCidr(entry));
       if (invalid.length > 0) {
-        out.settingComments = { excludeIps: invalidIpComment(invalid) };
-        for (const entry of invalid) {
-          warnings.push(
-            `${domain}: exclude_ips entry ${JSON.stringify(entry)} is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it`,
-          );
-        }
+        delete out.settings.excludeIps;
+        out.ignoreChanges = ['excludeIps'];
+        comments.push(invalidIpComment(ips, invalid));
+        incomplete.push(domain);
+        warnings.push(
+          `${domain}: exclude_ips ${invalid.map((entry) => JSON.stringify(entry)).join(', ')} ${invalid.length === 1 ? 'is not an IP address or CIDR range' : 'are not IP addresses or CIDR ranges'}; exclude_ips is written as ignore_changes (not managed), the live list in a comment`,
+        );
       }
+      const comment = comments.filter((text) => text !== undefined).join('; ');
+      if (comment !== '') out.domainComment = comment;
       return out;
     });
   const missing = unreturned(live);
   const header = [options.header, notExportedLine(missing)].filter((line) => line !== undefined).join('\n');
   const input: SerializeInput = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
   if (header !== '') input.header = header;
+  const protect = unlistable.map(({ domain }) => asGlob(domain)).filter((glob) => isValidGlob(glob));
+  if (protect.length > 0) input.protect = protect;
+  if (unlistable.length > 0) {
+    input.trailer = [
+      `Not listed: ${UNLISTABLE_REASON}. As live (kept as they are; protected where a glob can name them):`,
+      ...unlistable.flatMap(({ site, domain }) => serializeWebsiteLines({ domain, settings: site.settings })),
+    ];
+  }
   if (missing.length > 0) {
     const them = missing.length === 1 ? 'it' : 'them';
     warnings.push(`the server does not return ${missing.join(', ')}: not exported; set ${them} by hand where needed`);
   }
-  return { text: serializeConfig(input), warnings };
+  return { text: serializeConfig(input), warnings, incomplete };
+}
+
+const UNLISTABLE_REASON = 'not a domain validate accepts, even for an existing website';
+const EXISTING_ONLY_COMMENT =
+  'not a valid domain for a new website: the service holds it, so sitesync manages it (and never creates it)';
+
+/** A protect glob for a domain: characters a glob cannot hold become `?` (one character each). */
+function asGlob(domain: string): string {
+  return domain.replace(/[^a-z0-9.*?_-]/gi, '?');
 }
 
 /** Config names of the settings that some live site lacks (the server does not return them). */
@@ -101,11 +139,13 @@ function notExportedLine(missing: readonly string[]): string | undefined {
   return `Not exported: ${missing.join(', ')} (the server does not return ${them}): set ${them} by hand.`;
 }
 
-function invalidIpComment(entries: readonly string[]): string {
-  const list = entries.map((entry) => JSON.stringify(entry)).join(', ');
-  return entries.length === 1
-    ? `not an IP address or CIDR range: ${list} (the service accepted it; validate does not): correct it`
-    : `not IP addresses or CIDR ranges: ${list} (the service accepted them; validate does not): correct them`;
+function invalidIpComment(live: readonly string[], invalid: readonly string[]): string {
+  const list = invalid.map((entry) => JSON.stringify(entry)).join(', ');
+  const [what, it] =
+    invalid.length === 1
+      ? ['is not an IP address or CIDR range', 'it']
+      : ['are not IP addresses or CIDR ranges', 'them'];
+  return `exclude_ips not managed: live [${live.join(', ')}], where ${list} ${what} (the service accepted ${it}; validate does not): correct ${it}, then remove ignore_changes`;
 }
 
 /** `a-b.com` and `a.b.com` would share a name: the later one gets a suffix. */

@@ -29,8 +29,6 @@ export interface SerializableWebsite {
   passwordComment?: string;
   /** A comment placed after the domain line. */
   domainComment?: string;
-  /** Comments placed after a setting's line (in `defaults` when the value was factored out there). */
-  settingComments?: Partial<Record<SettingName, string>>;
   ignoreChanges?: readonly FieldName[];
 }
 
@@ -43,6 +41,10 @@ export interface SerializeInput {
   schema: string;
   /** Comment lines after the modeline. */
   header?: string;
+  /** Globs written as `protect:` (without a full policy). */
+  protect?: readonly string[];
+  /** Comment lines at the end of the file. */
+  trailer?: readonly string[];
 }
 
 type Defaults = Partial<Record<SettingName, SettingValue>>;
@@ -53,6 +55,7 @@ export function serializeConfig(input: SerializeInput): string {
   const root: Record<string, unknown> = { version: 1 };
   if (input.apiUrl !== undefined) root.api = { url: input.apiUrl };
   if (input.policy) Object.assign(root, policyObject(input.policy));
+  else if (input.protect !== undefined) root.protect = [...input.protect];
   if (Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
   root.websites = websites.map((site) => websiteObject(site, defaults));
 
@@ -64,23 +67,18 @@ export function serializeConfig(input: SerializeInput): string {
     if (site.domainComment && isNode(domain)) (domain as Node).comment = ` ${site.domainComment}`;
     const password = doc.getIn(['websites', i, 'password'], true);
     if (site.passwordComment && isNode(password)) (password as Node).comment = ` ${site.passwordComment}`;
-    for (const name of SETTING_NAMES) {
-      const comment = site.settingComments?.[name];
-      if (comment !== undefined) addComment(doc, i, FIELDS[name].configName, comment);
-    }
   });
   flowLists(doc);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const trailer = (input.trailer ?? []).map((line) => `# ${line}`.trimEnd());
+  return trailer.length === 0 ? text : `${text}${trailer.join('\n')}\n`;
 }
 
-/** A comment after the site's own line for `key`, else after the `defaults` line it inherits; never twice. */
-function addComment(doc: Document, index: number, key: string, comment: string): void {
-  const node = doc.getIn(['websites', index, key], true) ?? doc.getIn(['defaults', key], true);
-  if (!isNode(node)) return;
-  const text = ` ${comment}`;
-  const existing = (node as Node).comment;
-  if (existing === undefined || existing === null) (node as Node).comment = text;
-  else if (!existing.includes(comment)) (node as Node).comment = `${existing};${text}`;
+/** One website entry as YAML lines (`- domain: …`), values the service defaults left out: for a comment. */
+export function serializeWebsiteLines(site: SerializableWebsite): string[] {
+  const doc = new Document([websiteObject(site, {})]);
+  flowLists(doc);
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd().split('\n');
 }
 
 /** The most common value of each field, when shared by two or more sites and unlike the service default. */

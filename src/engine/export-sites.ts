@@ -4,6 +4,7 @@
  * text, with what the text cannot hold faithfully as warnings. Reads only.
  */
 import { exportConfigWithWarnings } from '../config/export.js';
+import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesAny } from '../model/glob.js';
 import { connectionOf, openClient } from './connect.js';
@@ -24,6 +25,8 @@ export interface Exported {
   /** The websites.yaml text. */
   text: string;
   warnings: string[];
+  /** The websites the text cannot hold as they are live (each has a warning). */
+  incomplete: ReturnType<typeof exportConfigWithWarnings>['incomplete'];
   /** Websites written. */
   count: number;
   /** The service's URL. */
@@ -35,12 +38,14 @@ export async function exportSites(request: ExportRequest, context: EngineContext
   const api = openClient(options, context, connectionOf(options, context));
   try {
     const live = await listLive(api, context);
-    const selected = request.only.length === 0 ? live : live.filter((site) => matchesAny(site.domain, request.only));
-    const { text, warnings } = exportConfigWithWarnings(selected, {
+    // Globs are on canonical domains (a site the service holds in Unicode is matched by its punycode form).
+    const selected =
+      request.only.length === 0 ? live : live.filter((site) => matchesAny(canonicalDomain(site.domain), request.only));
+    const { text, warnings, incomplete } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
       ...(request.schema !== undefined && { schema: request.schema }),
     });
-    return { text, warnings, count: selected.length, target: api.url };
+    return { text, warnings, incomplete, count: selected.length, target: api.url };
   } finally {
     await api.close();
   }

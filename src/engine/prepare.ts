@@ -9,6 +9,7 @@ import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
+import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
@@ -19,6 +20,7 @@ import {
   plan,
   policyFromConfig,
   scopeOf,
+  uncreatableDomains,
   type WriteOnlySync,
   writeOnlyResend,
 } from '../plan/index.js';
@@ -26,6 +28,7 @@ import { problemJson } from '../render/validate.js';
 import { connectionOf, openClient } from './connect.js';
 import { type EngineContext, todayOf } from './context.js';
 import type { RunRequest } from './request.js';
+import { refuseOverAllowance } from './website-allowance.js';
 
 /** Loads and validates the configuration; every problem is printed before failing. */
 export async function loadDesiredState(
@@ -163,14 +166,41 @@ export async function planSession(
   }
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
+  refuseUncreatable(result, session.state.websites);
+  await refuseOverAllowance(
+    session.api,
+    result,
+    domains === undefined ? live.length : undefined,
+    context,
+    shared.logLevel,
+  );
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
   if (domains !== undefined) delete result.coverage;
   return { live, liveCount, policy, plan: result };
 }
 
+/**
+ * A domain validate accepted only because the service may hold it (a warning)
+ * that no live site has: the plan would create it, and sitesync never sends
+ * a domain the service's rule refuses. Refused before anything is written.
+ */
+function refuseUncreatable(result: Plan, desired: readonly DesiredWebsite[]): void {
+  const domains = uncreatableDomains(result);
+  if (domains.length === 0) return;
+  const where = (domain: string) => {
+    const source = desired.find((site) => site.domain === domain)?.source;
+    return source ? `${source.file}:${source.line}:${source.column}: ` : '';
+  };
+  const lines = domains.map((domain) => `${where(domain)}${JSON.stringify(domain)}`);
+  throw new SitesyncError(
+    'config',
+    `not a valid domain for a new website, and the service holds no website with it (only an existing one can be managed): ${lines.join(', ')}`,
+  );
+}
+
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
 function unmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
-  const domains = [...configured, ...live.map((site) => site.domain)];
+  const domains = [...configured, ...live.map((site) => canonicalDomain(site.domain))];
   return only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
 }
 

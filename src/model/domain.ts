@@ -3,7 +3,7 @@
  * stores it; sitesync must do the same on the configuration side, or every plan
  * would re-create `www.Example.com` forever. Pure functions; no I/O.
  */
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 
 const MAX_DOMAIN_LENGTH = 255;
 // The service's rule: dotted hostname (labels 1..63, alphanumeric at both ends,
@@ -45,6 +45,25 @@ export function isStorableDomain(domain: string): boolean {
 }
 
 /**
+ * Whether a domain sitesync will not create (not `isStorableDomain`) may
+ * still name a website the deployed service already holds: it stores odd
+ * shapes its own rule should refuse (`-dash.example`, `exa mple.com`, a `?`
+ * for an undecodable byte; issue 24). Such a site can be exported, adopted
+ * and planned, never created. Still refused: no dot, a port or path (`:`,
+ * `/`, `@`, `#`, `\`), control characters, an environment reference, over
+ * 255 characters.
+ */
+export function isAdoptableDomain(domain: string): boolean {
+  if (isStorableDomain(domain)) return true;
+  return (
+    domain.length <= MAX_DOMAIN_LENGTH &&
+    /[^.]\.[^.]/.test(domain) &&
+    !/[\x00-\x1f\x7f/:@#\\]/.test(domain) &&
+    !domain.includes('${')
+  );
+}
+
+/**
  * The canonical form sitesync uses as identity: the service's normalisation,
  * plus what a person writes that the service would store differently or
  * refuse: a trailing dot, and internationalised names (to punycode).
@@ -57,6 +76,21 @@ export function canonicalDomain(input: string): string {
     if (ascii !== '') domain = ascii;
   }
   return domain;
+}
+
+/**
+ * What to `search` for (a case-insensitive substring match) to find every site
+ * whose canonical domain is `domain`, whichever spelling the service stored
+ * (it stores a domain as sent): the ASCII form finds it in any case, with a
+ * trailing dot or a leading `www.`; an internationalised domain may also be
+ * stored in Unicode, which no ASCII substring finds, so that form is searched
+ * too. Other spellings of an IDN (partly punycode, decomposed accents) are
+ * not: a search that finds none of these may have missed the site.
+ */
+export function searchSpellings(domain: string): string[] {
+  const ascii = canonicalDomain(domain);
+  const unicode = domainToUnicode(ascii);
+  return unicode === '' || unicode === ascii ? [ascii] : [ascii, unicode];
 }
 
 // A domain canonicalDomain leaves unchanged (the form the service stores): a fast path for 100,000 live sites.

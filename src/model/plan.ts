@@ -86,7 +86,8 @@ export type NoteKind =
   | 'duplicate_domain' // the service holds one canonical domain more than once: one note per group
   | 'unlisted_drift' // --unlisted-is-drift: in scope, not listed, prune off: created outside the configuration
   | 'possible_rename' // prune off: a create whose settings match a kept site (a domain edit makes a second site)
-  | 'ignore_expired'; // an ignore_changes rule's `until` has passed: its field is compared again (one note per rule)
+  | 'ignore_expired' // an ignore_changes rule's `until` has passed: its field is compared again (one note per rule)
+  | 'password_kept'; // an update leaves privacy password: the service keeps the stored password, and would use it again
 
 /** A note on the plan, as structure: render/plan-text.ts words it. */
 export interface Note {

@@ -60,13 +60,24 @@ function toFlag(raw: unknown): boolean | undefined {
 }
 
 /**
- * An integer column the service tests with PHP truthiness (`email`,
- * `exclude_bots`): the real service accepts any integer, and every non-zero
- * one is on. Other representations as `toFlag`.
+ * An integer column the service tests with PHP truthiness (`exclude_bots`):
+ * the real service accepts any integer, and every non-zero one is on. Other
+ * representations as `toFlag`.
  */
 function toIntegerFlag(raw: unknown): boolean | undefined {
   if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw !== 0 : undefined;
   if (typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw)) return !/^\s*[-+]?0+\s*$/.test(raw);
+  return toFlag(raw);
+}
+
+/**
+ * `email`: an integer column the real service accepts any integer into, but
+ * it sends reports only to sites `WHERE email = 1`: on is exactly 1, any other
+ * integer (`5`, `-1`) is off, and a plan that wants reports sends 1 again.
+ */
+function toReportFlag(raw: unknown): boolean | undefined {
+  if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw === 1 : undefined;
+  if (typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw)) return Number(raw) === 1;
   return toFlag(raw);
 }
 
@@ -196,7 +207,7 @@ export const FIELDS: { readonly [K in SettingName]: FieldSpec<K> } = {
     configName: 'email',
     wireName: 'email',
     defaultValue: false,
-    canonical: toIntegerFlag,
+    canonical: toReportFlag,
     isCanonical: isFlag,
     format: formatFlag,
   }),

@@ -3,7 +3,7 @@
 export { classifyPlan, countClasses, createClass, deleteClass, fieldClass, withBaselineWrites } from './baseline.js';
 export { type ExplainOutcome, explain, type FieldExplanation, type SiteExplanation } from './explain.js';
 export { fingerprintLive, planDigest } from './fingerprint.js';
-export { plan } from './planner.js';
+export { plan, uncreatableDomains } from './planner.js';
 export {
   type CliPolicy,
   parseWriteOnlySync,

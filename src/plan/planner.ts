@@ -6,11 +6,12 @@
  * re-used in the same run). Safety is checked separately (safety.ts) over the
  * finished plan and attached as data; apply enforces it.
  */
-import { byDomain, type DuplicateDomain, indexLiveByDomain } from '../model/domain.js';
+import { byDomain, type DuplicateDomain, indexLiveByDomain, isStorableDomain } from '../model/domain.js';
 import type {
   Baseline,
   Change,
   CreateChange,
+  FieldChange,
   IgnoredOnlySite,
   Note,
   Plan,
@@ -42,6 +43,8 @@ interface Tally {
   unverified: string[];
   ignored: string[];
   filtered: string[];
+  /** Updates that leave privacy password on a site that holds a password: the service keeps it. */
+  passwordKept: string[];
   expired: ExpiredRules;
   /** The sites with an expired rule, as compared (the rule's field no longer ignored), by domain. */
   compared: Map<string, DesiredWebsite>;
@@ -73,6 +76,7 @@ export function plan(
     unverified: [],
     ignored: [],
     filtered: [],
+    passwordKept: [],
     expired: new ExpiredRules(),
     compared: new Map(),
     unchanged: 0,
@@ -110,6 +114,19 @@ export function plan(
     result.summary.drift = tally.unlistedDrift.length;
   }
   return result;
+}
+
+/**
+ * The creates of a plan that the service must not be asked for: a domain
+ * `validate` accepts only because the service may already hold it
+ * (`isAdoptableDomain`), and the live listing does not. The planner plans
+ * them like any create; the caller refuses the plan (validation cannot see
+ * the live sites, the planner has no words).
+ */
+export function uncreatableDomains(result: Plan): string[] {
+  return result.changes.flatMap((change) =>
+    change.action === 'create' && !isStorableDomain(change.domain) ? [change.domain] : [],
+  );
 }
 
 /** Creates and updates for the listed sites; returns the listed domains. */
@@ -158,6 +175,7 @@ function planListed(
         tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: comparison.ignored });
       continue;
     }
+    if (leavesPassword(comparison.fields, current)) tally.passwordKept.push(site.domain);
     tally.changes.push({
       action: 'update',
       domain: site.domain,
@@ -207,6 +225,17 @@ function planUnlisted(
     } else if (!pruned) tally.protected.push(domain);
     else tally.changes.push(deleteOf(domain, current));
   }
+}
+
+/**
+ * Whether an update takes privacy away from password on a site the service
+ * says holds one (or does not say): the real service keeps a stored password
+ * through a change to public or private, and a later switch back to password
+ * without sending one would use it again.
+ */
+function leavesPassword(fields: readonly FieldChange[], current: LiveWebsite): boolean {
+  const privacy = fields.find((field) => field.field === 'privacy');
+  return privacy?.before === 'password' && privacy.after !== 'password' && current.hasPassword !== false;
 }
 
 function summaryOf(tally: Tally): PlanSummary {
@@ -307,6 +336,7 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   add('write_only_unverified', tally.unverified, tally.unverifiable);
   add('ignored_drift', tally.ignored, tally.ignoredDrift);
   add('filtered', tally.filtered);
+  add('password_kept', tally.passwordKept);
   notes.push(...tally.expired.notes());
   return notes;
 }

@@ -12,8 +12,9 @@ import { type ErrorCode, isSitesyncError } from '../model/errors.js';
 /**
  * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
  * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
+ * 1.3: note `password_kept`.
  */
-export const PLAN_FORMAT_VERSION = 1.2;
+export const PLAN_FORMAT_VERSION = 1.3;
 /** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
 export const APPLY_RESULT_FORMAT_VERSION = 2;
 

@@ -43,6 +43,8 @@ export function noteText(note: Note): string {
       const reason = note.reason === undefined ? '' : ` (reason: ${note.reason})`;
       return `ignore_changes for ${field} expired on ${note.until} (UTC)${reason}: ${field} is compared again on ${sites}; remove the rule or move its until`;
     }
+    case 'password_kept':
+      return `${sites} ${note.domains.length === 1 ? 'leaves' : 'leave'} privacy password: the service keeps the stored password (it still reads password: true), and a later switch back to password without a new one would use it again`;
     case 'possible_rename':
       return `${note.domains[0]} looks like a rename of ${note.renameOf}: the service cannot rename a website, so ${note.domains[0]} will be a second site and ${note.renameOf} is kept (prune is off); to move, let the old site go by pruning it, or keep the old domain`;
   }

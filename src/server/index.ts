@@ -3,21 +3,28 @@
  * store, provisions accounts for the given keys and listens. Tests use it on
  * port 0 with `db: ':memory:'`; `sitesync serve` wraps it.
  */
-import { provisionKeys } from './accounts.js';
-import { createApp } from './app.js';
-import { atLevel, type LogLevel } from './log-level.js';
-import type { QuirksName, ServerMode } from './mode.js';
-import { isPostgresUrl, openPostgresStore } from './pg-store.js';
-import { openSqliteStore } from './sqlite-store.js';
-import type { ServerStore } from './store.js';
-import { createThrottle } from './throttle.js';
+import { provisionKeys } from './admin/accounts.js';
+import { createApp } from './http/app.js';
+import { atLevel, type LogLevel } from './http/log-level.js';
+import type { QuirksName, ServerMode } from './http/mode.js';
+import type { ServerStore } from './store/contract.js';
+import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
+import { openSqliteStore } from './store/sqlite/store.js';
+import { createThrottle } from './store/throttle.js';
 
-export { createAccountWithKey, parseKeyList, provisionKeys } from './accounts.js';
-export { LOG_LEVELS, type LogLevel } from './log-level.js';
-export type { QuirksName, ServerMode } from './mode.js';
-export { isPostgresUrl, openPostgresStore } from './pg-store.js';
-export { openSqliteStore } from './sqlite-store.js';
-export type { Account, AccountStore, ServerStore, WebsiteRecord, WebsiteStore, WebsiteValues } from './store.js';
+export { createAccountWithKey, parseKeyList, provisionKeys } from './admin/accounts.js';
+export { LOG_LEVELS, type LogLevel } from './http/log-level.js';
+export type { QuirksName, ServerMode } from './http/mode.js';
+export type {
+  Account,
+  AccountStore,
+  ServerStore,
+  WebsiteRecord,
+  WebsiteStore,
+  WebsiteValues,
+} from './store/contract.js';
+export { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
+export { openSqliteStore } from './store/sqlite/store.js';
 
 export interface ServerOptions {
   /** Default 127.0.0.1. */

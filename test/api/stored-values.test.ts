@@ -1,6 +1,6 @@
 /**
  * Reading what the service stores, against the reference server over real
- * HTTP: any integer `email` (quirks), one unreadable setting does not fail the
+ * HTTP: any integer `email` (quirks; on only at 1), one unreadable setting does not fail the
  * listing, and IPv6 entries compare in canonical form.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { type Setup, setup } from './support.js';
 describe('reading stored values (reference server, real HTTP)', () => {
   let env: Setup;
   afterEach(() => env.close());
-  it('quirks: email=7 (any integer is accepted) reads as on and does not break the listing', async () => {
+  it('quirks: email=7 (any integer is accepted) reads as off (reports go WHERE email = 1) and does not break the listing', async () => {
     env = await setup('phpanalytics-v31');
     const api = rawClient(env.server);
     const created = await api('POST', '/api/v1/websites', { form: { domain: 'f.q.test', email: '7' } });
@@ -20,8 +20,8 @@ describe('reading stored values (reference server, real HTTP)', () => {
     expect((await api('POST', '/api/v1/websites', { form: { domain: 'h.q.test', email: '0' } })).status).toBe(201);
     const sites = await env.client.listWebsites();
     expect(sites.map((site) => [site.domain, site.settings.email])).toEqual([
-      ['f.q.test', true],
-      ['g.q.test', true],
+      ['f.q.test', false],
+      ['g.q.test', false],
       ['h.q.test', false],
     ]);
   });

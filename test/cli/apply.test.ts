@@ -105,9 +105,10 @@ describe('sitesync apply', () => {
   });
 
   test('the summary counts every request of the run, the listing included', async () => {
-    // 1 listing + 2 creates + 1 listing to read back (one page is fewer requests than two reads).
+    // 1 listing + the account (creates: its allowance; 404 here) + 2 creates + 1 listing to read back
+    // (one page is fewer requests than two reads).
     const run = await cli.ws.run(['apply', '--auto-approve']);
-    expect(run.out).toContain('applied 2 of 2 changes (4 requests, 0s)\n');
+    expect(run.out).toContain('applied 2 of 2 changes (5 requests, 0s)\n');
     await insertWebsite(cli.server, 'c.example');
     cli.ws.write('websites.yaml', config({ 'a.example': '    privacy: private\n', 'b.example': '', 'c.example': '' }));
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
@@ -123,7 +124,7 @@ describe('sitesync apply', () => {
     expect(json).toMatchObject({
       formatVersion: 2,
       ok: true,
-      plan: { formatVersion: 1.2, hasChanges: true, safe: true, summary: { create: 2 } },
+      plan: { formatVersion: 1.3, hasChanges: true, safe: true, summary: { create: 2 } },
       result: {
         counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
         interrupted: false,
@@ -182,9 +183,9 @@ describe('sitesync apply', () => {
   test('Ctrl-C: writes waiting for the rate limiter stop at once and are skipped; exit 130', async () => {
     const { slow, slowWs, controller } = await interruptedAtFirstPost();
     try {
-      // 2 requests a minute: the listing and the first create; the other creates wait ~60 s for the limiter,
-      // so only an interrupted wait ends the run within the test's 15 s.
-      const argv = ['apply', '--auto-approve', '--parallelism', '4', '--rate-limit', '2'];
+      // 3 requests a minute: the listing, the account and the first create; the other creates wait ~60 s for
+      // the limiter, so only an interrupted wait ends the run within the test's 15 s.
+      const argv = ['apply', '--auto-approve', '--parallelism', '4', '--rate-limit', '3'];
       const run = await slowWs.run(argv, { signal: controller.signal });
       expect(run.code).toBe(130);
       expect(run.out).toContain('applied 1 of 4 changes; 3 skipped');
@@ -203,8 +204,9 @@ describe('sitesync apply', () => {
   test('on a terminal, a wait for the rate limit is its own line above the live line, which counts it down', async () => {
     const controller = new AbortController();
     cli.ws.write('websites.yaml', config({ 'a.example': '', 'b.example': '', 'c.example': '' }));
-    // 2 requests a minute: the listing and a's create; b waits ~61 s, and the test stops the run at its notice.
-    const argv = ['apply', '--auto-approve', '--parallelism', '1', '--rate-limit', '2'];
+    // 3 requests a minute: the listing, the account and a's create; b waits ~61 s, and the test stops the run
+    // at its notice.
+    const argv = ['apply', '--auto-approve', '--parallelism', '1', '--rate-limit', '3'];
     const run = await cli.ws.run(argv, {
       tty: true,
       signal: controller.signal,
@@ -212,11 +214,11 @@ describe('sitesync apply', () => {
     });
     expect(run.code).toBe(130);
     const CLEAR = '\r\x1b[K';
-    const [before, after] = run.err.split(`${CLEAR}warn: pacing at 2 requests/min: waiting 61 s\n`);
+    const [before, after] = run.err.split(`${CLEAR}warn: pacing at 3 requests/min: waiting 61 s\n`);
     // The live line was cleared before the notice (never glued to it), then drawn again under it with the wait.
-    expect(before).toMatch(/applying 1\/3 · [\d.]+ changes\/min · about 2m \d+s left$/);
+    expect(before).toMatch(/applying 1\/3 · [\d.]+ changes\/min · about 1m \d+s left$/);
     expect(after).toMatch(
-      /^\r\x1b\[Kapplying 1\/3 · [\d.]+ changes\/min · about 2m \d+s left · waiting 61 s for the rate limit/,
+      /^\r\x1b\[Kapplying 1\/3 · [\d.]+ changes\/min · about 1m \d+s left · waiting 61 s for the rate limit/,
     );
   });
 

@@ -105,7 +105,7 @@ describe('classes against the reference server', () => {
     expect(human.out).toContain('Classes: 1 pending, 1 drift, 1 conflict.');
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json).toMatchObject({ formatVersion: 1.2, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
+    expect(json).toMatchObject({ formatVersion: 1.3, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
     expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],

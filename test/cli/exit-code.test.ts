@@ -49,6 +49,8 @@ function result(overrides: Partial<ApplyResult> = {}): ApplyResult {
 describe('exitCodeFor', () => {
   it.each<[string, CommandOutcome, number]>([
     ['done', { kind: 'done' }, 0],
+    ['an export holding every website as live', { kind: 'exported', incomplete: false }, 0],
+    ['an export with websites not held as live', { kind: 'exported', incomplete: true }, 2],
     ['valid configuration', { kind: 'validated', valid: true }, 0],
     ['invalid configuration', { kind: 'validated', valid: false }, 1],
     ['plan without changes, --detailed-exitcode', { kind: 'planned', plan: noChanges, detailedExitcode: true }, 0],

@@ -175,7 +175,7 @@ describe('plan over targets with a baseline', () => {
     expect(run.code).toBe(1);
     const document = JSON.parse(run.out);
     expect(document).toEqual({
-      formatVersion: 1.2,
+      formatVersion: 1.3,
       error: { code: 'config', message: expect.stringMatching(/^--baseline no-such-ref: no such revision/) },
     });
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);

@@ -102,29 +102,28 @@ websites:
     expect(loadText(text).state!.websites).toEqual([]);
   });
 
-  it('exports an IP entry that validate refuses as is, with a comment on its line and a warning', () => {
+  it('leaves exclude_ips unmanaged where validate refuses an entry: a comment with the live list, a warning', () => {
     const settings = { ...base, excludeIps: ['10.0.0.1', '192.168.001.1'] };
     const result = exportConfigWithWarnings([
       live(1, 'a.example.com', { ...base, excludeIps: ['10.0.0.1', '10.0.0.300', 'fe80::1%eth0'] }),
       live(2, 'b.example.com', settings),
-      live(3, 'c.example.com', settings),
+      live(3, 'c.example.com', { ...base, excludeIps: ['10.0.0.1'] }),
     ]);
     expect(result.text).toContain(
-      '  exclude_ips: [10.0.0.1, 192.168.001.1] # not an IP address or CIDR range: "192.168.001.1" (the service accepted it; validate does not): correct it\n',
+      '  - domain: a.example.com # exclude_ips not managed: live [10.0.0.1, 10.0.0.300, fe80::1%eth0], where "10.0.0.300", "fe80::1%eth0" are not IP addresses or CIDR ranges (the service accepted them; validate does not): correct them, then remove ignore_changes\n    ignore_changes: [exclude_ips]\n',
     );
-    expect(result.text).toContain(
-      '  - domain: a.example.com\n    exclude_ips: [10.0.0.1, 10.0.0.300, fe80::1%eth0] # not IP addresses or CIDR ranges: "10.0.0.300", "fe80::1%eth0" (the service accepted them; validate does not): correct them\n',
-    );
+    expect(result.text).toContain('  - domain: c.example.com\n    exclude_ips: [10.0.0.1]\n');
     expect(result.warnings).toEqual([
-      'a.example.com: exclude_ips entry "10.0.0.300" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
-      'a.example.com: exclude_ips entry "fe80::1%eth0" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
-      'b.example.com: exclude_ips entry "192.168.001.1" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
-      'c.example.com: exclude_ips entry "192.168.001.1" is not an IP address or CIDR range; exported as is, with a comment: validate refuses the file until you correct it',
+      'a.example.com: exclude_ips "10.0.0.300", "fe80::1%eth0" are not IP addresses or CIDR ranges; exclude_ips is written as ignore_changes (not managed), the live list in a comment',
+      'b.example.com: exclude_ips "192.168.001.1" is not an IP address or CIDR range; exclude_ips is written as ignore_changes (not managed), the live list in a comment',
     ]);
-    expect(loadText(result.text).lines).toEqual([
-      'websites.yaml:7:27: defaults.exclude_ips[1] is not an IP address or CIDR range: "192.168.001.1"',
-      'websites.yaml:10:29: websites[0].exclude_ips[1] is not an IP address or CIDR range: "10.0.0.300"',
-      'websites.yaml:10:41: websites[0].exclude_ips[2] is not an IP address or CIDR range: "fe80::1%eth0"',
+    expect(result.incomplete).toEqual(['a.example.com', 'b.example.com']);
+    const loaded = loadText(result.text);
+    expect(loaded.lines).toEqual([]);
+    expect(loaded.state!.websites.map((site) => [site.domain, site.ignoreChanges])).toEqual([
+      ['a.example.com', ['excludeIps']],
+      ['b.example.com', ['excludeIps']],
+      ['c.example.com', []],
     ]);
   });
 

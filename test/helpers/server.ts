@@ -5,7 +5,6 @@
  * must not go through the client under test).
  */
 import { randomUUID } from 'node:crypto';
-import { hashKey } from '../../src/server/credentials.js';
 import {
   createAccountWithKey,
   type RunningServer,
@@ -13,6 +12,7 @@ import {
   startServer,
   type WebsiteValues,
 } from '../../src/server/index.js';
+import { hashKey } from '../../src/server/store/credentials.js';
 import { createTestDatabase } from './postgres-database.js';
 import { STORED_DEFAULTS } from './stored-website.js';
 

@@ -3,8 +3,9 @@
  * throttle): for tests that need sites made out of band, and for benchmarks
  * that seed thousands. No vitest import, so benchmarks can use it under tsx.
  */
-import { hashKey } from '../../src/server/credentials.js';
+
 import type { RunningServer, WebsiteValues } from '../../src/server/index.js';
+import { hashKey } from '../../src/server/store/credentials.js';
 
 /** A website's stored values with the contract's defaults (privacy 1, email 0, exclude_bots 1). */
 export const STORED_DEFAULTS: Readonly<WebsiteValues> = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalDomain, indexLiveByDomain, isCanonicalDomain } from '../../src/model/domain.js';
+import { canonicalDomain, indexLiveByDomain, isCanonicalDomain, searchSpellings } from '../../src/model/domain.js';
+import { asciiGlob } from '../../src/model/glob.js';
 
 const site = (id: number, domain: string) => ({ id, domain });
 
@@ -47,5 +48,27 @@ describe('indexLiveByDomain: one site per canonical domain, the lowest id wins',
   it('lists duplicates in domain order', () => {
     const index = indexLiveByDomain([site(1, 'b.com'), site(2, 'B.com'), site(3, 'a.com'), site(4, 'a.com.')]);
     expect(index.duplicates.map((entry) => entry.domain)).toEqual(['a.com', 'b.com']);
+  });
+});
+
+describe('searchSpellings: what to search for to find a site however the service stored it', () => {
+  it.each([
+    ['Example.com.', ['example.com']],
+    ['www.shop.example', ['shop.example']],
+    ['xn--bcher-kva.example', ['xn--bcher-kva.example', 'bücher.example']],
+    ['BÜCHER.example.', ['xn--bcher-kva.example', 'bücher.example']],
+  ])('%s → %j', (domain, expected) => {
+    expect(searchSpellings(domain)).toEqual(expected);
+  });
+});
+
+describe('asciiGlob: a glob written in Unicode matches canonical (punycode) domains', () => {
+  it.each([
+    ['bücher.example', 'xn--bcher-kva.example'],
+    ['*.bücher.example', '*.xn--bcher-kva.example'],
+    ['b?cher.example', 'b?cher.example'],
+    ['bü*.example', 'bü*.example'],
+  ])('%s → %s', (glob, expected) => {
+    expect(asciiGlob(glob)).toBe(expected);
   });
 });

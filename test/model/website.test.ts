@@ -3,23 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { canonicalIpEntry, FIELDS } from '../../src/model/website.js';
 import { canonicalOf } from '../../src/plan/compare.js';
 
-describe('FIELDS.email / FIELDS.excludeBots: any integer, non-zero is on (PHP truthiness)', () => {
+describe('FIELDS.email / FIELDS.excludeBots: any integer is read; email is on only at 1, exclude_bots at any non-zero', () => {
   it.each([
-    [7, true],
-    [-1, true],
-    [1, true],
-    [0, false],
-    ['7', true],
-    [' -12 ', true],
-    ['00', false],
-    ['0', false],
-    [null, false],
-    [true, true],
-    ['false', false],
-    ['', false],
-  ])('%j → %j', (raw, expected) => {
-    expect(FIELDS.email.canonical(raw)).toBe(expected);
-    expect(FIELDS.excludeBots.canonical(raw)).toBe(expected);
+    [7, false, true],
+    [-1, false, true],
+    [1, true, true],
+    [0, false, false],
+    ['7', false, true],
+    [' 1 ', true, true],
+    ['01', true, true],
+    [' -12 ', false, true],
+    ['00', false, false],
+    ['0', false, false],
+    [null, false, false],
+    [true, true, true],
+    ['false', false, false],
+    ['', false, false],
+  ])('%j → email %j, exclude_bots %j', (raw, email, excludeBots) => {
+    // The service sends reports only WHERE email = 1; it excludes bots on PHP truthiness.
+    expect(FIELDS.email.canonical(raw)).toBe(email);
+    expect(FIELDS.excludeBots.canonical(raw)).toBe(excludeBots);
   });
 
   it.each([[1.5], ['yes'], [{}], [Number.NaN]])('%j is unreadable', (raw) => {

@@ -78,7 +78,7 @@ describe('schemas/plan.schema.json', () => {
       ),
     );
     expect(document).toMatchObject({
-      formatVersion: 1.2,
+      formatVersion: 1.3,
       hasDrift: false,
       baseline: { ref: 'main', source: 'option' },
       summary: { pending: 1, drift: 0, conflict: 0 },

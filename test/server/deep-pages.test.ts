@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/server/index.js';
-import type { ListQuery, ServerStore } from '../../src/server/store.js';
+import type { ListQuery, ServerStore } from '../../src/server/store/contract.js';
 import { STORED_DEFAULTS } from '../helpers/server.js';
 import { useTempDir } from '../helpers/temp.js';
 

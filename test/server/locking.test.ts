@@ -82,6 +82,44 @@ describe('a database locked by another process', () => {
     });
   });
 
+  it('waits at start-up for a lock another process holds, says so, and starts once it is released', async () => {
+    // SQLite's own busy handler gave up after 5 s ("database is locked") and can skip waiting altogether when two
+    // starting processes each hold a read lock: the start-up retries, and tells the operator it is waiting.
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    const script = `
+      const { openSqliteStore } = await import('./src/server/index.ts');
+      const store = openSqliteStore(process.argv[1], { onLockWait: () => process.stderr.write('waiting\\n') });
+      await store.close();
+      process.stdout.write('ok');`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, db], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    const exited = new Promise<number | null>((done) => child.on('close', done));
+    const waiting = new Promise<void>((done) =>
+      child.stderr.on('data', (chunk) => {
+        err += chunk;
+        if (err.includes('waiting')) done();
+      }),
+    );
+    try {
+      // Released only once the child says it waits: it can never time out on its own first.
+      const first = await Promise.race([waiting.then(() => 'waiting'), exited.then(() => 'exited')]);
+      expect(first, `the child's stderr: ${err}`).toBe('waiting');
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(await exited).toBe(0);
+    expect({ out, err }).toEqual({ out: 'ok', err: 'waiting\n' });
+  });
+
   it('lets four processes start on one new database file at the same moment', async () => {
     const script = `
       const { openSqliteStore } = await import('./src/server/index.ts');

@@ -8,8 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { startServer } from '../../src/server/index.js';
-import { SCHEMA_VERSION } from '../../src/server/sqlite-migrations.js';
-import { SCHEMA } from '../../src/server/sqlite-schema.js';
+import { SCHEMA_VERSION } from '../../src/server/store/sqlite/migrations.js';
+import { SCHEMA } from '../../src/server/store/sqlite/schema.js';
 import { request } from '../helpers/server.js';
 import { useTempDir } from '../helpers/temp.js';
 

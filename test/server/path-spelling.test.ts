@@ -2,8 +2,8 @@
 // path is 401 without a key and, with one, gets exactly the answer of the plain spelling.
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticatedAccount } from '../../src/server/auth.js';
-import { HttpError } from '../../src/server/http-error.js';
+import { authenticatedAccount } from '../../src/server/http/auth.js';
+import { HttpError } from '../../src/server/http/http-error.js';
 import { rawGet } from '../helpers/raw-http.js';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 

@@ -5,8 +5,8 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/server/index.js';
-import type { PageAnchorOptions } from '../../src/server/page-anchors.js';
-import type { ListQuery, ServerStore } from '../../src/server/store.js';
+import type { ListQuery, ServerStore } from '../../src/server/store/contract.js';
+import type { PageAnchorOptions } from '../../src/server/store/page-anchors.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { STORED_DEFAULTS } from '../helpers/server.js';
 

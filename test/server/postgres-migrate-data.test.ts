@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { startServer } from '../../src/server/index.js';
-import { openPostgresStore } from '../../src/server/pg-store.js';
+import { openPostgresStore } from '../../src/server/store/postgres/store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { request } from '../helpers/server.js';
 import { useTempDir } from '../helpers/temp.js';

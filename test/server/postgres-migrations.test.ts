@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, startServer } from '../../src/server/index.js';
-import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../src/server/pg-migrations.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../../src/server/store/postgres/migrations.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { request } from '../helpers/server.js';
 

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
-import { openPostgresStore } from '../../src/server/pg-store.js';
+import { openPostgresStore } from '../../src/server/store/postgres/store.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { request, TEST_BACKEND } from '../helpers/server.js';
 

@@ -3,7 +3,8 @@
  * canonical websites.yaml (sorted, defaults factored out, password placeholders),
  * so that `sitesync plan` on the result reports no changes. Reads only. What
  * the file cannot hold faithfully (fields the server does not return, entries
- * validate would refuse) is a `warning:` line on stderr and a comment in the file.
+ * validate would refuse) is a `warning:` line on stderr and a comment in the
+ * file; a website not held as it is live also makes the exit code 2.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -70,7 +71,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
     writeAtomically(outPath ?? options.out, exported.text, options.out, { replace: options.force });
     io.stderr.write(`exported ${countOf(exported.count, 'website')} to ${options.out}\n`);
   }
-  return exitCodeFor({ kind: 'done' });
+  if (exported.incomplete.length > 0) {
+    const sites = countOf(exported.incomplete.length, 'website');
+    io.stderr.write(`${sites} not held as live (see the warnings above): exit code 2\n`);
+  }
+  return exitCodeFor({ kind: 'exported', incomplete: exported.incomplete.length > 0 });
 }
 
 /**

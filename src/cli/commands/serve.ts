@@ -8,10 +8,10 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
-import type { RunningServer } from '../../server/index.js';
-import { LOG_LEVELS, type LogLevel } from '../../server/log-level.js';
+import { LOG_LEVELS, type LogLevel } from '../../server/http/log-level.js';
 // mode.ts has no imports: naming the modes here does not load the server stack.
-import { QUIRK_MODES, type QuirksName } from '../../server/mode.js';
+import { QUIRK_MODES, type QuirksName } from '../../server/http/mode.js';
+import type { RunningServer } from '../../server/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
@@ -57,7 +57,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const writer =
     io.stderr.fd === undefined
       ? undefined
-      : (await import('../../server/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
+      : (await import('../../server/http/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
   let server: RunningServer;
   try {
     server = await startServer({

@@ -2,8 +2,9 @@
  * The SQLite schema of the reference server, and the SQL text derived from
  * field names. Column names come only from `COLUMN`, never from requests.
  */
-import { COLUMN } from './record-columns.js';
-import type { RecordShape } from './store.js';
+
+import type { RecordShape } from '../contract.js';
+import { COLUMN } from '../record-columns.js';
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS accounts (

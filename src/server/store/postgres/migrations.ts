@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { PG_SCHEMA } from './pg-schema.js';
+import { PG_SCHEMA } from './schema.js';
 
 interface Migration {
   version: number;

@@ -4,18 +4,18 @@
  * SQLite file's secret (`<db>.secret`), so that secret becomes the PostgreSQL
  * database's `server_secret`: every key keeps working. The whole copy is one
  * PostgreSQL transaction, verified before it commits: per-table counts and a
- * checksum over the same canonical rows, read from each side (migrate-checksum.ts).
+ * checksum over the same canonical rows, read from each side (admin/migrate-checksum.ts).
  * A mismatch rolls everything back.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { ServerSetupError } from '../setup-error.js';
+import { migratePostgres } from '../store/postgres/migrations.js';
+import { redactedUrl } from '../store/postgres/store.js';
+import { readServerSecret, secretPath } from '../store/server-secret.js';
+import { SCHEMA_VERSION } from '../store/sqlite/migrations.js';
 import { canonicalChecksum, TABLES, type TableName } from './migrate-checksum.js';
-import { migratePostgres } from './pg-migrations.js';
-import { redactedUrl } from './pg-store.js';
-import { readServerSecret, secretPath } from './server-secret.js';
-import { ServerSetupError } from './setup-error.js';
-import { SCHEMA_VERSION } from './sqlite-migrations.js';
 
 export interface MigrateDataOptions {
   /** Empty the target first; without it a target holding any account, key or website is refused. */
@@ -187,7 +187,7 @@ export async function migrateData(
         await client.query('ALTER TABLE websites ENABLE TRIGGER websites_count');
         await client.query(`UPDATE accounts a SET website_count = c.n
           FROM (SELECT account_id, count(*)::int AS n FROM websites GROUP BY account_id) c WHERE a.id = c.account_id`);
-        // Running replicas key their page anchors to these counters (pg-deep-pages.ts): after a --replace
+        // Running replicas key their page anchors to these counters (store/postgres/deep-pages.ts): after a --replace
         // copy, account ids are reused, so the counters start where no replica has seen them.
         await client.query(`UPDATE accounts SET website_version = floor(random() * 1e15)::bigint,
           website_deletes = floor(random() * 1e15)::bigint`);

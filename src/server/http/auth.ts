@@ -4,15 +4,15 @@
  * (403), then the per-key throttle (429), whose X-RateLimit-* headers go on
  * every authenticated answer. Whether a request is gated is decided on the
  * matched route (routes flagged `config.api`), or, when none matches, on the
- * canonical path (request-path.ts), never on the raw request line.
+ * canonical path (http/request-path.ts), never on the raw request line.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { hashKey } from './credentials.js';
+import type { Account, AccountStore } from '../store/contract.js';
+import { hashKey } from '../store/credentials.js';
+import type { Throttle, ThrottleResult } from '../store/throttle.js';
 import { forbidden, HttpError, serviceUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
 import type { ServerMode } from './mode.js';
 import { isApiPath } from './request-path.js';
-import type { Account, AccountStore } from './store.js';
-import type { Throttle, ThrottleResult } from './throttle.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

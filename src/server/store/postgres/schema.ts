@@ -1,11 +1,12 @@
 /**
  * The PostgreSQL schema of the reference server (migration 1 in
- * pg-migrations.ts), and the SQL text derived from field names. Timestamps are
+ * store/postgres/migrations.ts), and the SQL text derived from field names. Timestamps are
  * stored as the same text as in SQLite, so both backends show identical values.
- * Column names come only from `COLUMN` (sqlite-schema.ts), never from requests.
+ * Column names come only from `COLUMN` (store/sqlite/schema.ts), never from requests.
  */
-import { COLUMN } from './record-columns.js';
-import type { RecordShape } from './store.js';
+
+import type { RecordShape } from '../contract.js';
+import { COLUMN } from '../record-columns.js';
 
 export const PG_SCHEMA = `
 CREATE EXTENSION IF NOT EXISTS pg_trgm;

@@ -1,5 +1,5 @@
 /**
- * Page anchors on SQLite (page-anchors.ts): the counters and the anchors are
+ * Page anchors on SQLite (store/page-anchors.ts): the counters and the anchors are
  * read inside the list's read transaction, so they and the page share one
  * snapshot; the counters are kept by the triggers of migration 4.
  */
@@ -10,7 +10,7 @@ import {
   type PageAnchorOptions,
   type PageStart,
   type SortColumn,
-} from './page-anchors.js';
+} from '../page-anchors.js';
 
 export function createPageAnchors(db: Database.Database, options: PageAnchorOptions = {}) {
   const anchors = createAnchorCache(options);

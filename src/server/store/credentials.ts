@@ -1,6 +1,6 @@
 /**
  * API keys and website passwords at rest. Keys are high-entropy random strings,
- * so a sha256 digest (peppered by the store: server-secret.ts) is a safe, fast
+ * so a sha256 digest (peppered by the store: store/server-secret.ts) is a safe, fast
  * lookup hash; passwords are low-entropy and get a salted scrypt hash. Neither value is ever stored or logged in clear.
  */
 import { createHash, randomBytes, scrypt } from 'node:crypto';

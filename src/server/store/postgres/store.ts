@@ -1,20 +1,12 @@
 /**
  * PostgreSQL backend of the reference server (node-postgres pool), for several
- * replicas sharing one state. Same semantics as sqlite-store.ts: website counts
+ * replicas sharing one state. Same semantics as store/sqlite/store.ts: website counts
  * kept by a trigger, the website limit checked under a row lock on the account
  * in the insert statement itself, domains unique by index, lists serialised by
  * PostgreSQL (json_agg), key digests peppered with a secret kept in the database.
  */
 import pg from 'pg';
-import type { PageAnchorOptions } from './page-anchors.js';
-import { createPgDeepPages } from './pg-deep-pages.js';
-import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './pg-migrations.js';
-import { pgRecordJsonSql, pgSearchSql } from './pg-schema.js';
-import { createPgThrottle } from './pg-throttle.js';
-import { isPgUnavailable } from './pg-unavailable.js';
-import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
-import { pepperWith } from './server-secret.js';
-import { ServerSetupError } from './setup-error.js';
+import { ServerSetupError } from '../../setup-error.js';
 import {
   type Account,
   type AccountSummary,
@@ -27,14 +19,22 @@ import {
   WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
-} from './store.js';
+} from '../contract.js';
+import type { PageAnchorOptions } from '../page-anchors.js';
+import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
+import { pepperWith } from '../server-secret.js';
+import { createPgDeepPages } from './deep-pages.js';
+import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './migrations.js';
+import { pgRecordJsonSql, pgSearchSql } from './schema.js';
+import { createPgThrottle } from './throttle.js';
+import { isPgUnavailable } from './unavailable.js';
 
 export interface PgStoreOptions {
   /** Connections in the pool; default 10. */
   poolSize?: number;
   /** A statement running longer is cancelled (an error, so 500); default 5,000 ms. */
   statementTimeoutMs?: number;
-  /** Deep-page anchors (pg-deep-pages.ts); defaults suit production, tests make them dense. */
+  /** Deep-page anchors (store/postgres/deep-pages.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
 }
 

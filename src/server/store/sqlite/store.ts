@@ -6,15 +6,7 @@
 import { closeSync, existsSync, fchmodSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { PageAnchorOptions } from './page-anchors.js';
-import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from './record-columns.js';
-import { loadServerSecret, pepperWith } from './server-secret.js';
-import { ServerSetupError } from './setup-error.js';
-import { lockWaiting, type SyncOperations } from './sqlite-busy.js';
-import { migrate, SchemaTooNewError } from './sqlite-migrations.js';
-import { createPageAnchors } from './sqlite-page-anchors.js';
-import { recordJsonSql } from './sqlite-schema.js';
-import { searchSql } from './sqlite-search.js';
+import { ServerSetupError } from '../../setup-error.js';
 import {
   type Account,
   type AccountSummary,
@@ -27,7 +19,15 @@ import {
   WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
-} from './store.js';
+} from '../contract.js';
+import type { PageAnchorOptions } from '../page-anchors.js';
+import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
+import { loadServerSecret, pepperWith } from '../server-secret.js';
+import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './busy.js';
+import { migrate, SchemaTooNewError } from './migrations.js';
+import { createPageAnchors } from './page-anchors.js';
+import { recordJsonSql } from './schema.js';
+import { searchSql } from './search.js';
 
 interface AccountRow {
   id: number;
@@ -71,8 +71,10 @@ function openDatabase(path: string): Database.Database {
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
   lockWaitMs?: number;
-  /** Deep-page anchors (page-anchors.ts); defaults suit production, tests make them dense. */
+  /** Deep-page anchors (store/page-anchors.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
+  /** Told once when opening waits for another process's lock (the server logs it). */
+  onLockWait?: () => void;
 }
 
 const DEFAULT_LOCK_WAIT_MS = 5_000;
@@ -85,14 +87,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
   try {
-    // Set before anything that takes a lock: a second process starting at once waits instead of failing.
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    // WAL + NORMAL is durable across application crashes and much faster per commit.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    migrate(db, { pepper });
-    // From here on a locked file fails at once and is waited for off the event loop (sqlite-busy.ts).
+    // A short busy handler per attempt; a second process starting at once is waited for by the retries.
+    db.pragma('busy_timeout = 100');
+    openingWhenUnlocked(() => {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL is durable across application crashes and much faster per commit.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, { pepper });
+    }, options.onLockWait);
+    // From here on a locked file fails at once and is waited for off the event loop (store/sqlite/busy.ts).
     db.pragma('busy_timeout = 0');
   } catch (error) {
     db.close();
@@ -171,7 +175,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       cached = {
         page: pageSql(order),
         pageFromEnd: pageSql(reverse),
-        // Unfiltered deep pages start from a page anchor (sqlite-page-anchors.ts) instead.
+        // Unfiltered deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
         anchored: filtered
           ? undefined
           : db.prepare(

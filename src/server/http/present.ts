@@ -3,8 +3,9 @@
  * envelope and the Laravel paginator (links, meta, and meta.links with its
  * "..." windows). The password is only ever a boolean here.
  */
+
+import type { RecordShape, WebsiteRecord } from '../store/contract.js';
 import type { ServerMode } from './mode.js';
-import type { RecordShape, WebsiteRecord } from './store.js';
 
 const COMMON: RecordShape = [
   ['id', { column: 'id' }],

@@ -4,8 +4,9 @@
  * must read `meta`. Quirks mode keeps the real service's LIKE wildcards and its
  * numeric-only `favorite` filter.
  */
+
+import type { ListQuery } from '../store/contract.js';
 import type { ServerMode } from './mode.js';
-import type { ListQuery } from './store.js';
 
 const PAGE_SIZES = [10, 25, 50, 100];
 /** Pages past this are read as this one: its offset still fits a safe integer at 100 per page, and no account has that many websites. */

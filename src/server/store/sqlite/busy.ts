@@ -6,12 +6,12 @@
  * wait runs out: then StoreBusyError (the server answers 503 with Retry-After).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StoreBusyError } from './store.js';
+import { StoreBusyError } from '../contract.js';
 
 const FIRST_PAUSE_MS = 1;
 const LONGEST_PAUSE_MS = 50;
 
-function isBusy(error: unknown): boolean {
+export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
@@ -39,6 +39,31 @@ export function whenUnlocked<T>(work: () => T, lockWaitMs: number): Promise<T> {
     return Promise.resolve(work());
   } catch (error) {
     return isBusy(error) ? retry(work, lockWaitMs) : Promise.reject(error);
+  }
+}
+
+/** How long opening a database waits for another process's lock (a migration, a backup, a second server starting). */
+const STARTUP_LOCK_WAIT_MS = 60_000;
+const STARTUP_PAUSE_MS = 20;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs the opening steps (journal mode, migrations) until no other process's lock is in the way. Blocking
+ * is fine before the server listens, and needed: SQLite's busy handler gives up after busy_timeout, and
+ * skips waiting altogether when two starting processes each hold a read lock that both want to promote
+ * (switching to WAL) — so every SQLITE_BUSY is retried here. `onWait` is told once that it waits.
+ */
+export function openingWhenUnlocked<T>(work: () => T, onWait?: () => void): T {
+  const deadline = Date.now() + STARTUP_LOCK_WAIT_MS;
+  for (let told = false; ; ) {
+    try {
+      return work();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      if (!told) onWait?.();
+      told = true;
+      Atomics.wait(pause, 0, 0, STARTUP_PAUSE_MS);
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * only names that reach SQL text, never names from requests), the SELECT list,
  * the updatable fields, and the service's timestamp format.
  */
-import type { WebsiteRecord } from './store.js';
+import type { WebsiteRecord } from './contract.js';
 
 /** Column of every record field; the only names that reach SQL text. */
 export const COLUMN: Readonly<Record<keyof WebsiteRecord, string>> = {

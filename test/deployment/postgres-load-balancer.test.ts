@@ -2,8 +2,8 @@
 // HAProxy (scripts/haproxy.cfg). The real CLI plans, applies and exports through the balancer; the
 // per-key throttle holds across replicas; a replica killed with SIGKILL is taken out by the health
 // check while the other keeps answering; SIGTERM to the script stops and removes everything.
-// HAProxy is required (CI installs it): without it this file fails, it never skips.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+// Part of the deployment suite (npm run test:deployment), whose global setup checks for HAProxy first.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -24,16 +24,6 @@ const CLI = [
   pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
   resolve(ROOT, 'src/cli/bin.ts'),
 ];
-
-function haproxyInstalled(): boolean {
-  if (existsSync('/usr/sbin/haproxy')) return true;
-  try {
-    execFileSync('sh', ['-c', 'command -v haproxy'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Run {
   code: number | null;
@@ -144,9 +134,6 @@ let deployment: Deployment | undefined;
 let startError: Error | undefined;
 beforeAll(async () => {
   try {
-    if (!haproxyInstalled()) {
-      throw new Error('haproxy is not installed: apt-get install haproxy (.ci/run installs it); this test needs it');
-    }
     database = await createTestDatabase();
     const withPassword = database.url.replace('postgres://postgres@', `postgres://postgres:${DB_PASSWORD}@`);
     deployment = await startDeployment(withPassword, await freePort());

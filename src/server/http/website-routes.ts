@@ -5,19 +5,19 @@
  * update of a missing website, as phpAnalytics v31 does.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { authenticatedAccount } from './auth.js';
-import { hashPassword } from './credentials.js';
-import { HttpError, invalid, notFound, serverError } from './http-error.js';
-import { parseListQuery } from './list-query.js';
-import type { ServerMode } from './mode.js';
-import { presentPage, presentWebsite, recordShape } from './present.js';
 import {
   DomainTakenError,
   type ServerStore,
   WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
-} from './store.js';
+} from '../store/contract.js';
+import { hashPassword } from '../store/credentials.js';
+import { authenticatedAccount } from './auth.js';
+import { HttpError, invalid, notFound, serverError } from './http-error.js';
+import { parseListQuery } from './list-query.js';
+import type { ServerMode } from './mode.js';
+import { presentPage, presentWebsite, recordShape } from './present.js';
 import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';

@@ -1,5 +1,5 @@
 /**
- * Deep pages on PostgreSQL (page-anchors.ts): an unfiltered page past the first
+ * Deep pages on PostgreSQL (store/page-anchors.ts): an unfiltered page past the first
  * stride is read from a page anchor, or else with OFFSET from whichever end of
  * the order is nearer, instead of walking every skipped row. The counters are
  * read first (one small query); the page's statement then checks, in its own
@@ -8,9 +8,9 @@
  * (one snapshot by itself) serves the page.
  */
 import type pg from 'pg';
-import { type AnchorStamps, createAnchorCache, type PageAnchorOptions, type SortColumn } from './page-anchors.js';
-import { pgRecordJsonSql } from './pg-schema.js';
-import type { ListQuery, ListResult, RecordShape } from './store.js';
+import type { ListQuery, ListResult, RecordShape } from '../contract.js';
+import { type AnchorStamps, createAnchorCache, type PageAnchorOptions, type SortColumn } from '../page-anchors.js';
+import { pgRecordJsonSql } from './schema.js';
 
 interface Counters extends AnchorStamps {
   total: number;

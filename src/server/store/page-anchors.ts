@@ -8,7 +8,7 @@
  * any insert or delete, id anchors only after a delete (ids only grow within
  * an account: inserts land after every anchor). Rebuilding is rate-limited:
  * while stale, pages fall back to OFFSET. The backends read the counters and
- * build the anchors (sqlite-page-anchors.ts, pg-deep-pages.ts); this module
+ * build the anchors (store/sqlite/page-anchors.ts, store/postgres/deep-pages.ts); this module
  * decides when anchors serve and where a page starts.
  */
 

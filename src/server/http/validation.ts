@@ -5,9 +5,9 @@
  * `missingPassword`. Unknown fields are ignored; strings but the password are
  * trimmed; empty strings read as null.
  */
-import { isValidServiceDomain, serviceNormalizeDomain } from '../model/domain.js';
+import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain.js';
+import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
 import type { ServerMode } from './mode.js';
-import type { WebsiteRecord, WebsiteValues } from './store.js';
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -3,9 +3,10 @@
  * it (for people), and provisioning one account per given key (for tests,
  * demos and CI). All work on any `AccountStore`; only key digests reach it.
  */
-import { generateKey, hashKey } from './credentials.js';
-import { ServerSetupError } from './setup-error.js';
-import type { Account, AccountStore } from './store.js';
+
+import { ServerSetupError } from '../setup-error.js';
+import type { Account, AccountStore } from '../store/contract.js';
+import { generateKey, hashKey } from '../store/credentials.js';
 
 export interface AccountSettings {
   websiteLimit?: number | null;

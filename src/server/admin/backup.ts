@@ -6,8 +6,8 @@
  */
 import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { secretPath } from './server-secret.js';
-import { ServerSetupError } from './setup-error.js';
+import { ServerSetupError } from '../setup-error.js';
+import { secretPath } from '../store/server-secret.js';
 
 export interface BackupResult {
   pages: number;

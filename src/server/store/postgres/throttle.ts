@@ -9,7 +9,7 @@
  * at most once per window length, by whichever hit notices first.
  */
 import type pg from 'pg';
-import type { Throttle, ThrottleResult } from './throttle.js';
+import type { Throttle, ThrottleResult } from '../throttle.js';
 
 interface WindowRow {
   start: string;

@@ -7,6 +7,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { type ServerStore, StoreBusyError } from '../store/contract.js';
+import type { Throttle } from '../store/throttle.js';
+import { registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
@@ -14,8 +17,6 @@ import { HttpError, notFound, serverError, serviceUnavailable } from './http-err
 import { type LineLevel, levelOfStatus } from './log-level.js';
 import type { ServerMode } from './mode.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
-import { type ServerStore, StoreBusyError } from './store.js';
-import type { Throttle } from './throttle.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
 export interface AppOptions {
@@ -177,6 +178,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
   registerWebsiteRoutes(app, options);
+  if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
   registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
   registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
   return app;

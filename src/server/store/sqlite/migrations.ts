@@ -6,7 +6,7 @@
  * this build is refused rather than guessed at.
  */
 import type Database from 'better-sqlite3';
-import { SCHEMA } from './sqlite-schema.js';
+import { SCHEMA } from './schema.js';
 
 export interface MigrationContext {
   /** HMAC of a key's sha256 digest with the server secret (what api_keys stores). */
