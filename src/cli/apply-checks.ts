@@ -5,7 +5,6 @@
  * (then the tag moved after a fully successful apply).
  */
 import type { Acknowledgements } from '../apply/acknowledge.js';
-import type { ApplyPorts } from '../engine/apply-target.js';
 import { chosenTargets, type PlanSetFile } from '../engine/apply-targets.js';
 import type { BaselineAt } from '../engine/baseline.js';
 import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/baseline.js';
@@ -47,8 +46,6 @@ export interface ApplyRun {
   baselineAt?: BaselineAt;
   /** The saved plan file being applied, as given. */
   planFile?: string;
-  /** Over several targets: the engine's cross-target ports (barrier, --allow-delete across targets). */
-  ports?: Pick<ApplyPorts, 'beforeWrites' | 'allowDeleteAcrossTargets'>;
 }
 
 /** Validates apply's options (a bad one is a usage error before anything is read). */

@@ -78,7 +78,6 @@ export async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?
       source = { saved, label: `${run.planFile ?? 'the plan file'}${target ? ` (target ${target.name})` : ''}` };
     }
     const ports: ApplyPorts = {
-      ...run.ports,
       ...(asking && saved === undefined && { confirm: (plan: Plan, target: string) => confirmed(io, plan, target) }),
       ...(run.flags.journal !== undefined && {
         openJournal: () => openJournal(resolve(io.cwd, run.flags.journal as string)),

@@ -8,7 +8,8 @@
  * 4. nothing to change: `nothing_to_do`;
  * 5. ask (the `confirm` port, when given) and re-check freshness: a plan
  *    that moved is `refused: stale`;
- * 6. the all-or-nothing barrier (`beforeWrites`), then write with read-back
+ * 6. (`checkTarget` ends here with a target `ready` to write: over targets,
+ *    the all-or-nothing barrier is the step between) write with read-back
  *    (`writing` and `change` events), and return `applied`.
  *
  * Exit codes, words and flags are the caller's: the outcome is data.
@@ -63,8 +64,6 @@ export interface ApplyPorts {
   confirm?: ((plan: Plan, target: string) => Promise<Answer>) | undefined;
   /** Opened just before the first write. */
   openJournal?: (() => Journal) | undefined;
-  /** The all-or-nothing barrier over targets: waited for before the first write; rejects to write nothing. */
-  beforeWrites?: (() => Promise<void>) | undefined;
   /** Over several targets: the --allow-delete globs matching no delete here; the run decides. Absent: refused here. */
   allowDeleteAcrossTargets?: ((unmatched: readonly string[]) => Promise<void>) | undefined;
 }
@@ -89,7 +88,7 @@ export type ApplyOutcome =
   | { kind: 'refused'; plan: Plan; target: string; refusal: ApplyRefusal }
   | { kind: 'applied'; plan: Plan; target: string; result: ApplyResult };
 
-/** Applies the configuration (`source` undefined) or a saved plan to one target. */
+/** Applies the configuration (`source` undefined) or a saved plan to one target: `checkTarget`, then its writes. */
 export async function applyTarget(
   request: ApplyRequest,
   context: EngineContext,
@@ -97,8 +96,35 @@ export async function applyTarget(
   source?: SavedSource,
   loaded?: DesiredState,
 ): Promise<ApplyOutcome> {
+  const checked = await checkTarget(request, context, ports, source, loaded);
+  return checked.kind === 'ready' ? checked.write() : checked;
+}
+
+/**
+ * A target that passed every check (steps 1 to 5): nothing is written until
+ * `write()`; `release()` gives it up (its client is closed either way). The
+ * all-or-nothing barrier over targets sits between the two.
+ */
+export interface Ready {
+  kind: 'ready';
+  plan: Plan;
+  target: string;
+  write(): Promise<ApplyOutcome>;
+  release(): Promise<void>;
+}
+
+/** Steps 1 to 5 for one target: an outcome that writes nothing, or a target ready to write. */
+export async function checkTarget(
+  request: ApplyRequest,
+  context: EngineContext,
+  ports: ApplyPorts = {},
+  source?: SavedSource,
+  loaded?: DesiredState,
+): Promise<ApplyOutcome | Ready> {
   const started = request.started ?? Date.now();
   const session = await openSession(request, context, request.parallelism, 'resolve', loaded);
+  const release = () => session.api.close();
+  let ready = false;
   try {
     const made =
       source === undefined ? await planned(session, request, context) : admitted(session, request, context, source);
@@ -126,18 +152,19 @@ export async function applyTarget(
         return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };
       skip = fresh.alreadyApplied;
     }
-    await ports.beforeWrites?.();
-    if (context.signal?.aborted) return { kind: 'refused', plan, target, refusal: { reason: 'interrupted' } };
-    const result = await write(
-      plan,
-      session,
-      { liveCount, skip, started, parallelism: request.parallelism },
-      context,
-      ports,
-    );
-    return { kind: 'applied', plan, target, result };
+    const writing = { liveCount, skip, started, parallelism: request.parallelism };
+    const write = async (): Promise<ApplyOutcome> => {
+      try {
+        if (context.signal?.aborted) return { kind: 'refused', plan, target, refusal: { reason: 'interrupted' } };
+        return { kind: 'applied', plan, target, result: await writeChanges(plan, session, writing, context, ports) };
+      } finally {
+        await release();
+      }
+    };
+    ready = true;
+    return { kind: 'ready', plan, target, write, release };
   } finally {
-    await session.api.close();
+    if (!ready) await release();
   }
 }
 
@@ -215,7 +242,7 @@ interface Writing {
 }
 
 /** The writes and their read-back, journalled; `change` events as each finishes. */
-async function write(plan: Plan, session: Session, writing: Writing, context: EngineContext, ports: ApplyPorts) {
+async function writeChanges(plan: Plan, session: Session, writing: Writing, context: EngineContext, ports: ApplyPorts) {
   const { api } = session;
   const journal: Journal | undefined = ports.openJournal?.();
   const liveCount = writing.liveCount + plan.changes.filter((c) => c.action === 'create').length;

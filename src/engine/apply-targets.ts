@@ -3,15 +3,18 @@
  * runs the single-target apply (engine/apply-target.ts: from the
  * configuration, or its part of a saved plan with its own admission,
  * signature and freshness check and its own key), at most `targetParallelism`
- * at once; one target's failure or stale part never stops another, unless
- * `allOrNothing`, whose barrier lets no target write until every target has
- * passed its checks. The outcomes come back as values, in target order.
+ * at once, in two steps: every target's checks (nothing written), then the
+ * writes of the targets that passed. Between them, the barrier: a pattern
+ * that matched nothing in any target stops every write, and with
+ * `allOrNothing` so does one target that cannot be applied. Otherwise one
+ * target's failure or stale part never stops another. The outcomes come back
+ * as values, in target order.
  */
 import { basename, dirname, extname, join } from 'node:path';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { type SavedPlanSet, savedPlanOf } from '../plan/index.js';
-import { type ApplyOutcome, type ApplyPorts, type ApplyRequest, applyTarget } from './apply-target.js';
+import { type ApplyOutcome, type ApplyPorts, type ApplyRequest, checkTarget, type Ready } from './apply-target.js';
 import type { BaselineAt } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
@@ -59,7 +62,6 @@ export async function applyTargets(
   const { set } = options;
   refuseConnectionFlags(request);
   const chosen = chosenTargets(declared, request, set);
-  const barrier = request.allOrNothing ? new AllOrNothing(chosen.map((target) => target.name)) : undefined;
   // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
   const syncSites = request.syncWriteOnly === false ? [] : request.syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(request, chosen, syncSites, context) : undefined;
@@ -67,42 +69,70 @@ export async function applyTargets(
   const only = set === undefined ? PatternsAcrossTargets.only(request.only, chosen, span) : undefined;
   // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
   const allowDelete = PatternsAcrossTargets.allowDelete(request.acks.allowDelete, chosen);
-  // Every target must reach a barrier, so none may wait for a free slot.
-  const everyAtOnce = barrier !== undefined || only?.undecided === true || allowDelete !== undefined;
-  const bound = everyAtOnce ? chosen.length : request.targetParallelism;
-  const work = async (target: TargetDeclaration) => {
+  options.begin?.(chosen);
+  const bound = request.targetParallelism;
+  // Step 1, every target: its checks, nothing written.
+  const checked = await settleBounded(chosen, bound, async (target) => {
     const mine = options.started(target);
     const targetRequest: ApplyRequest = {
       ...targetOptions(request, target, context.cwd),
       ...(span && { spanDomains: span }),
-      ...(only && { onlyAcrossTargets: only.hookFor(target.name, true) }),
+      ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
       baselineAt: options.baseline,
     };
     const ports: ApplyPorts = {
       ...mine.ports,
-      ...(barrier && { beforeWrites: () => barrier.arrive(target.name) }),
-      ...(allowDelete && { allowDeleteAcrossTargets: allowDelete.hookFor(target.name, true) }),
+      ...(allowDelete && { allowDeleteAcrossTargets: allowDelete.hookFor(target.name, false) }),
     };
     try {
       const part = set?.plan.targets.find((entry) => entry.name === target.name);
       const source = part && { saved: savedPlanOf(part), label: `${set?.file} (target ${target.name})` };
-      const outcome = await applyTarget(targetRequest, mine.context, ports, source);
-      barrier?.finish(target.name, outcome.kind !== 'refused');
-      return outcome;
-    } catch (error) {
-      barrier?.finish(target.name, false);
-      throw error;
+      return await checkTarget(targetRequest, mine.context, ports, source);
     } finally {
       only?.end(target.name);
       allowDelete?.end(target.name);
     }
-  };
-  options.begin?.(chosen);
-  const settled = await settleBounded(chosen, bound, work, options.ended);
-  // Every target refused it before writing: one error for the run, as without targets.
+  });
+  // Step 2, the barrier: a pattern that matched nothing anywhere, or (all or nothing) a target that cannot be applied.
   const refusal = only?.refusal() ?? allowDelete?.refusal();
+  const blocked = request.allOrNothing ? blockingTargets(chosen, checked) : [];
+  const stop = refusal ?? (blocked.length > 0 ? allOrNothingRefusal(blocked) : undefined);
+  // Step 3, every ready target: its writes.
+  const ended = await settleBounded(
+    chosen,
+    bound,
+    async (_, index) => {
+      const end = checked[index] as Settled<ApplyOutcome | Ready>;
+      if (!end.ok) throw end.error;
+      if (end.value.kind !== 'ready') return end.value;
+      if (stop === undefined) return end.value.write();
+      await end.value.release();
+      throw stop;
+    },
+    options.ended,
+  );
   if (refusal !== undefined) throw refusal;
-  return settled.map((end, index) => ({ ...end, target: chosen[index] as TargetDeclaration }));
+  return ended.map((end, index) => ({ ...end, target: chosen[index] as TargetDeclaration }));
+}
+
+/** The targets that will not write (an error, a refusal): with all-or-nothing, no target writes then. */
+function blockingTargets(
+  chosen: readonly TargetDeclaration[],
+  checked: readonly Settled<ApplyOutcome | Ready>[],
+): string[] {
+  return chosen
+    .filter((_, index) => {
+      const end = checked[index] as Settled<ApplyOutcome | Ready>;
+      return !end.ok || end.value.kind === 'refused';
+    })
+    .map((target) => target.name);
+}
+
+function allOrNothingRefusal(blocked: readonly string[]): SitesyncError {
+  return new SitesyncError(
+    'stale_plan',
+    `nothing applied (--all-or-nothing): target ${blocked.join(', ')} cannot be applied; this target's part was not applied either`,
+  );
 }
 
 /** The targets a run applies: chosen by --target among the declared ones, or among the saved plan's parts. */
@@ -136,50 +166,4 @@ function partsTargets(
 export function journalFor(file: string, name: string): string {
   const ext = extname(file);
   return join(dirname(file), `${basename(file, ext)}.${name}${ext}`);
-}
-
-/**
- * --all-or-nothing: each target arrives here after its checks, just before
- * its first write; when every target has arrived or ended, all write, or
- * (when one ended otherwise than done) none does.
- */
-export class AllOrNothing {
-  readonly #pending: Set<string>;
-  readonly #waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  readonly #failed: string[] = [];
-
-  constructor(names: readonly string[]) {
-    this.#pending = new Set(names);
-  }
-
-  arrive(name: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ resolve, reject });
-      this.#pending.delete(name);
-      this.#settle();
-    });
-  }
-
-  finish(name: string, ok: boolean): void {
-    if (!this.#pending.delete(name)) return;
-    if (!ok) this.#failed.push(name);
-    this.#settle();
-  }
-
-  #settle(): void {
-    if (this.#pending.size > 0) return;
-    const failed = this.#failed;
-    for (const waiter of this.#waiting.splice(0)) {
-      if (failed.length === 0) waiter.resolve();
-      else {
-        const which = failed.join(', ');
-        waiter.reject(
-          new SitesyncError(
-            'stale_plan',
-            `nothing applied (--all-or-nothing): target ${which} cannot be applied; this target's part was not applied either`,
-          ),
-        );
-      }
-    }
-  }
 }
