@@ -217,6 +217,13 @@ describe('architecture', () => {
     expect(chain.length, chain.join(' → ')).toBeLessThanOrEqual(5);
   });
 
+  it('keeps each command thin: every src/cli/commands/*.ts at most 150 lines (flags → engine → view → exit code)', () => {
+    const long = sourceFiles(join(SRC, 'cli', 'commands'))
+      .map((path) => ({ file: relative(SRC, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter((entry) => entry.lines > 150);
+    expect(long).toEqual([]);
+  });
+
   it('has no import cycle among the modules of src/ (static imports that load code)', () => {
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];
