@@ -59,6 +59,17 @@ export interface Session {
 }
 
 /**
+ * Gives up the secrets a session holds (its websites' passwords, its API
+ * key): a process that loads its configuration again (`watch`, each cycle)
+ * calls it once nothing will print the old ones, so the redaction registry
+ * holds what is in use (model/secret.ts).
+ */
+export function releaseSecrets(session: Pick<Session, 'state' | 'connection'>): void {
+  for (const site of session.state.websites) site.password?.release();
+  session.connection.apiKey.release();
+}
+
+/**
  * The configuration, then a client for it (`concurrency`: sockets, one per
  * change in flight). `secrets`: `check` where no password is sent (plan).
  */
