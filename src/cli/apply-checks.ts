@@ -108,7 +108,12 @@ function syncWriteOnlyWords(values: string[] | boolean | undefined): string[] {
  * nor with only some of the declared targets: a partial apply is not "the
  * configuration was applied". With targets, their files must equal HEAD too.
  */
-export function markTarget(run: ApplyRun, root: DesiredState, io: Io, set?: PlanSetFile): MarkTarget | undefined {
+export async function markTarget(
+  run: ApplyRun,
+  root: DesiredState,
+  io: Io,
+  set?: PlanSetFile,
+): Promise<MarkTarget | undefined> {
   const tag = run.flags.markApplied;
   if (tag === undefined) return undefined;
   const { shared } = run;
@@ -131,7 +136,7 @@ export function markTarget(run: ApplyRun, root: DesiredState, io: Io, set?: Plan
 }
 
 /** Moves the tag after a fully successful apply (every target's, with targets). */
-export function marked(mark: MarkTarget | undefined, code: number, io: Io): number {
-  if (mark !== undefined && code === 0) io.stderr.write(`${markApplied(mark)}\n`);
+export async function marked(mark: MarkTarget | undefined, code: number, io: Io): Promise<number> {
+  if (mark !== undefined && code === 0) io.stderr.write(`${await markApplied(mark)}\n`);
   return code;
 }

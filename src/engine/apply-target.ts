@@ -127,7 +127,9 @@ export async function checkTarget(
   let ready = false;
   try {
     const made =
-      source === undefined ? await planned(session, request, context) : admitted(session, request, context, source);
+      source === undefined
+        ? await planned(session, request, context)
+        : await admitted(session, request, context, source);
     const { plan, liveCount } = made;
     let { fingerprints } = made;
     const target = session.api.url;
@@ -176,8 +178,8 @@ interface Made {
 }
 
 /** The baseline of this run: its own (single target), or its target's at the commit resolved for all. */
-function runBaseline(request: ApplyRequest, context: EngineContext) {
-  const at = request.target === undefined ? resolveBaseline(request.files, request, context) : request.baselineAt;
+async function runBaseline(request: ApplyRequest, context: EngineContext) {
+  const at = request.target === undefined ? await resolveBaseline(request.files, request, context) : request.baselineAt;
   return baselineFor(request, at, context);
 }
 
@@ -185,14 +187,19 @@ async function planned(session: Session, request: ApplyRequest, context: EngineC
   const { liveCount, plan } = await planSession(session, request, context, {
     syncWriteOnly: request.syncWriteOnly,
     unlistedIsDrift: request.unlistedIsDrift,
-    baseline: runBaseline(request, context),
+    baseline: await runBaseline(request, context),
   });
   context.events({ type: 'planned', plan, target: session.api.url });
   return { plan, liveCount };
 }
 
 /** A saved plan admitted here: same target, key and configuration, signed, and what the planner makes of it now. */
-function admitted(session: Session, request: ApplyRequest, context: EngineContext, source: SavedSource): Made {
+async function admitted(
+  session: Session,
+  request: ApplyRequest,
+  context: EngineContext,
+  source: SavedSource,
+): Promise<Made> {
   const { saved, label } = source;
   const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
   const refusal = admissionRefusal(saved, here, label);
@@ -209,8 +216,8 @@ function admitted(session: Session, request: ApplyRequest, context: EngineContex
   const at =
     recorded === undefined
       ? undefined
-      : resolveBaseline(request.rootFiles ?? request.files, { baseline: recorded.commit }, context);
-  const baseline = baselineFor(request, at, context);
+      : await resolveBaseline(request.rootFiles ?? request.files, { baseline: recorded.commit }, context);
+  const baseline = await baselineFor(request, at, context);
   const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
   if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(label, differences));
   if (request.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {

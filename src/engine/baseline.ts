@@ -43,14 +43,14 @@ function gitDir(files: readonly string[], cwd: string): string {
   return statSync(first, { throwIfNoEntry: false })?.isDirectory() === true ? first : dirname(first);
 }
 
-function choose(flags: BaselineFlags, io: Pick<EngineContext, 'env'>, dir: string): Choice | undefined {
+async function choose(flags: BaselineFlags, io: Pick<EngineContext, 'env'>, dir: string): Promise<Choice | undefined> {
   if (flags.baseline === false) return undefined;
   if (typeof flags.baseline === 'string') return { ref: flags.baseline, source: 'option', label: '--baseline' };
   const fromEnv = io.env.SITESYNC_BASELINE;
   if (fromEnv !== undefined && fromEnv !== '') return { ref: fromEnv, source: 'option', label: 'SITESYNC_BASELINE' };
   const tag = flags.markApplied ?? DEFAULT_BASELINE_TAG;
   // No repository, no git, or no tag yet: no baseline, silently (as before baselines existed).
-  if (!insideWorkTree(dir) || commitOf(dir, `refs/tags/${tag}`) === undefined) return undefined;
+  if (!(await insideWorkTree(dir)) || (await commitOf(dir, `refs/tags/${tag}`)) === undefined) return undefined;
   return { ref: tag, source: 'default', label: 'the default baseline' };
 }
 
@@ -68,17 +68,21 @@ export interface BaselineAt {
  * revision that does not exist, standard input, or no git work tree is one
  * error line naming it (exit 1).
  */
-export function resolveBaseline(files: readonly string[], flags: BaselineFlags, io: Where): BaselineAt | undefined {
+export async function resolveBaseline(
+  files: readonly string[],
+  flags: BaselineFlags,
+  io: Where,
+): Promise<BaselineAt | undefined> {
   const dir = gitDir(files, io.cwd);
-  const choice = choose(flags, io, dir);
+  const choice = await choose(flags, io, dir);
   if (choice === undefined) return undefined;
   // A default the user did not ask for says how to turn it off.
   const hint = choice.source === 'default' ? ' (--no-baseline turns the default baseline off)' : '';
   const fail = failure({ ref: { ref: choice.ref }, label: choice.label, hint });
   if (files.some((file) => file === '-' || file === '/dev/stdin'))
     throw fail('the configuration comes from standard input, which has no git history');
-  if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
-  const commit = commitOf(dir, choice.ref);
+  if (!(await insideWorkTree(dir))) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
+  const commit = await commitOf(dir, choice.ref);
   if (commit === undefined) throw fail(`no such revision in the git repository of ${displayPath(dir, io.cwd)}`);
   return { ref: { ref: choice.ref, commit, source: choice.source }, label: choice.label, hint };
 }
@@ -90,8 +94,12 @@ const failure =
     new SitesyncError('config', `${at.label} ${at.ref.ref}: ${message}${at.hint}`);
 
 /** The configuration at the chosen revision, or undefined without one (errors: see resolveBaseline). */
-export function loadBaseline(files: readonly string[], flags: BaselineFlags, io: Where): Baseline | undefined {
-  const at = resolveBaseline(files, flags, io);
+export async function loadBaseline(
+  files: readonly string[],
+  flags: BaselineFlags,
+  io: Where,
+): Promise<Baseline | undefined> {
+  const at = await resolveBaseline(files, flags, io);
   return at === undefined ? undefined : baselineFor({ files }, at, io);
 }
 
@@ -102,7 +110,7 @@ export function loadBaseline(files: readonly string[], flags: BaselineFlags, io:
  * commit. A target not declared there is new since the baseline: no websites
  * and no pruning at REF, so all its changes are pending.
  */
-export function baselineFor(
+export async function baselineFor(
   shared: {
     files: readonly string[];
     rootFiles?: readonly string[] | undefined;
@@ -110,12 +118,12 @@ export function baselineFor(
   },
   at: BaselineAt | undefined,
   io: Where,
-): Baseline | undefined {
+): Promise<Baseline | undefined> {
   if (at === undefined) return undefined;
   const { target } = shared;
-  if (target === undefined) return baselineOf(configAt(shared.files, at, io), at);
+  if (target === undefined) return baselineOf(await configAt(shared.files, at, io), at);
   const rootFiles = shared.rootFiles ?? [];
-  const root = configAt(rootFiles, at, io);
+  const root = await configAt(rootFiles, at, io);
   const then = root.targets?.find((declared) => declared.name === target.name);
   if (then === undefined) {
     const policy = forTarget(root, target).policy;
@@ -123,16 +131,16 @@ export function baselineFor(
   }
   // The paths the target declared at REF, relative to the same declaring file as today.
   const files = targetFiles(rootFiles, { ...target, files: then.files }, io.cwd);
-  return baselineOf(forTarget(configAt(files, at, io), then), at);
+  return baselineOf(forTarget(await configAt(files, at, io), then), at);
 }
 
 function baselineOf(state: DesiredState, at: BaselineAt): Baseline {
   return { ref: { ...at.ref }, websites: state.websites, policy: state.policy };
 }
 
-function configAt(files: readonly string[], at: BaselineAt, io: Where): DesiredState {
+async function configAt(files: readonly string[], at: BaselineAt, io: Where): Promise<DesiredState> {
   const fail = failure(at);
-  const sources = readAt(files, io.cwd, at.ref.commit, at.ref.ref, fail);
+  const sources = await readAt(files, io.cwd, at.ref.commit, at.ref.ref, fail);
   const loaded = loadConfigTexts(sources, io.env, { secrets: 'check' });
   if (loaded.state === undefined) {
     const first = loaded.errors[0];
@@ -142,29 +150,29 @@ function configAt(files: readonly string[], at: BaselineAt, io: Where): DesiredS
 }
 
 /** The same `-f` files (a directory: its *.yaml / *.yml files at REF), as text. */
-function readAt(
+async function readAt(
   files: readonly string[],
   cwd: string,
   commit: string,
   ref: string,
   fail: (message: string) => SitesyncError,
-): ConfigText[] {
+): Promise<ConfigText[]> {
   const sources: ConfigText[] = [];
   for (const arg of files.length > 0 ? files : [DEFAULT_CONFIG_FILE]) {
     const path = resolve(cwd, arg);
     const display = displayPath(path, cwd);
-    const kind = kindAt(dirname(path), commit, basename(path));
+    const kind = await kindAt(dirname(path), commit, basename(path));
     if (kind === undefined) throw fail(`${display} does not exist at ${ref}`);
     const entries =
       kind === 'tree'
-        ? filesAt(path, commit)
+        ? (await filesAt(path, commit))
             .filter((name) => /\.ya?ml$/i.test(name))
             .sort()
             .map((name) => resolve(path, name))
         : [path];
     if (entries.length === 0) throw fail(`${display} has no .yaml or .yml files at ${ref}`);
     for (const entry of entries) {
-      const text = fileAt(dirname(entry), commit, basename(entry));
+      const text = await fileAt(dirname(entry), commit, basename(entry));
       if (text === undefined) throw fail(`${displayPath(entry, cwd)} cannot be read at ${ref}`);
       sources.push({ text: text, file: `${displayPath(entry, cwd)}@${ref}` });
     }
@@ -184,17 +192,21 @@ export interface MarkTarget {
  * a git work tree, a valid tag name, and configuration files that equal HEAD
  * (the tag names the commit that was applied; uncommitted edits would make it lie).
  */
-export function prepareMarkApplied(files: readonly string[], tag: string, io: Pick<EngineContext, 'cwd'>): MarkTarget {
+export async function prepareMarkApplied(
+  files: readonly string[],
+  tag: string,
+  io: Pick<EngineContext, 'cwd'>,
+): Promise<MarkTarget> {
   const dir = gitDir(files, io.cwd);
   const fail = (message: string) => new SitesyncError('usage', `--mark-applied ${tag}: ${message}`);
   if (files.some((file) => file === '-' || file === '/dev/stdin'))
     throw fail('the configuration comes from standard input');
-  if (!insideWorkTree(dir)) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
-  if (!validTagName(dir, tag)) throw fail('not a valid git tag name');
-  const commit = commitOf(dir, 'HEAD');
+  if (!(await insideWorkTree(dir))) throw fail(`${displayPath(dir, io.cwd)} is not in a git work tree`);
+  if (!(await validTagName(dir, tag))) throw fail('not a valid git tag name');
+  const commit = await commitOf(dir, 'HEAD');
   if (commit === undefined) throw fail('the repository has no commit yet');
   const paths = (files.length > 0 ? files : [DEFAULT_CONFIG_FILE]).map((file) => resolve(io.cwd, file));
-  const dirty = dirtyPaths(dir, paths);
+  const dirty = await dirtyPaths(dir, paths);
   if (dirty.length > 0) {
     throw fail(
       `the configuration differs from HEAD (${dirty.join(', ')}): commit it first, so the tag names what is applied`,
@@ -204,8 +216,8 @@ export function prepareMarkApplied(files: readonly string[], tag: string, io: Pi
 }
 
 /** Moves the tag after a fully successful, read-back-verified apply; the line to print. */
-export function markApplied(target: MarkTarget): string {
-  const error = moveTag(target.dir, target.tag, target.commit);
+export async function markApplied(target: MarkTarget): Promise<string> {
+  const error = await moveTag(target.dir, target.tag, target.commit);
   if (error !== undefined) throw new SitesyncError('config', `--mark-applied ${target.tag}: ${error}`);
   return `tag ${target.tag} now marks ${target.commit.slice(0, 12)}, the applied commit (push it: git push --force origin refs/tags/${target.tag})`;
 }

@@ -45,8 +45,8 @@ export async function planTarget(
   // Its own baseline (one target), or its target's files at the commit resolved for all.
   const baseline =
     request.target === undefined
-      ? loadBaseline(request.files, request, context)
-      : baselineFor(request, request.baselineAt, context);
+      ? await loadBaseline(request.files, request, context)
+      : await baselineFor(request, request.baselineAt, context);
   const session = await openSession(request, context, undefined, 'check', loaded);
   const { api, state, connection } = session;
   try {

@@ -35,7 +35,7 @@ export async function planTargets(
   refuseConnectionFlags(request);
   const chosen = selectTargets(declared, request.targets);
   // Resolved once: every target reads its files at the same commit.
-  const baselineAt = resolveBaseline(request.files, request, context);
+  const baselineAt = await resolveBaseline(request.files, request, context);
   const { syncWriteOnly } = request;
   const span = await spanDomains(request, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, context);
   const only = PatternsAcrossTargets.only(request.only, chosen, span);

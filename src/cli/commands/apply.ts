@@ -76,14 +76,14 @@ async function runApply(planFile: string | undefined, raw: ApplyFlags & { format
 
 async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   const root = await loadDesiredState(run.shared, cliContext(io, run.shared.logLevel));
-  const mark = markTarget(run, root, io);
+  const mark = await markTarget(run, root, io);
   if (root.targets === undefined) {
     refuseTargetsWithout(run.shared);
-    return marked(mark, await applyOne(run, io, undefined, root), io);
+    return await marked(mark, await applyOne(run, io, undefined, root), io);
   }
   // Resolved once: every target reads its files at the same commit.
-  const baseline = resolveBaseline(run.shared.files, run.flags, io);
-  return marked(mark, await applyTargets(root.targets, run, io, { baseline }), io);
+  const baseline = await resolveBaseline(run.shared.files, run.flags, io);
+  return await marked(mark, await applyTargets(root.targets, run, io, { baseline }), io);
 }
 
 async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
@@ -103,8 +103,8 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
         );
       }
       refuseTargetsWithout(run.shared);
-      const mark = markTarget(run, root, io);
-      return marked(mark, await applyOne(run, io, parsed.single, root), io);
+      const mark = await markTarget(run, root, io);
+      return await marked(mark, await applyOne(run, io, parsed.single, root), io);
     }
     if (root.targets === undefined) {
       throw new SitesyncError(
@@ -113,8 +113,8 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
       );
     }
     const set = { file: planFile, plan: parsed.set };
-    const mark = markTarget(run, root, io, set);
-    return marked(mark, await applyTargets(root.targets, run, io, { set }), io);
+    const mark = await markTarget(run, root, io, set);
+    return await marked(mark, await applyTargets(root.targets, run, io, { set }), io);
   } finally {
     lock.release();
   }
