@@ -64,19 +64,14 @@ export function reportFailure(run: ApplyRun, error: unknown, io: Io): void {
   run.output.failed(errorJsonOf(error, aborted(io, error)));
 }
 
-/** One target's apply (or the only one's): shown as it goes, a refusal or an error also its JSON document. */
+/** The apply of a configuration without targets: shown as it goes, a refusal or an error also its JSON document. */
 export async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?: DesiredState): Promise<number> {
   const context = cliContext(io, run.shared.logLevel);
   const asking = run.flags.autoApprove !== true;
   const stop = followApply(run.output, context, io, asking && io.prompt !== undefined, run.acks);
   try {
-    let source: SavedSource | undefined;
-    if (saved !== undefined) {
-      const { target } = run.shared;
-      // A single saved plan was shown before the configuration was loaded (so an error document holds it).
-      if (target !== undefined) run.output.plan(saved.plan, saved.target, false, run.acks);
-      source = { saved, label: `${run.planFile ?? 'the plan file'}${target ? ` (target ${target.name})` : ''}` };
-    }
+    // A saved plan was shown before the configuration was loaded (so an error document holds it).
+    const source: SavedSource | undefined = saved && { saved, label: run.planFile ?? 'the plan file' };
     const ports: ApplyPorts = {
       ...(asking && saved === undefined && { confirm: (plan: Plan, target: string) => confirmed(io, plan, target) }),
       ...(run.flags.journal !== undefined && {
