@@ -12,7 +12,7 @@ import type { Journal } from './apply/journal.js';
 import { loadConfig } from './config/index.js';
 import { type ApplyOutcome, type ApplyRequest, applyTarget } from './engine/apply-target.js';
 import { applyTargets as applyEachTarget } from './engine/apply-targets.js';
-import type { EngineContext, EventSink, LogLevel } from './engine/context.js';
+import type { EngineContext, EngineEvent, LogLevel } from './engine/context.js';
 import { type Exported, exportSites as exportLive } from './engine/export-sites.js';
 import { type PlannedTarget, type PlanRequest, planTarget } from './engine/plan-target.js';
 import { planTargets as planEachTarget, type TargetSettled } from './engine/plan-targets.js';
@@ -46,8 +46,8 @@ export interface CallOptions extends ConnectOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Aborting stops waits and requests; an apply finishes the writes in flight and skips the rest. */
   signal?: AbortSignal;
-  /** Progress and notices (`listed`, `planned`, `writing`, `change`, `problem`, `log`, `notice`). */
-  onEvent?: EventSink;
+  /** Progress and notices (`listed`, `planned`, `writing`, `change`, `problem`, `log`, `notice`); over targets, with the target's `name`. */
+  onEvent?: (event: EngineEvent & { name?: string }) => void;
   /** `debug` adds the client's request log to the `log` events; default `warn`. */
   logLevel?: LogLevel;
   /** The clock: which day expiring ignore rules are compared with. */
@@ -116,7 +116,7 @@ export async function planTargets(options: PlanOptions & TargetsOptions = {}): P
   if (root.targets === undefined) throw new SitesyncError('usage', 'the configuration declares no targets: use plan');
   const settled = await planEachTarget(root.targets, request, context, {
     targetParallelism: options.targetParallelism ?? 4,
-    started: () => context,
+    started: (target) => contextOf(options, target.name),
   });
   return settled.map((end) => (end.ok ? { ...end, value: planResult(end.value) } : end));
 }
@@ -160,7 +160,7 @@ export async function applyTargets(
     root.targets,
     { ...request, targetParallelism: options.targetParallelism ?? 4, allOrNothing: options.allOrNothing === true },
     context,
-    { started: () => ({ context }) },
+    { started: (target) => ({ context: contextOf(options, target.name) }) },
   );
 }
 
@@ -193,13 +193,15 @@ export async function validate(options: Omit<ConfigOptions, keyof ConnectOptions
   return { valid: loaded.state !== undefined, errors: loaded.errors, warnings: loaded.warnings };
 }
 
-function contextOf(options: CallOptions): EngineContext {
+/** The engine's ports from the options; a target's events carry its `name`. */
+function contextOf(options: CallOptions, name?: string): EngineContext {
+  const { onEvent } = options;
   return {
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
     signal: options.signal,
     now: options.now,
-    events: options.onEvent ?? (() => {}),
+    events: (event) => onEvent?.(name === undefined ? event : { ...event, name }),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The steps `plan`, `apply` and `export` share before they differ: load the
- * desired state (every problem printed before failing), resolve the
+ * desired state (every problem an event before failing), resolve the
  * connection once (URL, key, key id), open a client, list the live sites, and
- * plan. Commands import these steps, never each other.
+ * plan. The engine's plan, apply and export start here.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
@@ -30,7 +30,7 @@ import { type EngineContext, todayOf } from './context.js';
 import type { RunRequest } from './request.js';
 import { refuseOverAllowance } from './website-allowance.js';
 
-/** Loads and validates the configuration; every problem is printed before failing. */
+/** Loads and validates the configuration; every problem is a `problem` event before failing. */
 export async function loadDesiredState(
   shared: Pick<RunRequest, 'files' | 'target'>,
   context: EngineContext,

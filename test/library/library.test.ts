@@ -1,7 +1,7 @@
 // The library API (docs/library.md) against a real reference server: the same
 // engine as the CLI, with the safety gate inside apply, events and cancellation.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { apply, type EngineEvent, exportSites, plan, validate } from '../../src/index.js';
+import { apply, type EngineEvent, exportSites, plan, planTargets, validate } from '../../src/index.js';
 import { domainsInDb, seedWebsites } from '../apply/support.js';
 import { config } from '../cli/apply-support.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -75,5 +75,44 @@ describe('library API', () => {
     const exported = await exportSites({ env, cwd: bad });
     expect(exported.count).toBe(1);
     expect(exported.text).toContain('domain: e.example');
+  });
+
+  test('planTargets plans each target; its events carry the target name; a failing target is its own', async () => {
+    const other = await startTestServer();
+    try {
+      const cwd = tempDirWith('library-targets', {
+        'websites.yaml': `version: 1
+targets:
+  - name: one
+    url: ${server.url}
+    key_env: ONE_KEY
+  - name: two
+    url: ${other.url}
+    key_env: TWO_KEY
+  - name: broken
+    url: ${other.url}
+    key_env: BROKEN_KEY
+websites:
+  - domain: shared.example
+`,
+      });
+      const listed: string[] = [];
+      const settled = await planTargets({
+        cwd,
+        env: { ONE_KEY: server.key, TWO_KEY: other.key, BROKEN_KEY: 'not-the-key-0123456789' },
+        onEvent: (event) => {
+          if (event.type === 'listed') listed.push(event.name ?? '?');
+        },
+      });
+      expect(settled.map((end) => [end.target.name, end.ok])).toEqual([
+        ['one', true],
+        ['two', true],
+        ['broken', false],
+      ]);
+      expect(settled[1]?.ok && settled[1].value.url).toBe(other.url);
+      expect(listed.sort()).toEqual(['one', 'two']);
+    } finally {
+      await other.close();
+    }
   });
 });
