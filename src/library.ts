@@ -17,7 +17,7 @@ import { type Exported, exportSites as exportLive } from './engine/export-sites.
 import { type PlannedTarget, type PlanRequest, planTarget } from './engine/plan-target.js';
 import { planTargets as planEachTarget, type TargetSettled } from './engine/plan-targets.js';
 import { loadDesiredState } from './engine/prepare.js';
-import { type RunRequest, runRequest } from './engine/request.js';
+import { type OptionNames, type RunRequest, runRequest } from './engine/request.js';
 import type { ConfigProblem, DesiredState } from './model/desired-state.js';
 import { SitesyncError } from './model/errors.js';
 import { isValidGlob } from './model/glob.js';
@@ -205,8 +205,19 @@ function contextOf(options: CallOptions, name?: string): EngineContext {
   };
 }
 
+/** How the engine's messages name this API's options. */
+const OPTION_NAMES: OptionNames = {
+  only: 'only',
+  syncWriteOnly: 'syncWriteOnly',
+  allowDelete: 'acknowledge.allowDelete',
+  target: 'targets',
+  url: 'url',
+  apiKeyFile: 'apiKeyFile',
+};
+
 function connection(options: ConnectOptions & Pick<CallOptions, 'logLevel'>): Partial<RunRequest> {
   return {
+    names: OPTION_NAMES,
     url: options.url,
     apiKeyFile: options.apiKeyFile,
     insecureHttp: options.insecureHttp === true,

@@ -41,7 +41,7 @@ import type { SafetyRefusal } from '../render/safety-refusal.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, resolveBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { openSession, planSession, type Session, targetedDomains } from './prepare.js';
-import type { RunRequest } from './request.js';
+import { namesOf, type RunRequest } from './request.js';
 
 /** The answer at a confirmation: `eof` is the end of input, `interrupted` Ctrl-C or SIGTERM. */
 export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
@@ -133,7 +133,7 @@ export async function checkTarget(
     const { plan, liveCount } = made;
     let { fingerprints } = made;
     const target = session.api.url;
-    await refuseUnmatchedAllowDelete(plan, request.acks, ports);
+    await refuseUnmatchedAllowDelete(plan, request, ports);
     const open = unacknowledged(plan.safety, request.acks);
     if (open.length > 0)
       return { kind: 'refused', plan, target, refusal: { reason: 'unsafe', refusal: refusalOf(open, request.acks) } };
@@ -232,13 +232,15 @@ async function admitted(
 }
 
 /** An --allow-delete that names no planned delete is a typo or a stale command line: say so rather than ignore it. */
-async function refuseUnmatchedAllowDelete(plan: Plan, acks: Acknowledgements, ports: ApplyPorts): Promise<void> {
+async function refuseUnmatchedAllowDelete(plan: Plan, request: ApplyRequest, ports: ApplyPorts): Promise<void> {
+  const { acks } = request;
   const deleted = plan.changes.filter((change) => change.action === 'delete').map((change) => change.domain);
   const unmatched = acks.allowDelete.filter((glob) => !deleted.some((domain) => matchesGlob(domain, glob)));
   if (ports.allowDeleteAcrossTargets !== undefined) return ports.allowDeleteAcrossTargets(unmatched);
   if (unmatched.length === 0) return;
   const what = deleted.length === 0 ? 'the plan deletes nothing' : `the plan deletes ${listFirst(deleted, 5)}`;
-  throw new SitesyncError('usage', `--allow-delete ${unmatched.join(', ')} matches no planned delete (${what})`);
+  const flag = namesOf(request).allowDelete;
+  throw new SitesyncError('usage', `${flag} ${unmatched.join(', ')} matches no planned delete (${what})`);
 }
 
 interface Writing {

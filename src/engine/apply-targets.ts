@@ -20,7 +20,7 @@ import type { EngineContext } from './context.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import type { TargetSettled } from './plan-targets.js';
 import { type Settled, settleBounded } from './pool.js';
-import type { RunRequest } from './request.js';
+import { namesOf, type RunRequest } from './request.js';
 import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from './targets.js';
 
 /** A saved plan over targets, and the file it came from (for messages). */
@@ -66,9 +66,10 @@ export async function applyTargets(
   const syncSites = request.syncWriteOnly === false ? [] : request.syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(request, chosen, syncSites, context) : undefined;
   // An --only that no target configures is decided by every target's listing, before any target writes.
-  const only = set === undefined ? PatternsAcrossTargets.only(request.only, chosen, span) : undefined;
+  const names = namesOf(request);
+  const only = set === undefined ? PatternsAcrossTargets.only(request.only, chosen, span, names.only) : undefined;
   // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
-  const allowDelete = PatternsAcrossTargets.allowDelete(request.acks.allowDelete, chosen);
+  const allowDelete = PatternsAcrossTargets.allowDelete(request.acks.allowDelete, chosen, names.allowDelete);
   options.begin?.(chosen);
   const bound = request.targetParallelism;
   // Step 1, every target: its checks, nothing written.
@@ -138,10 +139,13 @@ function allOrNothingRefusal(blocked: readonly string[]): SitesyncError {
 /** The targets a run applies: chosen by --target among the declared ones, or among the saved plan's parts. */
 export function chosenTargets(
   declared: readonly TargetDeclaration[],
-  shared: Pick<RunRequest, 'targets'>,
+  shared: Pick<RunRequest, 'targets' | 'names'>,
   set?: PlanSetFile,
 ): TargetDeclaration[] {
-  return set === undefined ? selectTargets(declared, shared.targets) : partsTargets(declared, set, shared.targets);
+  const flag = namesOf(shared).target;
+  return set === undefined
+    ? selectTargets(declared, shared.targets, flag)
+    : partsTargets(declared, set, shared.targets, flag);
 }
 
 /** The saved plan's parts chosen by --target; each must be a target the configuration declares. */
@@ -149,6 +153,7 @@ function partsTargets(
   declared: readonly TargetDeclaration[],
   set: PlanSetFile,
   patterns: readonly string[],
+  flag: string,
 ): TargetDeclaration[] {
   const inFile = set.plan.targets.map((part) => part.name);
   const missing = inFile.filter((name) => !declared.some((target) => target.name === name));
@@ -159,7 +164,7 @@ function partsTargets(
     );
   }
   const pool = declared.filter((target) => inFile.includes(target.name));
-  return selectTargets(pool, patterns);
+  return selectTargets(pool, patterns, flag);
 }
 
 /** With targets, each target's journal is its own file: `apply-journal.jsonl` → `apply-journal.prod.jsonl`. */

@@ -10,7 +10,7 @@ import { matchesAny } from '../model/glob.js';
 import { connectionOf, openClient } from './connect.js';
 import type { EngineContext } from './context.js';
 import { listLive, loadDesiredState } from './prepare.js';
-import type { ConnectionRequest } from './request.js';
+import { type ConnectionRequest, namesOf } from './request.js';
 import { refuseConnectionFlags, refuseTargetsWithout, selectTargets, targetConnection } from './targets.js';
 
 export interface ExportRequest extends ConnectionRequest {
@@ -56,12 +56,13 @@ async function exportConnection(request: ExportRequest, context: EngineContext):
   if (request.targets === undefined || request.targets.length === 0) return request;
   refuseConnectionFlags(request);
   const root = await loadDesiredState({ files: [] }, context, 'check');
-  if (root.targets === undefined) refuseTargetsWithout({ targets: request.targets });
-  const chosen = selectTargets(root.targets ?? [], request.targets);
+  if (root.targets === undefined) refuseTargetsWithout({ targets: request.targets, names: request.names });
+  const chosen = selectTargets(root.targets ?? [], request.targets, namesOf(request).target);
   const [target] = chosen;
   if (target === undefined || chosen.length > 1) {
     const names = chosen.map((one) => one.name).join(', ');
-    throw new SitesyncError('usage', `export writes one target's websites: --target matches ${names}; name one`);
+    const flag = namesOf(request).target;
+    throw new SitesyncError('usage', `export writes one target's websites: ${flag} matches ${names}; name one`);
   }
   return targetConnection(request, target, context.cwd);
 }

@@ -17,7 +17,7 @@ import {
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
-import type { RunRequest } from './request.js';
+import { namesOf, type RunRequest } from './request.js';
 
 export interface PlanRequest extends RunRequest, BaselineFlags {
   syncWriteOnly: WriteOnlySync | false;
@@ -55,7 +55,7 @@ export async function planTarget(
       unlistedIsDrift: request.unlistedIsDrift,
       baseline,
     });
-    requireResentPasswords(plan, policy, state.websites, context);
+    requireResentPasswords(plan, policy, state.websites, context, namesOf(request));
     const { keyId, sign } = connection;
     const unsigned = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan, live });
     const planned: PlannedTarget = { plan, target: api.url, saved: signSavedPlan(unsigned, sign) };

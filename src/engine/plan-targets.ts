@@ -11,6 +11,7 @@ import type { EngineContext } from './context.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import { type PlannedTarget, type PlanRequest, planTarget } from './plan-target.js';
 import { type Settled, settleBounded } from './pool.js';
+import { namesOf } from './request.js';
 import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from './targets.js';
 
 export interface TargetsRunOptions<T> {
@@ -33,12 +34,13 @@ export async function planTargets(
   options: TargetsRunOptions<PlannedTarget>,
 ): Promise<TargetSettled<PlannedTarget>[]> {
   refuseConnectionFlags(request);
-  const chosen = selectTargets(declared, request.targets);
+  const names = namesOf(request);
+  const chosen = selectTargets(declared, request.targets, names.target);
   // Resolved once: every target reads its files at the same commit.
   const baselineAt = await resolveBaseline(request.files, request, context);
   const { syncWriteOnly } = request;
   const span = await spanDomains(request, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, context);
-  const only = PatternsAcrossTargets.only(request.only, chosen, span);
+  const only = PatternsAcrossTargets.only(request.only, chosen, span, names.only);
   const work = async (target: TargetDeclaration) => {
     const targetRequest: PlanRequest = {
       ...targetOptions(request, target, context.cwd),

@@ -27,7 +27,7 @@ import {
 import { problemJson } from '../render/validate.js';
 import { connectionOf, openClient } from './connect.js';
 import { type EngineContext, todayOf } from './context.js';
-import type { RunRequest } from './request.js';
+import { namesOf, type OptionNames, type RunRequest } from './request.js';
 import { refuseOverAllowance } from './website-allowance.js';
 
 /** Loads and validates the configuration; every problem is a `problem` event before failing. */
@@ -157,7 +157,7 @@ export async function planSession(
   const { syncWriteOnly } = choices;
   const configured = [...session.state.websites.map((site) => site.domain), ...(shared.spanDomains ?? [])];
   // Before any request: only configured sites can be re-sent.
-  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured);
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured, namesOf(shared));
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
@@ -172,7 +172,7 @@ export async function planSession(
   else if (unmatched.length > 0) {
     throw new SitesyncError(
       'usage',
-      `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+      `${namesOf(shared).only} ${unmatched.join(', ')} matches no website in the configuration or the account`,
     );
   }
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
@@ -216,12 +216,17 @@ function unmatchedOnly(only: readonly string[], configured: readonly string[], l
 }
 
 /** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
-export function refuseUnmatchedSyncSites(sites: readonly string[], configured: readonly string[], where = ''): void {
+export function refuseUnmatchedSyncSites(
+  sites: readonly string[],
+  configured: readonly string[],
+  names: OptionNames,
+  where = '',
+): void {
   const unmatched = sites.filter((glob) => !configured.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
   throw new SitesyncError(
     'usage',
-    `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration${where}`,
+    `${names.syncWriteOnly} ${unmatched.join(', ')} matches no website in the configuration${where}`,
   );
 }
 
@@ -236,6 +241,7 @@ export function requireResentPasswords(
   policy: PlanPolicy,
   desired: readonly DesiredWebsite[],
   context: EngineContext,
+  names: OptionNames,
 ): void {
   if (!policy.syncWriteOnly) return;
   const resendOf = writeOnlyResend(policy);
@@ -256,6 +262,6 @@ export function requireResentPasswords(
   }
   throw new SitesyncError(
     'config',
-    `--sync-write-only sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
+    `${names.syncWriteOnly} sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
   );
 }

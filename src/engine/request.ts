@@ -7,6 +7,32 @@
 import type { TargetDeclaration } from '../model/desired-state.js';
 import type { LogLevel } from './context.js';
 
+/**
+ * How the caller names the options a message may point at ("--only x matches
+ * no website"): the command line's flags unless the caller says otherwise
+ * (the library passes its option names).
+ */
+export interface OptionNames {
+  only: string;
+  syncWriteOnly: string;
+  allowDelete: string;
+  target: string;
+  url: string;
+  apiKeyFile: string;
+}
+
+export const FLAG_NAMES: OptionNames = {
+  only: '--only',
+  syncWriteOnly: '--sync-write-only',
+  allowDelete: '--allow-delete',
+  target: '--target',
+  url: '--url',
+  apiKeyFile: '--api-key-file',
+};
+
+/** The names a request's messages use. */
+export const namesOf = (request: { names?: OptionNames | undefined }): OptionNames => request.names ?? FLAG_NAMES;
+
 /** How to reach the service. */
 export interface ConnectionRequest {
   /** Over the environment's SITESYNC_URL and the configuration's `api.url`. */
@@ -21,6 +47,8 @@ export interface ConnectionRequest {
   timeout: number | undefined;
   /** The most detailed client log wanted (`debug` adds the request log). */
   logLevel: LogLevel;
+  /** How messages name the options (default: the command line's flags). */
+  names?: OptionNames | undefined;
 }
 
 /** One run over one configuration (and, with `target`, one of its targets). */

@@ -13,34 +13,36 @@ import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
 import type { EngineContext } from './context.js';
 import { refuseUnmatchedSyncSites } from './prepare.js';
-import type { ConnectionRequest, RunRequest } from './request.js';
+import { type ConnectionRequest, namesOf, type RunRequest } from './request.js';
 
 /** The targets `--target` names (globs allowed), in declaration order; all when none is given. */
 export function selectTargets(
   declared: readonly TargetDeclaration[],
   patterns: readonly string[],
+  flag = '--target',
 ): TargetDeclaration[] {
   if (patterns.length === 0) return [...declared];
   const unmatched = patterns.filter((glob) => !declared.some((target) => matchesGlob(target.name, glob)));
   if (unmatched.length > 0) {
     const names = declared.map((target) => target.name).join(', ');
-    throw new SitesyncError('usage', `--target ${unmatched.join(', ')} matches no target (declared: ${names})`);
+    throw new SitesyncError('usage', `${flag} ${unmatched.join(', ')} matches no target (declared: ${names})`);
   }
   return declared.filter((target) => patterns.some((glob) => matchesGlob(target.name, glob)));
 }
 
 /** `--target` given but the configuration declares no targets: a typo or the wrong directory. */
-export function refuseTargetsWithout(shared: Pick<RunRequest, 'targets'>): void {
+export function refuseTargetsWithout(shared: Pick<RunRequest, 'targets' | 'names'>): void {
   if (shared.targets.length === 0) return;
   throw new SitesyncError(
     'usage',
-    `--target ${shared.targets.join(', ')}: the configuration declares no targets (see docs/config.md, Targets)`,
+    `${namesOf(shared).target} ${shared.targets.join(', ')}: the configuration declares no targets (see docs/config.md, Targets)`,
   );
 }
 
 /** The targets declare their URL and key: a command-line one would silently apply to all of them. */
-export function refuseConnectionFlags(shared: Pick<RunRequest, 'url' | 'apiKeyFile'>): void {
-  const given = shared.url !== undefined ? '--url' : shared.apiKeyFile !== undefined ? '--api-key-file' : undefined;
+export function refuseConnectionFlags(shared: Pick<RunRequest, 'url' | 'apiKeyFile' | 'names'>): void {
+  const names = namesOf(shared);
+  const given = shared.url !== undefined ? names.url : shared.apiKeyFile !== undefined ? names.apiKeyFile : undefined;
   if (given === undefined) return;
   throw new SitesyncError(
     'usage',
@@ -102,6 +104,6 @@ export async function spanDomains(
     for (const site of loaded.state?.websites ?? []) domains.push(site.domain);
   }
   const names = chosen.map((target) => target.name).join(', ');
-  if (complete) refuseUnmatchedSyncSites(syncSites, domains, ` of any chosen target (${names})`);
+  if (complete) refuseUnmatchedSyncSites(syncSites, domains, namesOf(shared), ` of any chosen target (${names})`);
   return domains;
 }

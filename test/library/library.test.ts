@@ -27,6 +27,10 @@ describe('library API', () => {
     ]);
     expect(events).toEqual(['listed']);
     expect(JSON.parse(result.savedPlan)).toMatchObject({ target: server.url });
+    // Messages name this API's options, not the command line's flags.
+    await expect(plan({ cwd, env, only: ['typo.example'] })).rejects.toThrow(
+      'only typo.example matches no website in the configuration or the account',
+    );
   });
 
   test('apply writes the plan, then a plan has nothing to do; a saved plan is admitted and applied', async () => {
