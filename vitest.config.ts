@@ -14,6 +14,7 @@ const POSTGRES_CONTRACT = [
   'test/server/auth-errors.test.ts',
   'test/server/search.test.ts',
   'test/server/input-edges.test.ts',
+  'test/server/hostile-bodies.test.ts',
   'test/server/path-spelling.test.ts',
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',
@@ -23,6 +24,8 @@ const POSTGRES_CONTRACT = [
   'test/server/storage.test.ts',
   'test/server/serve-command.test.ts',
   'test/server/concurrency.test.ts',
+  'test/server/metrics.test.ts',
+  'test/server/openapi.test.ts',
   'test/server/postgres-*.test.ts',
   // The server as a child process: SIGTERM drains in-flight requests, then the pool closes.
   'test/e2e/serve-shutdown.test.ts',

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A replicated `sitesync serve` on this machine: PostgreSQL, two replicas, HAProxy in front
-# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy).
+# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy 127.0.0.1/32).
 #
 #   scripts/replicas.sh                       # a throwaway PostgreSQL 15 cluster, removed on exit
-#   scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync
+#   PGPASSWORD=… scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync   # password not in argv
 #   scripts/replicas.sh --port 9000           # HAProxy's port (default 8080)
 #   scripts/replicas.sh --log-level info      # the replicas' request logs (default warn), in the temp directory
 #
@@ -31,6 +31,12 @@ done
 
 say() { echo "replicas.sh: $*" >&2; }
 fail() { say "$*"; exit 1; }
+
+# The replicas get the URL in SITESYNC_SERVE_DB, never on their command lines; this script's own
+# argv is as visible (ps), so a password there is warned about: PGPASSWORD or ~/.pgpass keep it out.
+if [[ "$db" =~ ^postgres(ql)?://[^:/@]*:[^@]*@ || "$db" =~ [?\&]password= ]]; then
+  say "warning: --db holds the database password, which ps shows to every local user: give it in PGPASSWORD or ~/.pgpass"
+fi
 
 haproxy_bin="$("$root/scripts/haproxy-path.sh")" || exit 1
 if [ -n "${SITESYNC_COMMAND:-}" ]; then
@@ -85,9 +91,11 @@ if [ -z "$key" ]; then key="ss_replicas_$(node -e "console.log(require('crypto')
 public_url="http://127.0.0.1:$port"
 
 # Replicas start together: migrations and key provisioning run under advisory locks, once.
+# X-Forwarded-For is believed from HAProxy's address only (127.0.0.1/32), not from any sender; on one
+# machine a local user can still connect from 127.0.0.1 (docs/server.md, "Behind a TLS proxy").
 replica_urls=()
 for n in 1 2; do
-  SITESYNC_SERVE_KEYS="$key" "${sitesync[@]}" serve --db "$db" --port 0 --trust-proxy --public-url "$public_url" \
+  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --port 0 --trust-proxy 127.0.0.1/32 --public-url "$public_url" \
     --log-level "$log_level" 2>"$work/replica$n.log" &
   pids+=($!)
 done

@@ -4,8 +4,6 @@
  * exported here is internal.
  */
 
-import type { RunningServer, ServerOptions } from './server/index.js';
-
 export type { Acknowledgements } from './apply/acknowledge.js';
 export type { Journal, JournalEntry } from './apply/journal.js';
 export { formatProblem, schemaText } from './config/index.js';
@@ -38,15 +36,6 @@ export type * from './model/plan.js';
 export { redact, Secret } from './model/secret.js';
 export type { FieldName, LiveWebsite, Privacy, WebsiteSettings } from './model/website.js';
 export { renderHuman, renderJson, renderMarkdown } from './render/index.js';
+export type { RunningServer, ServerOptions } from './server/index.js';
+export { startServer } from './server-entry.js';
 export { VERSION } from './version.js';
-
-export type { RunningServer, ServerOptions };
-
-/**
- * Starts the reference service (`sitesync serve`). Loaded on first use, so
- * that planning and applying never load the server's packages.
- */
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const server = await import('./server/index.js');
-  return server.startServer(options);
-}

@@ -24,6 +24,7 @@ const PACKAGE_HOME: Readonly<Record<string, string>> = {
   'better-sqlite3': 'server',
   pg: 'server',
   'sonic-boom': 'server',
+  'prom-client': 'server',
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',
 };
@@ -56,11 +57,13 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 /**
  * The rooms of server/ and the rooms each may import (its own always; the
  * root, index.ts and setup-error.ts, wires them and is not restricted):
- * http/ reaches storage through the contract in store/, never a backend.
+ * http/ reaches storage through the contract in store/, never a backend;
+ * metrics/ keeps the Prometheus series, told about answers by http/.
  */
 const SERVER_ROOMS: Readonly<Record<string, readonly string[]>> = {
-  http: ['store', ''],
+  http: ['store', 'metrics', ''],
   store: [''],
+  metrics: ['store', ''],
   'store/sqlite': ['store', ''],
   'store/postgres': ['store', ''],
   admin: ['store', 'store/sqlite', 'store/postgres', ''],
@@ -70,6 +73,7 @@ const SERVER_ROOMS: Readonly<Record<string, readonly string[]>> = {
 const SERVER_PACKAGE_ROOMS: Readonly<Record<string, readonly string[]>> = {
   fastify: ['http'],
   'sonic-boom': ['http'],
+  'prom-client': ['metrics'],
   'better-sqlite3': ['store/sqlite', 'admin'],
   pg: ['store/postgres', 'admin'],
 };

@@ -21,7 +21,10 @@
 # SITESYNC="/usr/local/bin/node /opt/sitesync/node_modules/.bin/sitesync".
 # Settings (environment): SITESYNC_CONFIG (default websites.yaml),
 # SITESYNC_REPORT_DIR (default .; must exist), SITESYNC_MAIL_TO (needs mail(1)),
-# SITESYNC_URL / SITESYNC_API_KEY or SITESYNC_API_KEY_FILE, SITESYNC (the
+# SITESYNC_URL / SITESYNC_API_KEY or SITESYNC_API_KEY_FILE, SITESYNC_KEY_DIR (with
+# targets, whose keys come from the variables their key_env names: a directory
+# of one file per variable, named after it, e.g. /etc/sitesync/keys/SITESYNC_PRODUCTION_KEY),
+# SITESYNC (the
 # command, default sitesync; split on spaces, so it may carry arguments, e.g.
 # "npx --no-install sitesync"). Paths (config, report dir, key file) may hold
 # spaces.
@@ -33,6 +36,25 @@ sitesync=${SITESYNC:-sitesync}
 if [ ! -d "$report_dir" ] || [ ! -w "$report_dir" ]; then
   echo "sitesync: the drift check did not run: report directory $report_dir does not exist or is not writable (SITESYNC_REPORT_DIR)" >&2
   exit 1
+fi
+if [ -n "${SITESYNC_KEY_DIR:-}" ]; then
+  if [ ! -d "$SITESYNC_KEY_DIR" ]; then
+    echo "sitesync: the drift check did not run: key directory $SITESYNC_KEY_DIR does not exist (SITESYNC_KEY_DIR)" >&2
+    exit 1
+  fi
+  for key_file in "$SITESYNC_KEY_DIR"/*; do
+    [ -f "$key_file" ] || continue
+    name=$(basename "$key_file")
+    case "$name" in
+      *[!A-Z0-9_]* | [0-9]*)
+        echo "sitesync: the drift check did not run: $key_file: name each key file after its variable (A-Z, 0-9, _)" >&2
+        exit 1
+        ;;
+    esac
+    # $(cat) drops the file's final newline; the key itself never reaches a command line.
+    value=$(cat "$key_file")
+    export "$name=$value"
+  done
 fi
 report="$report_dir/drift-$(date -u +%Y%m%dT%H%M%SZ).md"
 # The arguments as a list ("$@"), so a path with spaces stays one argument.

@@ -35,8 +35,13 @@ export interface TransportOptions {
   bodyMs: number;
 }
 
-/** Bodies past this size are not a website list; refusing them bounds memory. */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest answer read, in bytes (64 MiB): a page of 100 websites is about
+ * 30 KB, and about 13 MB even with every list at the service's 65,535-byte
+ * field limit. A larger answer is not a website list: it is refused at once,
+ * and not retried, so a hostile or broken server cannot fill memory (issue 23).
+ */
+export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Failures that happen before a request is written: the server cannot have seen it. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH']);
@@ -59,7 +64,6 @@ export class Transport {
       headersTimeout: options.headersMs,
       bodyTimeout: options.bodyMs,
       connect: { timeout: options.connectMs },
-      maxResponseSize: MAX_BODY_BYTES,
     });
     this.#headersMs = options.headersMs;
     this.#headers = {
@@ -128,6 +132,16 @@ export class Transport {
     );
   }
 
+  /** An answer past MAX_RESPONSE_BYTES (counted, or announced by Content-Length): a `protocol` error, never retried. */
+  tooLarge(request: HttpRequest): SitesyncError {
+    const limit = `${MAX_RESPONSE_BYTES / 1024 / 1024} MiB (${MAX_RESPONSE_BYTES.toLocaleString('en-US')} bytes)`;
+    return new SitesyncError(
+      'protocol',
+      `${this.label(request)} to ${this.#origin}: the answer is larger than ${limit}, the limit of one answer (a page of 100 websites is far smaller): refused; is this the websites service?`,
+      { method: request.method, path: request.path, reason: 'too_large', limit: MAX_RESPONSE_BYTES },
+    );
+  }
+
   async close(): Promise<void> {
     await this.#pool.close();
   }
@@ -160,8 +174,6 @@ function describeNetworkCode(code: string, error: unknown): string {
       return 'timed out waiting for the answer';
     case 'UND_ERR_BODY_TIMEOUT':
       return 'timed out reading the answer';
-    case 'UND_ERR_RES_EXCEEDED_MAX_SIZE':
-      return 'the answer is larger than 64 MB';
     default:
       return error instanceof Error ? error.message : String(error);
   }
@@ -199,6 +211,7 @@ class Attempt implements Dispatcher.DispatchHandler {
   #status = 0;
   #headers: Record<string, string | string[] | undefined> = {};
   #chunks: Buffer[] = [];
+  #bytes = 0;
   #onAbort: (() => void) | undefined;
 
   constructor(
@@ -244,10 +257,14 @@ class Attempt implements Dispatcher.DispatchHandler {
   ): void {
     this.#status = statusCode;
     this.#headers = headers;
+    if (Number(headers['content-length']) > MAX_RESPONSE_BYTES) this.#fail(this.#transport.tooLarge(this.#request));
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#chunks.push(chunk);
+    if (this.#settled) return;
+    this.#bytes += chunk.length;
+    if (this.#bytes > MAX_RESPONSE_BYTES) this.#fail(this.#transport.tooLarge(this.#request));
+    else this.#chunks.push(chunk);
   }
 
   onResponseEnd(): void {

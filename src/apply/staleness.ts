@@ -8,7 +8,7 @@
  * decision to refuse is the command's.
  */
 import type { WebsitesApi } from '../api/types.js';
-import type { MovedSite, SettingMove } from '../model/apply-result.js';
+import { ALREADY_APPLIED, type MovedSite, type SettingMove } from '../model/apply-result.js';
 import type { Change } from '../model/plan.js';
 import { FIELDS, type LiveWebsite, SETTING_NAMES, sameValue, type WebsiteSettings } from '../model/website.js';
 import { fingerprintLive } from '../plan/fingerprint.js';
@@ -20,8 +20,6 @@ export interface Freshness {
   alreadyApplied: Map<string, string>;
   moved: MovedSite[];
 }
-
-export const ALREADY_APPLIED = 'already applied: the live state matches the plan';
 
 /**
  * `fingerprints` are what the planner saw, one per change (`fingerprintsOf`);

@@ -7,7 +7,7 @@
 import type { Acknowledgements } from '../apply/acknowledge.js';
 import { chosenTargets, type PlanSetFile } from '../engine/apply-targets.js';
 import type { BaselineAt } from '../engine/baseline.js';
-import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/baseline.js';
+import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/mark-applied.js';
 import { targetFiles } from '../engine/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
@@ -44,6 +44,8 @@ export interface ApplyRun {
   output: ApplyOutput;
   /** A target's run: the baseline commit, resolved once for every target (undefined: no baseline). */
   baselineAt?: BaselineAt;
+  /** --mark-applied, checked before anything was written: the tag to move and the commit it moves from. */
+  mark?: MarkTarget;
   /** The saved plan file being applied, as given. */
   planFile?: string;
 }
@@ -132,7 +134,8 @@ export async function markTarget(
     );
   }
   const files = [...shared.files, ...declared.flatMap((target) => targetFiles([], target, io.cwd).slice(1))];
-  return prepareMarkApplied(files, tag, io);
+  run.mark = await prepareMarkApplied(files, tag, io);
+  return run.mark;
 }
 
 /** Moves the tag after a fully successful apply (every target's, with targets). */

@@ -7,6 +7,7 @@ import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '..
 import type { Answer } from '../engine/apply-target.js';
 import { type ApplyRefusal, type ApplyResult, succeeded } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import { applyJson, applyResultLines, cancelledText } from '../render/apply-result.js';
 import { applyErrorJson, type ErrorJson } from '../render/error-document.js';
 import { paint, planDocument, renderHuman } from '../render/index.js';
@@ -79,6 +80,6 @@ export class ApplyOutput {
 
   #write(document: Record<string, unknown>): void {
     this.#document = document;
-    this.#io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    this.#io.stdout.write(jsonDocument(document));
   }
 }

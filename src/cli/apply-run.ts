@@ -19,6 +19,7 @@ import {
   type PerTarget,
   type PlanSetFile,
 } from '../engine/apply-targets.js';
+import { AskOnce } from '../engine/ask-once.js';
 import type { BaselineAt } from '../engine/baseline.js';
 import type { Settled } from '../engine/pool.js';
 import { refuseConnectionFlags } from '../engine/targets.js';
@@ -28,6 +29,7 @@ import type { Plan } from '../model/plan.js';
 import type { SavedPlan } from '../plan/index.js';
 import { confirmQuestion, staleRefusalText } from '../render/apply-result.js';
 import { errorJsonOf } from '../render/error-document.js';
+import { renderHuman } from '../render/index.js';
 import { safetyRefusalText } from '../render/safety-refusal.js';
 import type { ApplyRun } from './apply-checks.js';
 import { ApplyOutput } from './apply-output.js';
@@ -53,6 +55,7 @@ function requestOf(run: ApplyRun): ApplyRequest {
     markApplied: flags.markApplied,
     baselineAt: run.baselineAt,
     started: run.started,
+    mark: run.mark,
   };
 }
 
@@ -75,7 +78,7 @@ export async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?
     const ports: ApplyPorts = {
       ...(asking && saved === undefined && { confirm: (plan: Plan, target: string) => confirmed(io, plan, target) }),
       ...(run.flags.journal !== undefined && {
-        openJournal: () => openJournal(resolve(io.cwd, run.flags.journal as string)),
+        openJournal: () => openJournal(resolve(io.cwd, run.flags.journal as string), run.shared.target?.name),
       }),
     };
     const outcome = await applyTarget(requestOf(run), context, ports, source, loaded);
@@ -120,16 +123,25 @@ function shown(outcome: ApplyOutcome, run: ApplyRun, io: Io, label: string | und
 }
 
 /** `yes`, another answer, `eof` (Ctrl-D) or `interrupted` (Ctrl-C, or SIGTERM while asking). */
-async function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
-  if (io.prompt === undefined) {
-    throw new SitesyncError(
-      'usage',
-      'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
-    );
-  }
+function confirmed(io: Io, plan: Plan, target: string): Promise<Answer> {
+  return askYes(io, confirmQuestion(target, plan.summary));
+}
+
+/** Refused before anything is planned when no one can answer (not a terminal). */
+function refuseWithoutPrompt(io: Io): void {
+  if (io.prompt !== undefined) return;
+  throw new SitesyncError(
+    'usage',
+    'not a terminal, so there is no one to confirm: pass --auto-approve, or apply a reviewed plan file (sitesync plan --out plan.json; sitesync apply plan.json)',
+  );
+}
+
+/** The question asked; the answer as `yes`, another answer, `eof` or `interrupted`. */
+async function askYes(io: Io, question: string): Promise<Answer> {
+  refuseWithoutPrompt(io);
   let answer: string | undefined;
   try {
-    answer = await io.prompt(confirmQuestion(target, plan.summary));
+    answer = await (io.prompt as NonNullable<Io['prompt']>)(question);
   } catch (error) {
     if (isSitesyncError(error) && error.code === 'interrupted') return 'interrupted';
     throw error;
@@ -152,12 +164,10 @@ export async function applyTargets(
   const { shared, flags } = base;
   const { set } = options;
   refuseConnectionFlags(shared);
-  if (set === undefined && flags.autoApprove !== true) {
-    throw new SitesyncError(
-      'usage',
-      'with targets, apply asks no question: review a plan (sitesync plan --out plan.json) and apply that file, or pass --auto-approve',
-    );
-  }
+  // From the configuration without --auto-approve: one question for every target, once all have planned.
+  const asking = set === undefined && flags.autoApprove !== true;
+  if (asking) refuseWithoutPrompt(io);
+  let askOnce: AskOnce | undefined;
   let runs: TargetRuns | undefined;
   const mine = new Map<string, { run: ApplyRun; io: TargetIo; stop: () => void }>();
   const outcomes = new Map<string, TargetOutcome<Record<string, unknown> | undefined>>();
@@ -169,8 +179,13 @@ export async function applyTargets(
     if (part !== undefined) run.output.plan(part.plan, part.target, false, run.acks);
     mine.set(target.name, { run, io: targetIo, stop: followApply(run.output, context, targetIo, false, run.acks) });
     const { journal } = flags;
-    const openTargetJournal = () => openJournal(resolve(io.cwd, journalFor(journal as string, target.name)));
-    return { context, ...(journal !== undefined && { ports: { openJournal: openTargetJournal } }) };
+    const openTargetJournal = () =>
+      openJournal(resolve(io.cwd, journalFor(journal as string, target.name)), target.name);
+    const confirm = askOnce && ((plan: Plan, url: string) => askOnce!.confirm(target.name, plan, url, targetIo.print));
+    return {
+      context,
+      ports: { ...(journal !== undefined && { openJournal: openTargetJournal }), ...(confirm && { confirm }) },
+    };
   };
   const ended = (target: TargetDeclaration, settled: Settled<ApplyOutcome>) => {
     const { run, io: targetIo, stop } = mine.get(target.name) as { run: ApplyRun; io: TargetIo; stop: () => void };
@@ -200,7 +215,9 @@ export async function applyTargets(
       ...options,
       begin: (chosen) => {
         runs = new TargetRuns(io, chosen);
+        if (asking) askOnce = askingOnce(chosen, shared, io);
       },
+      ...(asking && { askOnce: () => askOnce }),
       started,
       ended,
     });
@@ -212,4 +229,15 @@ export async function applyTargets(
   );
   io.stdout.write(shared.format === 'json' ? applyTargetsJson(all) : applyTargetsHuman(all));
   return mostSevere(all.map((outcome) => outcome.code));
+}
+
+/** The one question of an interactive apply over targets: each target's plan shown, one answer for all. */
+function askingOnce(chosen: readonly TargetDeclaration[], shared: ApplyRun['shared'], io: Io): AskOnce {
+  return new AskOnce(
+    chosen.map((target) => target.name),
+    {
+      render: (plan, target) => renderHuman(plan, { color: shared.color, target }),
+      ask: (question) => askYes(io, question),
+    },
+  );
 }

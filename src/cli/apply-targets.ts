@@ -3,6 +3,7 @@
  * name (human), or one document holding each target's apply document
  * (JSON), built from the values each target's run kept.
  */
+import { jsonDocument } from '../model/text.js';
 import { APPLY_RESULT_FORMAT_VERSION } from '../render/apply-result.js';
 import { applyErrorJson } from '../render/error-document.js';
 import type { TargetOutcome } from './target-runs.js';
@@ -18,7 +19,7 @@ export function applyTargetsHuman(outcomes: readonly TargetOutcome<unknown>[]): 
 }
 
 /**
- * `{formatVersion: 2, ok, targets}` (schemas/apply-targets.schema.json): each
+ * `{formatVersion: "3.0", ok, targets}` (schemas/apply-targets.schema.json): each
  * element is the target's own apply document (its refusal or error
  * included) plus `name` and `exitCode`.
  */
@@ -29,5 +30,5 @@ export function applyTargetsJson(outcomes: readonly TargetOutcome<Record<string,
     return { name: target.name, ...document, exitCode: code };
   });
   const ok = outcomes.every((outcome) => outcome.code === 0);
-  return `${JSON.stringify({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, targets }, null, 2)}\n`;
+  return jsonDocument({ formatVersion: APPLY_RESULT_FORMAT_VERSION, ok, targets });
 }

@@ -3,18 +3,22 @@
  * bundles this file (scripts/bundle.mjs) into dist/bin/, one module per
  * command loaded on demand, so a start resolves a handful of files, not hundreds.
  */
+import { EXIT } from './exit-code.js';
 import { processIo } from './io.js';
 import { main } from './main.js';
 
 const controller = new AbortController();
-let interrupts = 0;
+let first: 'SIGINT' | 'SIGTERM' | undefined;
+/** An interruption exits as a shell reports the signal: 130 for SIGINT, 143 for SIGTERM. */
+const interruptedExit = () => (first === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    interrupts += 1;
     // A second Ctrl-C means "now": leave at once.
-    if (interrupts > 1) process.exit(130);
+    if (first !== undefined) process.exit(interruptedExit());
+    first = signal;
     controller.abort(new Error(signal));
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), processIo(controller.signal));
+const code = await main(process.argv.slice(2), processIo(controller.signal));
+process.exitCode = code === EXIT.interrupted ? interruptedExit() : code;

@@ -8,6 +8,7 @@
 import { formatProblem } from '../config/index.js';
 import { logs } from '../engine/connect.js';
 import type { EngineContext, EngineEvent, EventSink, LogLevel } from '../engine/context.js';
+import { printable } from '../model/text.js';
 import type { Io } from './io.js';
 
 export interface CliContext extends EngineContext {
@@ -34,7 +35,8 @@ function lineOf(event: EngineEvent, logLevel: LogLevel): string | undefined {
     case 'problem':
       return formatProblem(event.problem);
     case 'log':
-      return logs(logLevel, event.level) ? `${event.level}: ${event.message}` : undefined;
+      // The client's lines quote the service (domains, values): shown printable, as every server string is.
+      return logs(logLevel, event.level) ? `${event.level}: ${printable(event.message)}` : undefined;
     case 'listed': {
       if (!logs(logLevel, 'debug')) return undefined;
       const what = event.searched === undefined ? 'websites' : `websites named by --only (${event.searched} searched)`;

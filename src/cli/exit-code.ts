@@ -7,7 +7,7 @@
  * --detailed-exitcode, 130 an interruption.
  */
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
-import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import { type ErrorCode, isSitesyncError, SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
 
@@ -21,6 +21,8 @@ export const EXIT = {
   drift: 4,
   /** Ctrl-C: in-flight requests finished, the rest skipped. */
   interrupted: 130,
+  /** The same interruption by SIGTERM (128 + 15, as a shell reports it): a CI job cancelled, `docker stop`. */
+  terminated: 143,
 } as const;
 
 export type CommandOutcome =
@@ -101,4 +103,30 @@ export function mostSevere(codes: readonly number[]): number {
 export function failureOf(error: unknown, aborted: boolean): { code: number; message: string; errorJson: ErrorJson } {
   const message = isSitesyncError(error) ? error.message : error instanceof Error ? error.message : String(error);
   return { code: exitCodeFor({ kind: 'failed', error, aborted }), message, errorJson: errorJsonOf(error, aborted) };
+}
+
+/** `plan --exit-codes STYLE` (docs/exit-codes.md, "Terraform-style scripts"). */
+export const EXIT_CODE_STYLES = ['sitesync', 'terraform'] as const;
+export type ExitCodeStyle = (typeof EXIT_CODE_STYLES)[number];
+
+/** --exit-codes, else SITESYNC_EXIT_CODES, else `sitesync`; another value is a usage error. */
+export function exitCodeStyle(value: string | undefined): ExitCodeStyle {
+  if (value === undefined || value === '') return 'sitesync';
+  const style = EXIT_CODE_STYLES.find((each) => each === value);
+  if (style !== undefined) return style;
+  throw new SitesyncError(
+    'usage',
+    `SITESYNC_EXIT_CODES ${JSON.stringify(value)}: not one of ${EXIT_CODE_STYLES.join(', ')}`,
+  );
+}
+
+/**
+ * A plan's code as `terraform plan` would give it, for scripts written for
+ * its 0/1/2: with --detailed-exitcode, 2 for changes of any kind (drift, a
+ * conflict, an unsafe plan: JSON `hasDrift` and `safe` still tell), without
+ * it 0 for every plan made. 1 and 130 stay.
+ */
+export function terraformPlanCode(code: number, detailedExitcode: boolean): number {
+  if (code !== EXIT.changes && code !== EXIT.drift && code !== EXIT.unsafe) return code;
+  return detailedExitcode ? EXIT.changes : EXIT.ok;
 }

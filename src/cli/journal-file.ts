@@ -8,8 +8,12 @@ import type { Journal } from '../apply/journal.js';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
-/** Appends to `path` (created if missing): several runs can share one journal. */
-export function openJournal(path: string, clock: () => Date = () => new Date()): Journal {
+/**
+ * Appends to `path` (created if missing): several runs can share one journal.
+ * With targets, every line names its `target`, so journals read side by side
+ * (or concatenated) still say which installation each line is about.
+ */
+export function openJournal(path: string, target?: string, clock: () => Date = () => new Date()): Journal {
   let fd: number;
   try {
     fd = openSync(path, 'a');
@@ -19,7 +23,7 @@ export function openJournal(path: string, clock: () => Date = () => new Date()):
   }
   return {
     record(entry) {
-      const line = JSON.stringify({ time: clock().toISOString(), ...entry });
+      const line = JSON.stringify({ time: clock().toISOString(), ...(target !== undefined && { target }), ...entry });
       writeSync(fd, `${redact(line)}\n`);
     },
     close() {

@@ -2,11 +2,15 @@
  * What `sitesync plan` prints: one plan (human, JSON or Markdown), the
  * report over targets, and the exact command that applies a saved plan.
  */
+import { allFlags } from '../apply/acknowledge.js';
 import type { Plan } from '../model/plan.js';
 import type { SiteExplanation } from '../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../render/index.js';
 import { renderTargetsHuman, renderTargetsJson, renderTargetsMarkdown, type TargetReport } from '../render/targets.js';
 import type { SharedOptions } from './shared-options.js';
+
+/** A plan is acknowledged by nothing yet: its Markdown lists every flag the apply on merge needs. */
+export const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
 
 export function renderTargetReports(reports: readonly TargetReport[], shared: SharedOptions): string {
   switch (shared.format) {
@@ -30,7 +34,7 @@ export function renderPlan(
     case 'json':
       return renderJson(result, { target, ...extra });
     case 'markdown':
-      return renderMarkdown(result, { target });
+      return renderMarkdown(result, { target, acknowledge: allFlags(result.safety, NO_ACKNOWLEDGEMENTS) });
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }

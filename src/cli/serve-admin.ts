@@ -12,9 +12,8 @@ import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { wholeNumberOption } from './option-values.js';
-import { shownDb, throwIfSetupError } from './serve-db.js';
-
-export const DEFAULT_DB = './sitesync.db';
+import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from './serve-db.js';
+import { importServer } from './server-modules.js';
 
 export const integerOption = (name: string, text: string, min: number, max: number): number =>
   wholeNumberOption(`--${name}`, text, { min, max });
@@ -27,7 +26,7 @@ async function withStore<T>(db: string, create: boolean, work: (store: ServerSto
       'accounts commands need a database file (--db <path>): in ":memory:" the change would be lost at once',
     );
   }
-  const { isPostgresUrl, openPostgresStore, openSqliteStore } = await import('../server/index.js');
+  const { isPostgresUrl, openPostgresStore, openSqliteStore } = await importServer(() => import('../server/index.js'));
   const postgres = isPostgresUrl(db);
   const { existsSync } = await import('node:fs');
   if (!postgres && !create && !existsSync(db)) throw new SitesyncError('usage', `no database at ${db}`);
@@ -59,7 +58,7 @@ async function createAccount(
   options: { db: string; websiteLimit?: string; apiAccess: boolean },
   io: Io,
 ): Promise<number> {
-  const { accountNameProblem, createAccountWithKey } = await import('../server/admin/accounts.js');
+  const { accountNameProblem, createAccountWithKey } = await importServer(() => import('../server/admin/accounts.js'));
   const problem = accountNameProblem(name);
   if (problem) throw new SitesyncError('usage', problem);
   const websiteLimit =
@@ -108,7 +107,7 @@ async function listAccounts(db: string, io: Io): Promise<number> {
 }
 
 async function rotate(name: string, db: string, io: Io): Promise<number> {
-  const { rotateKey } = await import('../server/admin/accounts.js');
+  const { rotateKey } = await importServer(() => import('../server/admin/accounts.js'));
   return withStore(db, false, async (store) => {
     const account = await findAccount(store, name, db);
     const { key, revoked } = await rotateKey(store, account);
@@ -156,7 +155,7 @@ async function backup(db: string, out: string, io: Io): Promise<number> {
         'pg_dump --format=custom --file=sitesync.dump "$URL" (see docs/server.md, "Backups")',
     );
   }
-  const { backupDatabase } = await import('../server/admin/backup.js');
+  const { backupDatabase } = await importServer(() => import('../server/admin/backup.js'));
   try {
     const result = await backupDatabase(db, out);
     const secret = result.secret ? ` and its key secret to ${result.secret}` : '';
@@ -170,7 +169,7 @@ async function backup(db: string, out: string, io: Io): Promise<number> {
 
 export function registerAdminCommands(serveCommand: Command, context: CommandContext): void {
   // As for `serve` itself: --db, else SITESYNC_SERVE_DB, else the default file.
-  const db = () => (serveCommand.opts() as { db?: string }).db ?? context.io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB;
+  const db = () => serveDb(serveCommand.opts() as { db?: string; dbFile?: string }, context.io);
   serveCommand
     .command('backup')
     .description('Write a consistent copy of the database (and its key secret) while servers use it.')

@@ -76,13 +76,15 @@ export interface TargetIo extends Io {
   out(): string;
   /** Writes a last unfinished stderr line. */
   flush(): void;
+  /** Lines for the person now, above the status board (a question's context). */
+  print(lines: readonly string[]): void;
 }
 
 /**
  * stderr: off a terminal, every line is written at once as `[name] line`; on
  * a terminal, the target's latest line is its line on the status board and
  * the lines are written, grouped under the target's name, when it ends.
- * No prompt: with targets, apply takes --auto-approve or a reviewed plan file.
+ * No prompt of its own: an interactive apply asks once for all (engine/ask-once.ts).
  */
 function targetIoFor(io: Io, name: string, board: StatusBoard, now: () => Date): TargetIo {
   let captured = '';
@@ -121,6 +123,7 @@ function targetIoFor(io: Io, name: string, board: StatusBoard, now: () => Date):
     env: io.env,
     cwd: io.cwd,
     out: () => captured,
+    print: (lines) => board.print(lines),
     flush: () => {
       if (pending !== '') line(pending);
       pending = '';

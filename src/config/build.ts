@@ -99,6 +99,7 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: Buil
   };
   if (apiUrl !== undefined) state.apiUrl = apiUrl;
   if (targets !== undefined) state.targets = targets;
+  if (Object.keys(defaults.settings).length > 0) state.defaults = { ...defaults.settings };
   return { state, problems };
 }
 

@@ -8,7 +8,7 @@
  */
 import { byDomain, indexLiveByDomain, isAdoptableDomain, isStorableDomain } from '../model/domain.js';
 import { isValidGlob } from '../model/glob.js';
-import { FIELDS, type LiveWebsite, SETTING_NAMES } from '../model/website.js';
+import { FIELDS, type LiveWebsite, SETTING_NAMES, type WebsiteSettings } from '../model/website.js';
 import { isIpOrCidr } from './ip.js';
 import { type SerializableWebsite, type SerializeInput, serializeConfig, serializeWebsiteLines } from './serialize.js';
 
@@ -22,6 +22,8 @@ export interface ExportOptions {
   header?: string;
   /** `$schema=` target of the modeline (default: EXPORT_SCHEMA_REF). */
   schema?: string;
+  /** Written for a target's files: the defaults they inherit (serialize.ts `inherited`). */
+  inherited?: Partial<WebsiteSettings>;
 }
 
 /** `shop.example.com` → `SITESYNC_PASSWORD_SHOP_EXAMPLE_COM` */
@@ -101,6 +103,7 @@ export function exportConfigWithWarnings(live: LiveWebsite[], options: ExportOpt
   const missing = unreturned(live);
   const header = [options.header, notExportedLine(missing)].filter((line) => line !== undefined).join('\n');
   const input: SerializeInput = { websites, schema: options.schema ?? EXPORT_SCHEMA_REF };
+  if (options.inherited !== undefined) input.inherited = options.inherited;
   if (header !== '') input.header = header;
   const protect = unlistable.map(({ domain }) => asGlob(domain)).filter((glob) => isValidGlob(glob));
   if (protect.length > 0) input.protect = protect;

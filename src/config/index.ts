@@ -30,11 +30,21 @@ export interface LoadOptions extends Omit<ReadOptions, 'limit'>, BuildOptions {
   env: Env;
 }
 
+/**
+ * At most this many errors, and as many warnings, are listed: a file of
+ * 30,000 unknown keys would otherwise print 30,000 lines. The rest are counted
+ * (`omitted`) and shown as "and N more errors".
+ */
+export const MAX_LISTED_PROBLEMS = 100;
+
 export interface LoadResult {
   /** Present when there are no errors. */
   state?: DesiredState;
+  /** The first MAX_LISTED_PROBLEMS errors, in file, line and column order. */
   errors: ConfigProblem[];
   warnings: ConfigProblem[];
+  /** Problems found beyond the ones listed. */
+  omitted: { errors: number; warnings: number };
   /** The files that were read, valid or not, as shown in messages. */
   files: string[];
 }
@@ -54,12 +64,30 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     const quick = loadQuickly(sources, options);
     if (quick) return quick;
   }
-  return loadSources(
-    sources,
-    problems,
-    listing.files.map((file) => file.display),
-    options,
-  );
+  const order = listing.files.map((file) => file.display);
+  return finishInterruptibly(loadSteps(sources, problems, order, options), options.signal);
+}
+
+/**
+ * Runs the steps of a slow load, letting the event loop in between them: a
+ * SIGTERM during a long check (a file of 100,000 unknown keys) is seen after
+ * the step in progress, not after the whole load, and ends it as `interrupted`.
+ */
+async function finishInterruptibly<T>(steps: Generator<void, T>, signal: AbortSignal | undefined): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw new SitesyncError('interrupted', 'interrupted while checking the configuration');
+  }
+}
+
+/** The steps run at once (text in memory: nothing to interrupt). */
+function finish<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** One configuration given as text (no file is read): `file` is the name its messages show. */
@@ -82,7 +110,7 @@ export function loadConfigText(text: string, file: string, env: Env, options: Bu
  */
 export function loadConfigTexts(sources: readonly ConfigText[], env: Env, options: BuildOptions = {}): LoadResult {
   const order = sources.map((source) => source.file);
-  return loadQuickly(sources, { env, ...options }) ?? loadSources(sources, [], order, { env, ...options });
+  return loadQuickly(sources, { env, ...options }) ?? finish(loadSteps(sources, [], order, { env, ...options }));
 }
 
 /**
@@ -98,34 +126,57 @@ function loadQuickly(sources: readonly ConfigText[], options: BuildOptions & { e
   }
   const built = buildState(loaded, options.env, options);
   if (!built.state || built.problems.length > 0) return undefined;
-  return { state: built.state, errors: [], warnings: [], files: sources.map((source) => source.file) };
+  return {
+    state: built.state,
+    errors: [],
+    warnings: [],
+    omitted: { errors: 0, warnings: 0 },
+    files: sources.map((source) => source.file),
+  };
 }
 
-function loadSources(
+/** Parses, checks and builds, with a pause (`yield`) after each step that may be long. */
+function* loadSteps(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
   options: BuildOptions & { env: Env },
-): LoadResult {
+): Generator<void, LoadResult> {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
   for (const source of sources) {
     files.push(source.file);
     const parsed = parseConfigText(source.text, source.file);
-    problems.push(...parsed.problems);
+    append(problems, parsed.problems);
+    yield;
     if (parsed.data === undefined) continue;
-    problems.push(...checkSchema(parsed, parsed.data));
+    append(problems, checkSchema(parsed, parsed.data));
+    yield;
     // Possibly invalid data: the checks that follow guard every value they read.
     loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
   }
   const built = buildState(loaded, options.env, options);
-  problems.push(...built.problems);
+  append(problems, built.problems);
+  yield;
 
   const ordered = sortProblems(problems, order);
-  const errors = ordered.filter((problem) => problem.severity === 'error');
-  const warnings = ordered.filter((problem) => problem.severity === 'warning');
-  if (errors.length > 0 || !built.state) return { errors, warnings, files };
-  return { state: { ...built.state, warnings }, errors, warnings, files };
+  const allErrors = ordered.filter((problem) => problem.severity === 'error');
+  const allWarnings = ordered.filter((problem) => problem.severity === 'warning');
+  const errors = allErrors.slice(0, MAX_LISTED_PROBLEMS);
+  const warnings = allWarnings.slice(0, MAX_LISTED_PROBLEMS);
+  const omitted = { errors: allErrors.length - errors.length, warnings: allWarnings.length - warnings.length };
+  if (errors.length > 0 || !built.state) return { errors, warnings, omitted, files };
+  return { state: { ...built.state, warnings }, errors, warnings, omitted, files };
+}
+
+/** `target.push(...items)` without one argument per item: 200,000 problems overflowed the stack. */
+function append<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
+/** `and 29,900 more errors (only the first 100 are listed)`: the line after a capped list. */
+export function omittedLine(count: number, noun: 'error' | 'warning'): string {
+  return `and ${count.toLocaleString('en-US')} more ${noun}${count === 1 ? '' : 's'} (only the first ${MAX_LISTED_PROBLEMS} are listed)`;
 }
 
 /** File-level problems first, then by file (in load order), line and column. */
@@ -146,8 +197,8 @@ function sortProblems(problems: readonly ConfigProblem[], files: readonly string
  * configuration. A missing password variable gets a way forward: a plan must
  * know what it would send, so a drift-check job sets the variables too.
  */
-export function invalidConfigMessage(errors: readonly ConfigProblem[]): string {
-  const summary = `the configuration is invalid (${countOf(errors.length, 'problem')})`;
+export function invalidConfigMessage(errors: readonly ConfigProblem[], omitted = 0): string {
+  const summary = `the configuration is invalid (${countOf(errors.length + omitted, 'problem')})`;
   if (!errors.some((problem) => problem.code === 'missing_variable')) return summary;
   return `${summary}; apply needs every password variable (validate and plan do not): set them from the CI secret store on the apply step (docs/config.md)`;
 }

@@ -3,7 +3,17 @@
  * YAML source: `file:line:column` of the value (or of the key, for unknown
  * keys), and the path in the user's terms: `websites[3].privacy`.
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from 'yaml';
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import type { ConfigProblem } from '../model/desired-state.js';
 import type { SourceLocation } from '../model/website.js';
 
@@ -48,6 +58,26 @@ function keyText(pair: Pair): string | undefined {
   return isScalar(pair.key) ? String(pair.key.value) : undefined;
 }
 
+/**
+ * Each mapping's pairs by key text (the first of a repeated key), built on the
+ * first lookup: a file with 30,000 unknown keys gets 30,000 problems, and a
+ * scan of the mapping per problem made positions quadratic (issue 23 item 13).
+ */
+const pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  let index = pairIndexes.get(map);
+  if (!index) {
+    index = new Map();
+    for (const item of map.items) {
+      const text = keyText(item);
+      if (text !== undefined && !index.has(text)) index.set(text, item);
+    }
+    pairIndexes.set(map, index);
+  }
+  return index.get(key);
+}
+
 function start(node: unknown): number | undefined {
   const range = (node as Node | null | undefined)?.range;
   return range ? range[0] : undefined;
@@ -69,7 +99,7 @@ export function offsetOf(source: SourceFile, path: DataPath, at: 'key' | 'value'
     if (isAlias(node)) node = node.resolve(source.doc);
     const last = i === path.length - 1;
     if (isMap(node)) {
-      const pair = node.items.find((item) => keyText(item) === String(segment));
+      const pair = pairOf(node, String(segment));
       if (!pair) break;
       if (last && at === 'key') return start(pair.key) ?? offset;
       offset = start(pair.key) ?? offset;

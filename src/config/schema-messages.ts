@@ -45,20 +45,23 @@ function typeMessage(error: ErrorObject): string {
   return `must be ${expected}; ${describeValue(error.data)}${hint}`;
 }
 
-function enumMessage(values: readonly unknown[]): string {
+function enumMessage(values: readonly unknown[], given: unknown): string {
   // Numeric aliases (privacy 0/1/2) are accepted but the words are what people should write.
   const words = values.filter((value) => typeof value === 'string');
-  return `must be one of ${(words.length > 0 ? words : values).map(String).join(', ')}`;
+  const suggestion = typeof given === 'string' ? closest(given, words) : undefined;
+  const hint = suggestion === undefined ? '' : `; did you mean ${suggestion}?`;
+  return `must be one of ${(words.length > 0 ? words : values).map(String).join(', ')}${hint}`;
 }
 
 function unknownKeyMessage(error: ErrorObject): string {
   const key = (error.params as { additionalProperty: string }).additionalProperty;
   const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  // A near miss of a known field first (key_flie → key_file, where targets declare one).
+  const suggestion = closest(key, known);
+  if (suggestion) return `is not a known field; did you mean ${suggestion}?`;
   if (/key|token|secret/i.test(key)) {
     return 'is not a known field; API keys never go in this file: set them in the environment';
   }
-  const suggestion = closest(key, known);
-  if (suggestion) return `is not a known field; did you mean ${suggestion}?`;
   return `is not a known field (known fields: ${known.join(', ')})`;
 }
 
@@ -78,7 +81,7 @@ export function schemaErrorMessage(error: ErrorObject): string {
     case 'type':
       return typeMessage(error);
     case 'enum':
-      return enumMessage(params.allowedValues as unknown[]);
+      return enumMessage(params.allowedValues as unknown[], error.data);
     case 'const':
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'minimum':

@@ -8,6 +8,7 @@ import { Document, isNode, isScalar, type Node, visit } from 'yaml';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
 import { byDomain } from '../model/domain.js';
+import { escapeInvisible, hasInvisible } from '../model/text.js';
 import {
   CONFIG_FIELD_NAMES,
   FIELDS,
@@ -34,6 +35,12 @@ export interface SerializableWebsite {
 
 export interface SerializeInput {
   websites: readonly SerializableWebsite[];
+  /**
+   * The defaults the file inherits from the configuration it joins (a
+   * target's file: websites.yaml's `defaults:`): no `defaults:` of its own,
+   * each site written relative to these, so loading it gives the live values.
+   */
+  inherited?: Partial<WebsiteSettings>;
   /** Written in full when given. */
   policy?: ConfigPolicy;
   apiUrl?: string;
@@ -51,12 +58,12 @@ type Defaults = Partial<Record<SettingName, SettingValue>>;
 
 export function serializeConfig(input: SerializeInput): string {
   const websites = [...input.websites].sort(byDomain);
-  const defaults = commonDefaults(websites);
+  const defaults = input.inherited ?? commonDefaults(websites);
   const root: Record<string, unknown> = { version: 1 };
   if (input.apiUrl !== undefined) root.api = { url: input.apiUrl };
   if (input.policy) Object.assign(root, policyObject(input.policy));
   else if (input.protect !== undefined) root.protect = [...input.protect];
-  if (Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
+  if (input.inherited === undefined && Object.keys(defaults).length > 0) root.defaults = settingsObject(defaults);
   root.websites = websites.map((site) => websiteObject(site, defaults));
 
   const doc = new Document(root);
@@ -69,16 +76,33 @@ export function serializeConfig(input: SerializeInput): string {
     if (site.passwordComment && isNode(password)) (password as Node).comment = ` ${site.passwordComment}`;
   });
   flowLists(doc);
+  quoteInvisible(doc);
   const text = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
   const trailer = (input.trailer ?? []).map((line) => `# ${line}`.trimEnd());
-  return trailer.length === 0 ? text : `${text}${trailer.join('\n')}\n`;
+  return escapeInvisible(trailer.length === 0 ? text : `${text}${trailer.join('\n')}\n`, 'yaml');
+}
+
+/**
+ * A value holding an invisible character (a live domain `\u202Eelpmaxe.live`
+ * reads as `evil.example`) is written double-quoted, where the escape that
+ * escapeInvisible writes is read back as the character itself.
+ */
+function quoteInvisible(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, scalar) {
+      if (typeof scalar.value === 'string' && hasInvisible(scalar.value)) scalar.type = 'QUOTE_DOUBLE';
+    },
+  });
 }
 
 /** One website entry as YAML lines (`- domain: …`), values the service defaults left out: for a comment. */
 export function serializeWebsiteLines(site: SerializableWebsite): string[] {
   const doc = new Document([websiteObject(site, {})]);
   flowLists(doc);
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false }).trimEnd().split('\n');
+  quoteInvisible(doc);
+  return escapeInvisible(doc.toString({ lineWidth: 0, flowCollectionPadding: false }), 'yaml')
+    .trimEnd()
+    .split('\n');
 }
 
 /** The most common value of each field, when shared by two or more sites and unlike the service default. */

@@ -38,10 +38,12 @@ import {
 } from '../plan/index.js';
 import { divergenceText, rederivedRefusalText } from '../render/apply-result.js';
 import type { SafetyRefusal } from '../render/safety-refusal.js';
-import { type BaselineAt, type BaselineFlags, baselineFor, resolveBaseline } from './baseline.js';
+import { type BaselineAt, type BaselineFlags, baselineFor, recordedBaseline, resolveBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
+import type { MarkTarget } from './mark-applied.js';
 import { openSession, planSession, type Session, targetedDomains } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
+import { refuseUnsentWrites } from './write-only-since.js';
 
 /** The answer at a confirmation: `eof` is the end of input, `interrupted` Ctrl-C or SIGTERM. */
 export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
@@ -56,6 +58,8 @@ export interface ApplyRequest extends RunRequest, BaselineFlags {
   baselineAt?: BaselineAt | undefined;
   /** When the run started (ms since the epoch): the result's elapsed time counts from it. */
   started?: number | undefined;
+  /** --mark-applied, checked before anything is written: no write-only change since the tag may go unsent. */
+  mark?: MarkTarget | undefined;
 }
 
 /** What the caller supplies to one apply, beyond the request. */
@@ -133,10 +137,22 @@ export async function checkTarget(
     const { plan, liveCount } = made;
     let { fingerprints } = made;
     const target = session.api.url;
-    await refuseUnmatchedAllowDelete(plan, request, ports);
     const open = unacknowledged(plan.safety, request.acks);
-    if (open.length > 0)
-      return { kind: 'refused', plan, target, refusal: { reason: 'unsafe', refusal: refusalOf(open, request.acks) } };
+    const freshness = (against: readonly SiteFingerprint[]) =>
+      checkFreshness(plan.changes, against, session.api, { liveCount, signal: context.signal });
+    // A saved plan re-applied after every change was made has nothing left to acknowledge, so nothing to refuse.
+    let skip: ReadonlyMap<string, string> | undefined;
+    if (source !== undefined && fingerprints !== undefined && open.length > 0 && plan.changes.length > 0) {
+      const fresh = await freshness(fingerprints);
+      if (fresh.moved.length > 0)
+        return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };
+      skip = fresh.alreadyApplied;
+    }
+    if (skip === undefined || skip.size < plan.changes.length) {
+      await refuseUnmatchedAllowDelete(plan, request, ports);
+      if (open.length > 0)
+        return { kind: 'refused', plan, target, refusal: { reason: 'unsafe', refusal: refusalOf(open, request.acks) } };
+    }
     if (plan.changes.length === 0) return { kind: 'nothing_to_do', plan, target };
     if (ports.confirm !== undefined) {
       const answer = await ports.confirm(plan, target);
@@ -144,12 +160,8 @@ export async function checkTarget(
       fingerprints ??= fingerprintsOf(plan);
     }
     // A saved plan, or one a person took minutes to confirm: it must still hold.
-    let skip: ReadonlyMap<string, string> | undefined;
-    if (fingerprints !== undefined) {
-      const fresh = await checkFreshness(plan.changes, fingerprints, session.api, {
-        liveCount,
-        signal: context.signal,
-      });
+    if (fingerprints !== undefined && skip === undefined) {
+      const fresh = await freshness(fingerprints);
       if (fresh.moved.length > 0)
         return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };
       skip = fresh.alreadyApplied;
@@ -184,12 +196,13 @@ async function runBaseline(request: ApplyRequest, context: EngineContext) {
 }
 
 async function planned(session: Session, request: ApplyRequest, context: EngineContext): Promise<Made> {
-  const { liveCount, plan } = await planSession(session, request, context, {
+  const { liveCount, plan, live, policy } = await planSession(session, request, context, {
     syncWriteOnly: request.syncWriteOnly,
     unlistedIsDrift: request.unlistedIsDrift,
     baseline: await runBaseline(request, context),
   });
   context.events({ type: 'planned', plan, target: session.api.url });
+  await refuseUnsentWrites(request.mark, request, { plan, desired: session.state.websites, live, policy }, context);
   return { plan, liveCount };
 }
 
@@ -216,10 +229,17 @@ async function admitted(
   const at =
     recorded === undefined
       ? undefined
-      : await resolveBaseline(request.rootFiles ?? request.files, { baseline: recorded.commit }, context);
+      : await recordedBaseline(request.rootFiles ?? request.files, recorded, label, context);
+  if (at?.ref.fetchedFrom !== undefined) {
+    const { ref, commit, fetchedFrom } = at.ref;
+    const message = `note: the baseline ${ref} (${commit.slice(0, 12)}) of ${label} was fetched from ${fetchedFrom}: this clone lacked it`;
+    context.events({ type: 'notice', message });
+  }
   const baseline = await baselineFor(request, at, context);
-  const { differences } = rederive(saved, session.state.websites, session.state.policy, baseline);
+  const desired = session.state.websites;
+  const { differences, policy } = rederive(saved, desired, session.state.policy, baseline);
   if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(label, differences));
+  await refuseUnsentWrites(request.mark, request, { plan: saved.plan, desired, live: saved.live, policy }, context);
   if (request.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
     throw new SitesyncError(
       'usage',
@@ -264,7 +284,7 @@ async function writeChanges(plan: Plan, session: Session, writing: Writing, cont
   });
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
-    journal?.record({ event: 'begin', target: api.url, total });
+    journal?.record({ event: 'begin', url: api.url, total });
     const applied = await applyPlan(plan, desired, api, {
       parallelism: writing.parallelism,
       ...(context.signal && { signal: context.signal }),

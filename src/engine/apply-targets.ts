@@ -15,6 +15,7 @@ import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { type SavedPlanSet, savedPlanOf } from '../plan/index.js';
 import { type ApplyOutcome, type ApplyPorts, type ApplyRequest, checkTarget, type Ready } from './apply-target.js';
+import type { AskOnce } from './ask-once.js';
 import type { BaselineAt } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
@@ -38,7 +39,7 @@ export interface TargetsApplyRequest extends ApplyRequest {
 /** What the caller gives each target's run: its own context (events named after it) and ports (a journal). */
 export interface PerTarget {
   context: EngineContext;
-  ports?: Pick<ApplyPorts, 'openJournal'>;
+  ports?: Pick<ApplyPorts, 'openJournal' | 'confirm'>;
 }
 
 export interface TargetsApplyOptions {
@@ -47,6 +48,12 @@ export interface TargetsApplyOptions {
   baseline?: BaselineAt | undefined;
   /** Called once the targets are chosen, before any starts. */
   begin?: (chosen: readonly TargetDeclaration[]) => void;
+  /**
+   * An interactive apply's one question for every target (./ask-once.ts),
+   * asked once each target has a plan to confirm or has ended: then every
+   * target checks at once.
+   */
+  askOnce?: (() => AskOnce | undefined) | undefined;
   /** Called as each target starts. */
   started: (target: TargetDeclaration) => PerTarget;
   /** Called as each target ends, before the others have. */
@@ -71,7 +78,8 @@ export async function applyTargets(
   // An --allow-delete may name any target's delete; one naming none is refused before any target writes.
   const allowDelete = PatternsAcrossTargets.allowDelete(request.acks.allowDelete, chosen, names.allowDelete);
   options.begin?.(chosen);
-  const bound = request.targetParallelism;
+  // The one question waits for every target's plan, so none may wait for a free slot.
+  const bound = options.askOnce === undefined ? request.targetParallelism : chosen.length;
   // Step 1, every target: its checks, nothing written.
   const checked = await settleBounded(chosen, bound, async (target) => {
     const mine = options.started(target);
@@ -90,6 +98,7 @@ export async function applyTargets(
       const source = part && { saved: savedPlanOf(part), label: `${set?.file} (target ${target.name})` };
       return await checkTarget(targetRequest, mine.context, ports, source);
     } finally {
+      options.askOnce?.()?.finish(target.name);
       only?.end(target.name);
       allowDelete?.end(target.name);
     }

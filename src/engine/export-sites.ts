@@ -34,7 +34,7 @@ export interface Exported {
 }
 
 export async function exportSites(request: ExportRequest, context: EngineContext): Promise<Exported> {
-  const options = await exportConnection(request, context);
+  const { options, inherited } = await exportConnection(request, context);
   const api = openClient(options, context, connectionOf(options, context));
   try {
     const live = await listLive(api, context);
@@ -43,6 +43,7 @@ export async function exportSites(request: ExportRequest, context: EngineContext
       request.only.length === 0 ? live : live.filter((site) => matchesAny(canonicalDomain(site.domain), request.only));
     const { text, warnings, incomplete } = exportConfigWithWarnings(selected, {
       header: `Exported from ${api.url} by sitesync export.`,
+      ...(inherited !== undefined && { inherited }),
       ...(request.schema !== undefined && { schema: request.schema }),
     });
     return { text, warnings, incomplete, count: selected.length, target: api.url };
@@ -51,9 +52,13 @@ export async function exportSites(request: ExportRequest, context: EngineContext
   }
 }
 
-/** The request's connection, or with a target that target's URL, key and rate limit. */
-async function exportConnection(request: ExportRequest, context: EngineContext): Promise<ConnectionRequest> {
-  if (request.targets === undefined || request.targets.length === 0) return request;
+/**
+ * The request's connection, or with a target that target's URL, key and rate
+ * limit, and the defaults its files inherit from websites.yaml: the export is
+ * written relative to them, so adopting the account plans to zero.
+ */
+async function exportConnection(request: ExportRequest, context: EngineContext) {
+  if (request.targets === undefined || request.targets.length === 0) return { options: request, inherited: undefined };
   refuseConnectionFlags(request);
   const root = await loadDesiredState({ files: [] }, context, 'check');
   if (root.targets === undefined) refuseTargetsWithout({ targets: request.targets, names: request.names });
@@ -64,5 +69,5 @@ async function exportConnection(request: ExportRequest, context: EngineContext):
     const flag = namesOf(request).target;
     throw new SitesyncError('usage', `export writes one target's websites: ${flag} matches ${names}; name one`);
   }
-  return targetConnection(request, target, context.cwd);
+  return { options: targetConnection(request, target, context.cwd), inherited: root.defaults ?? {} };
 }

@@ -1,8 +1,10 @@
 /**
  * git at the edge: what the baseline needs from the repository that holds the
- * configuration, through the `git` command (read-only, except moving the
- * tag `apply --mark-applied` maintains). Never a checkout, never a change to
- * the work tree. Every call runs in the directory of a configuration file.
+ * configuration, through the `git` command (read-only, except moving the tag
+ * `apply --mark-applied` maintains and fetching a missing baseline from the
+ * remote). Never a checkout, never a change to the work tree. Every call runs
+ * in the directory of a configuration file, as an asynchronous child process
+ * (a long-running command must not block its event loop on git).
  */
 import { execFile } from 'node:child_process';
 
@@ -17,9 +19,8 @@ export interface GitOutput {
 /** Configuration files beyond this are refused by the loader anyway (4 MiB); the margin is for the listing. */
 const MAX_OUTPUT = 16 * 1024 * 1024;
 
-/** Runs git without blocking the event loop (a `/metrics` scrape in `watch` must not wait for it). */
 export function git(cwd: string, args: readonly string[]): Promise<GitOutput> {
-  return new Promise((done) => {
+  return new Promise((resolve) => {
     execFile(
       'git',
       args,
@@ -31,14 +32,17 @@ export function git(cwd: string, args: readonly string[]): Promise<GitOutput> {
         env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       },
       (error, stdout, stderr) => {
-        // A string code is a failure to run git at all (ENOENT) or to hold its output; a number is its exit status.
-        if (error !== null && typeof error.code === 'string') {
-          done({ ok: false, stdout: '', stderr: error.message, missing: true });
-        } else done({ ok: error === null, stdout, stderr });
+        // ENOENT: no git at all; any other failure (an exit code, too much output) is git's own answer.
+        if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT')
+          resolve({ ok: false, stdout: '', stderr: error.message, missing: true });
+        else resolve({ ok: error === null, stdout, stderr: stderr || (error?.message ?? '') });
       },
     );
   });
 }
+
+/** The first line git wrote to stderr: its error message. */
+export const firstLine = (out: GitOutput): string => out.stderr.trim().split('\n')[0] ?? '';
 
 /** Whether `dir` is inside a git work tree. */
 export async function insideWorkTree(dir: string): Promise<boolean> {
@@ -94,5 +98,10 @@ export async function validTagName(dir: string, name: string): Promise<boolean> 
 /** Creates or moves the lightweight tag `name` to `commit`; the error text of git when it fails. */
 export async function moveTag(dir: string, name: string, commit: string): Promise<string | undefined> {
   const out = await git(dir, ['tag', '--force', name, commit]);
-  return out.ok ? undefined : out.stderr.trim().split('\n')[0];
+  return out.ok ? undefined : firstLine(out);
+}
+
+/** Whether commit `older` is an ancestor of (or equal to) commit `newer`, as far as the local history shows. */
+export async function isAncestor(dir: string, older: string, newer: string): Promise<boolean> {
+  return (await git(dir, ['merge-base', '--is-ancestor', older, newer])).ok;
 }

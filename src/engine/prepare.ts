@@ -6,7 +6,7 @@
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
-import { formatProblem, invalidConfigMessage, loadConfig } from '../config/index.js';
+import { formatProblem, invalidConfigMessage, loadConfig, omittedLine } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { canonicalDomain } from '../model/domain.js';
@@ -40,12 +40,16 @@ export async function loadDesiredState(
   const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal });
   // A configuration declaring targets is loaded again for each target, whose run reports its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
+  const { omitted } = loaded;
+  const notice = (message: string) => context.events({ type: 'notice', message });
   if (!quiet) for (const problem of loaded.warnings) context.events({ type: 'problem', problem });
+  if (!quiet && omitted.warnings > 0) notice(omittedLine(omitted.warnings, 'warning'));
   if (loaded.state === undefined) {
     for (const problem of loaded.errors) context.events({ type: 'problem', problem });
+    if (omitted.errors > 0) notice(omittedLine(omitted.errors, 'error'));
     // The problems ride along for the JSON error document (render/error-document.ts).
     const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
-    throw new SitesyncError('config', invalidConfigMessage(loaded.errors), { problems });
+    throw new SitesyncError('config', invalidConfigMessage(loaded.errors, omitted.errors), { problems });
   }
   return shared.target === undefined ? loaded.state : forTarget(loaded.state, shared.target);
 }

@@ -9,6 +9,9 @@ import type { FieldName, SettingName, SettingValue } from './website.js';
 
 export type Outcome = 'applied' | 'failed' | 'skipped';
 
+/** The reason of a change skipped because the live site already is as planned (a re-run). */
+export const ALREADY_APPLIED = 'already applied: the live state matches the plan';
+
 export interface ChangeResult {
   action: Action;
   domain: string;

@@ -2,7 +2,7 @@
  * The resolved configuration: what `config/` produces from websites.yaml files
  * and what `plan/` consumes. Plain data (secrets are Secret objects).
  */
-import type { DesiredWebsite, SourceLocation } from './website.js';
+import type { DesiredWebsite, SourceLocation, WebsiteSettings } from './website.js';
 
 export interface ConfigPolicy {
   prune: boolean;
@@ -73,4 +73,6 @@ export interface DesiredState {
   warnings: ConfigProblem[];
   /** `targets:`, when declared: each target is planned with this state's files plus its own. */
   targets?: TargetDeclaration[];
+  /** The settings `defaults:` gives every website, when written (export --target writes relative to them). */
+  defaults?: Partial<WebsiteSettings>;
 }

@@ -193,6 +193,16 @@ export interface BaselineRef {
   commit: string;
   /** `default`: the tag --mark-applied maintains, used without being asked for. */
   source: 'option' | 'default';
+  /** The remote the commit was fetched from, when the clone lacked it (a shallow CI clone). */
+  fetchedFrom?: string;
+  /**
+   * The `--baseline` that was given, when the applied tag was used instead:
+   * REF was ahead of the applied commit (merged work not applied yet), which
+   * is pending, not drift (docs/plan-format.md, "Baseline").
+   */
+  insteadOf?: { ref: string; commit: string };
+  /** The configuration did not exist at REF (the first pull request): every change is pending. */
+  noConfiguration?: boolean;
 }
 
 /** The configuration as it was at the baseline: what the classification compares with. */

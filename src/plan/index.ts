@@ -41,3 +41,4 @@ export {
   serializeSavedPlanSet,
 } from './saved-plan-set.js';
 export { type Scope, scopeOf } from './scope.js';
+export { type UnsentWrite, unsentWrites } from './unsent-writes.js';

@@ -27,6 +27,8 @@ export interface PlanDifference {
 
 export interface Rederived {
   plan: Plan;
+  /** The policy the file was planned with, over this configuration. */
+  policy: PlanPolicy;
   differences: PlanDifference[];
 }
 
@@ -55,7 +57,7 @@ export function rederive(
     seen.add(key);
     return true;
   });
-  return { plan: derived, differences: unique };
+  return { plan: derived, policy, differences: unique };
 }
 
 /**

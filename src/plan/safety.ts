@@ -7,6 +7,7 @@
  * enforces it.
  */
 import type { CreateChange, DeleteChange, Plan, PlanPolicy, SafetyViolation } from '../model/plan.js';
+import { editDistance } from '../model/text.js';
 import { SETTING_NAMES, type SettingName, sameValue, type WebsiteSettings } from '../model/website.js';
 
 export interface SafetyContext {
@@ -99,7 +100,9 @@ export function renamePairs<Old extends RenameCandidate>(
     const candidates = bySettings.get(settingsKey(deletion.before, comparable)) ?? [];
     const index = candidates.findIndex(
       (create) =>
-        !paired.has(create) && comparable.every((name) => sameValue(deletion.before[name], create.after[name])),
+        !paired.has(create) &&
+        alikeDomains(deletion.domain, create.domain) &&
+        comparable.every((name) => sameValue(deletion.before[name], create.after[name])),
     );
     if (index < 0) continue;
     const [creation] = candidates.splice(index, 1) as [CreateChange];
@@ -107,6 +110,18 @@ export function renamePairs<Old extends RenameCandidate>(
     pairs.push([deletion, creation]);
   }
   return pairs;
+}
+
+/**
+ * Whether `to` reads as an edit of `from`: the same first label (shop.example.com
+ * → shop.example.org) or a small edit of the whole (a typo, another TLD).
+ * Settings alone pair any two sites that share the defaults (api.acme.example
+ * → blog.staging.acme.example), which is noise when most sites do.
+ */
+export function alikeDomains(from: string, to: string): boolean {
+  if (from.split('.', 1)[0] === to.split('.', 1)[0]) return true;
+  const limit = Math.max(3, Math.floor(Math.max(from.length, to.length) / 4));
+  return Math.abs(from.length - to.length) <= limit && editDistance(from, to) <= limit;
 }
 
 /** A grouping key over canonical values; matches are still confirmed with `sameValue`. */

@@ -6,6 +6,7 @@
  * made without targets keeps the single-target shape.
  */
 import { SitesyncError } from '../model/errors.js';
+import { jsonDocument } from '../model/text.js';
 import { parseSavedPlan, type SavedPlan, savedPlanProblem } from './saved-plan.js';
 
 export const SAVED_PLAN_SET_KIND = 'sitesync-plan-targets';
@@ -35,7 +36,7 @@ export function savedPlanOf(part: SavedPlanPart): SavedPlan {
 }
 
 export function serializeSavedPlanSet(set: SavedPlanSet): string {
-  return `${JSON.stringify(set, null, 2)}\n`;
+  return jsonDocument(set);
 }
 
 /** A plan file of either shape; `file` names it in messages. */

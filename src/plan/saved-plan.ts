@@ -5,8 +5,10 @@
  * fingerprint of every touched site's live state) and never a secret. Pure
  * (de)serialisation with validation.
  */
+import { canonicalJson } from '../model/canonical-json.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import type { LiveWebsite } from '../model/website.js';
 
 export const SAVED_PLAN_KIND = 'sitesync-plan';
@@ -46,16 +48,22 @@ export interface SavedPlan {
   signature?: string;
 }
 
-/** Signs with the connection's `sign`: the MAC covers the file's every other field. */
+/**
+ * Signs with the connection's `sign`: the MAC covers the file's every other
+ * field in canonical form (keys sorted, no whitespace), so a file re-serialised
+ * with sorted keys or other indentation still verifies and a changed value does not.
+ */
 export function signSavedPlan(saved: SavedPlan, sign: (text: string) => string): SavedPlan {
   const { signature: _old, ...unsigned } = saved;
-  return { ...unsigned, signature: sign(serializeSavedPlan(unsigned)) };
+  return { ...unsigned, signature: sign(canonicalJson(unsigned)) };
 }
 
-/** Whether the file is exactly as `plan --out` wrote it with this key. */
+/** Whether the file holds exactly the data `plan --out` wrote with this key, however it is formatted. */
 export function signatureVerifies(saved: SavedPlan, sign: (text: string) => string): boolean {
   const { signature, ...unsigned } = saved;
-  return typeof signature === 'string' && signature === sign(serializeSavedPlan(unsigned));
+  if (typeof signature !== 'string') return false;
+  // Files written before issue 23 were signed over their text as written: still accepted as written.
+  return signature === sign(canonicalJson(unsigned)) || signature === sign(`${JSON.stringify(unsigned, null, 2)}\n`);
 }
 
 export function createSavedPlan(input: {
@@ -136,9 +144,13 @@ export function admissionRefusal(saved: SavedPlan, here: ApplyTarget, planFile: 
   return undefined;
 }
 
-/** Stable text: two-space JSON and a final newline. Secret objects would print as a placeholder; a plan holds none. */
+/**
+ * Stable text: two-space JSON and a final newline, invisible characters of
+ * live values escaped (jsonDocument). Secret objects would print as a
+ * placeholder; a plan holds none.
+ */
 export function serializeSavedPlan(saved: SavedPlan): string {
-  return `${JSON.stringify(saved, null, 2)}\n`;
+  return jsonDocument(saved);
 }
 
 /** Parses and validates a saved plan; `file` names it in messages. */

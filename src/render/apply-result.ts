@@ -5,6 +5,7 @@
  * (a stale plan, a cancelled prompt). Data in, text out; no I/O.
  */
 import {
+  ALREADY_APPLIED,
   type ApplyRefusal,
   type ApplyResult,
   type ChangeResult,
@@ -14,7 +15,7 @@ import {
   type Outcome,
 } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
-import { printable } from '../model/text.js';
+import { jsonDocument, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
 import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
@@ -54,7 +55,11 @@ function resultLines(result: ApplyResult): Line[] {
     lines.push({ text, tone: 'update' });
   }
   lines.push(...section('failed', result.changes, 'failed', 'danger'));
-  const otherSkips = result.changes.filter((change) => !isNotStarted(change));
+  // A re-run skips every change already made: one line, not one per site.
+  const done = result.changes.filter((change) => change.reason === ALREADY_APPLIED).map((change) => change.domain);
+  if (done.length > 0)
+    lines.push({ text: `already applied (the live state matches the plan): ${listFirst(done, 5)}`, tone: 'plain' });
+  const otherSkips = result.changes.filter((change) => !isNotStarted(change) && change.reason !== ALREADY_APPLIED);
   lines.push(...section('skipped', otherSkips, 'skipped', 'update'));
   lines.push(...verificationLines(result));
   return lines;
@@ -134,7 +139,7 @@ export function resultJson(result: ApplyResult): Record<string, unknown> {
  * to change); `ok` so scripts need not rely on the exit code alone.
  */
 export function renderApplyJson(input: ApplyJsonInput): string {
-  return `${JSON.stringify(applyJson(input), null, 2)}\n`;
+  return jsonDocument(applyJson(input));
 }
 
 export interface ApplyJsonInput {

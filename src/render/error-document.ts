@@ -7,16 +7,22 @@
  * on purpose: main.ts loads it for command-line errors before any command.
  */
 import { type ErrorCode, isSitesyncError } from '../model/errors.js';
+import { jsonDocument } from '../model/text.js';
 
-/** `plan --format json`: bumped on any incompatible change of its shape. */
 /**
+ * `plan --format json`, a string "MAJOR.MINOR" (docs/plan-format.md, "formatVersion"):
+ * MINOR for optional keys added, MAJOR for a key removed or changed.
  * 1.1: optional `baseline`, `hasDrift`, `class` on changes and fields, class counts in `summary`, note `unlisted_drift`.
  * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
  * 1.3: note `password_kept`.
+ * 2.0: the version is a string (a number cannot say 1.10); optional `baseline.fetchedFrom`, `insteadOf`, `noConfiguration`.
  */
-export const PLAN_FORMAT_VERSION = 1.3;
-/** `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top). */
-export const APPLY_RESULT_FORMAT_VERSION = 2;
+export const PLAN_FORMAT_VERSION = '2.0';
+/**
+ * `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top).
+ * 3.0: the version is a string, the plan inside is a 2.0 plan document.
+ */
+export const APPLY_RESULT_FORMAT_VERSION = '3.0';
 
 /** A configuration problem as `validate --format json` shows it. */
 export interface ProblemJson {
@@ -50,12 +56,12 @@ export function errorJsonOf(error: unknown, aborted: boolean): ErrorJson {
 }
 
 export function renderPlanError(error: ErrorJson): string {
-  return `${JSON.stringify({ formatVersion: PLAN_FORMAT_VERSION, error }, null, 2)}\n`;
+  return jsonDocument({ formatVersion: PLAN_FORMAT_VERSION, error });
 }
 
 /** `plan` is the plan document when the failure came after planning, else null. */
 export function renderApplyError(error: ErrorJson, plan: Record<string, unknown> | null = null): string {
-  return `${JSON.stringify(applyErrorJson(error, plan), null, 2)}\n`;
+  return jsonDocument(applyErrorJson(error, plan));
 }
 
 /** The document `renderApplyError` writes, as a value. */

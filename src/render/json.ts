@@ -5,6 +5,7 @@
  * schemas/plan.schema.json. A plan holds no secret values, so neither does this.
  */
 import type { Plan } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
 import { PLAN_FORMAT_VERSION } from './error-document.js';
@@ -55,5 +56,5 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
 }
 
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
-  return `${JSON.stringify(planDocument(plan, options), null, 2)}\n`;
+  return jsonDocument(planDocument(plan, options));
 }

@@ -20,6 +20,12 @@ const MAX_LISTED = 50;
 
 export interface MarkdownOptions {
   target?: string;
+  /**
+   * The apply flags that would acknowledge the plan's safety violations
+   * (apply/acknowledge.ts `allFlags`): shown as the `sitesync-acknowledge:`
+   * lines a reviewer adds to the pull request (docs/workflows.md).
+   */
+  acknowledge?: readonly string[];
   /** Defaults to MARKDOWN_LIMIT; smaller in tests. */
   limit?: number;
 }
@@ -58,7 +64,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     `| ${summary.create} | ${summary.update} | ${summary.delete} | ${summary.unchanged} | ${summary.kept} | ${summary.outOfScope} |`,
     '',
   );
-  if (summary.pending !== undefined || summary.drift !== undefined || summary.conflict !== undefined) {
+  if (plan.baseline !== undefined) {
     head.push(
       '| Pending | Drift | Conflict |',
       '| ---: | ---: | ---: |',
@@ -82,6 +88,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       ),
       '',
     );
+    head.push(...acknowledgeLines(options.acknowledge ?? []));
   }
   const tail: string[] = [];
   if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
@@ -101,6 +108,24 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const rest = view.sites.slice(shown);
   if (rest.length > 0) text += `\n${omitted(rest)}\n`;
   return `${text}\n${tail.join('\n')}\n`;
+}
+
+/** The lines the apply on merge reads from the pull request's description, in a block to copy. */
+function acknowledgeLines(flags: readonly string[]): string[] {
+  if (flags.length === 0) return [];
+  const lines = flags.slice(0, MAX_LISTED).map((flag) => `sitesync-acknowledge: ${flag}`);
+  const more = flags.length - lines.length;
+  const body = lines.join('\n');
+  const fence = fenceFor(body);
+  return [
+    "To apply it on merge, add these lines to the pull request's description (one acknowledgement each):",
+    '',
+    `${fence}text`,
+    body,
+    fence,
+    ...(more > 0 ? ['', `… and ${more} more (or raise \`limits.max_deletes\` in the configuration)`] : []),
+    '',
+  ];
 }
 
 /** The first MAX_LISTED lines, then one counting the rest. */

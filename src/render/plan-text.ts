@@ -53,9 +53,21 @@ export function noteText(note: Note): string {
 /** The line every format shows when a plan was classified against a git baseline. */
 export function baselineText(ref: BaselineRef): string {
   const short = ref.commit.slice(0, 12);
-  return ref.source === 'default'
-    ? `Compared with the default baseline ${ref.ref} (${short}), the tag apply --mark-applied moves (--no-baseline turns it off)`
-    : `Compared with the baseline ${ref.ref} (${short})`;
+  const where = ref.fetchedFrom === undefined ? '' : `, fetched from ${ref.fetchedFrom}`;
+  const line =
+    ref.source === 'default'
+      ? `Compared with the default baseline ${ref.ref} (${short}${where}), the tag apply --mark-applied moves (--no-baseline turns it off)`
+      : `Compared with the baseline ${ref.ref} (${short}${where})`;
+  const notes: string[] = [];
+  if (ref.insteadOf !== undefined) {
+    notes.push(
+      `${ref.insteadOf.ref} (${ref.insteadOf.commit.slice(0, 12)}) is ahead of the applied tag: its changes were not applied yet, so they are pending, not drift`,
+    );
+  }
+  if (ref.noConfiguration === true) {
+    notes.push('the configuration did not exist there (a first configuration): every change is pending');
+  }
+  return notes.length === 0 ? line : `${line}; ${notes.join('; ')}`;
 }
 
 /** ` [drift]` after a site or field, nothing without a class. */

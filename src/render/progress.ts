@@ -22,15 +22,18 @@ export interface PacingView {
 
 /**
  * `applying 37/200 · 12.5 changes/min · about 2m 10s left · waiting 43 s for the rate limit`.
- * Under a rate limit the time left is the limiter's estimate (`etaMs`): the
- * first changes go out in a burst and the next wait for the window, so the
- * rate so far says "0s", then an hour. Without a limit, the rate so far.
+ * Under a rate limit the time left is the limiter's estimate (`etaMs`), and
+ * so is the rate (the changes left over that time): the first changes go out
+ * in a burst and the next wait for the window, so the rate so far says 6840
+ * changes/min, then 60. Without a limit, the rate so far decides both.
  * Under a second left, and a rate before anything finished, are not shown.
  */
 export function liveLine(event: { done: number; total: number }, elapsedMs: number, pacing: PacingView = {}): string {
-  const perMinute = elapsedMs > 0 ? (event.done * 60_000) / elapsedMs : 0;
   const left = event.total - event.done;
-  const byRate = perMinute > 0 ? (left / perMinute) * 60_000 : 0;
+  const paced = pacing.etaMs !== undefined && pacing.etaMs >= 1_000 && left > 0;
+  const soFar = elapsedMs > 0 ? (event.done * 60_000) / elapsedMs : 0;
+  const perMinute = event.done === 0 ? 0 : paced ? (left * 60_000) / (pacing.etaMs ?? 1) : soFar;
+  const byRate = soFar > 0 ? (left / soFar) * 60_000 : 0;
   const eta = left > 0 ? (pacing.etaMs ?? byRate) : 0;
   const parts = [`applying ${event.done}/${event.total}`];
   if (perMinute > 0) parts.push(`${perMinute.toFixed(1)} changes/min`);

@@ -195,8 +195,13 @@ function noteLine(note: Note): string {
 
 function summaryLine(plan: Plan): string {
   const { summary } = plan;
-  const counts = classCountsText(summary);
+  // Classes need a baseline; --unlisted-is-drift alone counts drift, which its note already tells.
+  const counts = plan.baseline === undefined ? undefined : classCountsText(summary);
   const classes = counts === undefined ? '' : ` Classes: ${counts}.`;
+  const filtered = plan.notes.find((note) => note.kind === 'filtered')?.domains.length ?? 0;
+  // --only/--skip left nothing here (another target's sites, or only sites already in sync elsewhere): say that.
+  if (plan.changes.length === 0 && summary.unchanged === 0 && filtered > 0)
+    return `No changes. --only/--skip leave none of this configuration's websites (${countOf(filtered, 'website')} left out).${classes}`;
   if (plan.changes.length === 0)
     return `No changes. ${countOf(summary.unchanged, 'website')} ${summary.unchanged === 1 ? 'matches' : 'match'} the configuration.${classes}`;
   return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete; ${summary.unchanged} unchanged.${classes}`;

@@ -3,11 +3,12 @@
  * target's part is the single-target rendering, unchanged, under the
  * target's name; a failed target is its name and its error. Human: grouped
  * by target. Markdown: a summary table, then one section per target. JSON:
- * `{formatVersion: 1.4, targets: [...]}`, each element the single-target
+ * `{formatVersion: "2.0", targets: [...]}`, each element the single-target
  * plan document plus `name` (or `name`, `target` and `error`, the error
  * object of the error documents).
  */
 import type { Plan } from '../model/plan.js';
+import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { type Line, paint } from './colors.js';
 import type { ErrorJson } from './error-document.js';
@@ -21,7 +22,7 @@ import { escapeMarkdown, MARKDOWN_LIMIT, renderMarkdown } from './markdown.js';
  * target's `error` is the `{code, message}` object of the error documents
  * (it was the message alone).
  */
-export const TARGETS_FORMAT_VERSION = 1.4;
+export const TARGETS_FORMAT_VERSION = '2.0';
 
 /** One target's part of the report. */
 export interface TargetReport {
@@ -34,6 +35,8 @@ export interface TargetReport {
   error?: ErrorJson;
   /** The target's own exit code. */
   code: number;
+  /** The apply flags that would acknowledge its safety violations (Markdown's `sitesync-acknowledge:` lines). */
+  acknowledge?: string[];
 }
 
 /** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
@@ -98,7 +101,8 @@ export function renderTargetsMarkdown(reports: readonly TargetReport[]): string 
   const sections = reports.map((report) => {
     const title = `## ${escapeMarkdown(report.name)}\n\n`;
     if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error?.message ?? 'failed')}\n`;
-    return `${title}${renderMarkdown(report.plan, { target: report.target, limit })}`;
+    const acknowledge = report.acknowledge ?? [];
+    return `${title}${renderMarkdown(report.plan, { target: report.target, limit, acknowledge })}`;
   });
   return [head, ...sections].join('\n');
 }
@@ -118,5 +122,5 @@ export function targetsDocument(reports: readonly TargetReport[]): Record<string
 }
 
 export function renderTargetsJson(reports: readonly TargetReport[]): string {
-  return `${JSON.stringify(targetsDocument(reports), null, 2)}\n`;
+  return jsonDocument(targetsDocument(reports));
 }

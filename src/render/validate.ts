@@ -5,11 +5,11 @@
  * configuration layer, which owns positions.
  */
 import type { ConfigProblem } from '../model/desired-state.js';
-import { countOf } from '../model/text.js';
+import { countOf, jsonDocument } from '../model/text.js';
 import type { ProblemJson } from './error-document.js';
 
 /** Version of the JSON output's shape; bumped on incompatible change. */
-export const VALIDATE_FORMAT_VERSION = 1;
+export const VALIDATE_FORMAT_VERSION = '2.0';
 
 export interface ProblemView extends ConfigProblem {
   /** The problem as one line (formatProblem). */
@@ -19,25 +19,32 @@ export interface ProblemView extends ConfigProblem {
 export interface ValidateView {
   /** The files that were read. */
   files: string[];
+  /** The problems listed (at most 100 of each kind, config/index.ts)… */
   errors: ProblemView[];
   warnings: ProblemView[];
+  /** …and the number beyond them, with the line that says so ("and N more errors …"). */
+  omitted: { errors: number; warnings: number; errorsLine?: string; warningsLine?: string };
   /** Present when the configuration is valid. */
   valid?: { files: string[]; websites: number; digest: string };
 }
 
 export function renderValidateText(view: ValidateView): string {
-  const lines = [...view.errors, ...view.warnings].map((problem) => problem.text);
-  const warnings = countOf(view.warnings.length, 'warning');
+  const { omitted } = view;
+  const lines = view.errors.map((problem) => problem.text);
+  if (omitted.errorsLine) lines.push(omitted.errorsLine);
+  lines.push(...view.warnings.map((problem) => problem.text));
+  if (omitted.warningsLine) lines.push(omitted.warningsLine);
+  const warnings = countOf(view.warnings.length + omitted.warnings, 'warning');
   if (view.valid) {
     lines.push(`${view.valid.files.join(', ')}: valid (${countOf(view.valid.websites, 'website')}, ${warnings})`);
   } else {
-    lines.push(`invalid: ${countOf(view.errors.length, 'error')}, ${warnings}`);
+    lines.push(`invalid: ${countOf(view.errors.length + omitted.errors, 'error')}, ${warnings}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function renderValidateJson(view: ValidateView): string {
-  return `${JSON.stringify(validateDocument(view), null, 2)}\n`;
+  return jsonDocument(validateDocument(view));
 }
 
 function validateDocument(view: ValidateView) {
@@ -49,6 +56,8 @@ function validateDocument(view: ValidateView) {
     digest: view.valid?.digest ?? null,
     errors: view.errors.map(problemJson),
     warnings: view.warnings.map(problemJson),
+    omittedErrors: view.omitted.errors,
+    omittedWarnings: view.omitted.warnings,
   };
 }
 
@@ -79,7 +88,7 @@ export function renderTargetsValidateJson(views: readonly TargetValidateView[]):
       return { name: view.name, ...rest };
     }),
   };
-  return `${JSON.stringify(document, null, 2)}\n`;
+  return jsonDocument(document);
 }
 
 /** One problem in JSON, as validate lists it (also in the `error` of a plan or apply document). */

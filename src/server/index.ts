@@ -3,16 +3,25 @@
  * store, provisions accounts for the given keys and listens. Tests use it on
  * port 0 with `db: ':memory:'`; `sitesync serve` wraps it.
  */
-import { provisionKeys } from './admin/accounts.js';
+import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
+import { trustedProxies } from './http/client-address.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
+import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
 import { createThrottle } from './store/throttle.js';
 
-export { createAccountWithKey, parseKeyList, provisionKeys } from './admin/accounts.js';
+export {
+  createAccountWithKey,
+  describeProvisioning,
+  type ProvisionReport,
+  parseKeyList,
+  provisionKeys,
+} from './admin/accounts.js';
 export { LOG_LEVELS, type LogLevel } from './http/log-level.js';
 export type { QuirksName, ServerMode } from './http/mode.js';
 export type {
@@ -46,32 +55,43 @@ export interface ServerOptions {
   throttleWindowMs?: number;
   /** For tests: the throttle's time in milliseconds (default Date.now), e.g. a manual clock shared with a client. */
   throttleClock?: () => number;
-  /** Website limit of provisioned accounts; default unlimited. */
+  /** Website limit of accounts provisioned from now on (existing ones keep theirs); default unlimited. */
   websiteLimit?: number;
   /** One structured JSON line per request; default none. */
   log?: (line: string) => void;
   /** The least level logged: info (every request, default), warn (4xx, 5xx), error (5xx), silent. */
   logLevel?: LogLevel;
+  /** SQLite only: the most pages the file may grow to (PRAGMA max_page_count); past it writes get 503 as on a full disk. */
+  maxDbPages?: number;
   /** How long a write waits for another process's lock on the database before 503 (default 5,000 ms). */
   lockWaitMs?: number;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
   bodyLimit?: number;
   /** Failed authentications per minute per client IP before 429; default 30; 0 = off. */
   failedAuthPerMinute?: number;
-  /** Client IP and scheme from X-Forwarded-* set by one proxy in front (default off). */
-  trustProxy?: boolean;
+  /**
+   * Client IP and scheme from X-Forwarded-*: set by the proxies at these addresses or CIDR ranges
+   * (`['127.0.0.1/32']`), or with `true` by one proxy in front, whoever connects (default off).
+   */
+  trustProxy?: boolean | readonly string[];
   /** The URL clients reach the server at (e.g. https://sites.example.com), for page links and redirects. */
   publicUrl?: string;
   /** A request not received in full by then is cut off with 408; default 30,000 ms. */
   requestTimeoutMs?: number;
   /** On close, in-flight requests get this long to finish before their connections close; default 10,000 ms. */
   shutdownGraceMs?: number;
+  /** `HOST:PORT` of a separate listener answering `GET /metrics` (Prometheus); default none. */
+  metricsAddr?: string;
 }
 
 export interface RunningServer {
   url: string;
+  /** The metrics endpoint, when `metricsAddr` was given. */
+  metricsUrl?: string;
   /** The storage behind the server, for tests that check the database or add accounts. */
   store: ServerStore;
+  /** What provisioning `keys` changed at start. */
+  provisioning: ProvisionReport;
   close(): Promise<void>;
 }
 
@@ -98,15 +118,21 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
       ...(options.statementTimeoutMs !== undefined && { statementTimeoutMs: options.statementTimeoutMs }),
     });
   }
-  return openSqliteStore(db, { ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }) });
+  return openSqliteStore(db, {
+    ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
+    ...(options.maxDbPages !== undefined && { maxPages: options.maxDbPages }),
+  });
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Checked before the store is opened: a mistyped address must not create a database file first.
+  const trust = options.trustProxy ?? false;
+  const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {
     const mode: ServerMode = options.quirks ?? 'normal';
     const provision = () => provisionKeys(store, options.keys ?? [], { websiteLimit: options.websiteLimit ?? null });
-    await (store.exclusive ? store.exclusive(provision) : provision());
+    const provisioning = await (store.exclusive ? store.exclusive(provision) : provision());
     const perMinute = options.throttlePerMinute ?? 60;
     const log = atLevel(options.log, options.logLevel ?? 'info');
     const failuresPerMinute = options.failedAuthPerMinute ?? 30;
@@ -119,21 +145,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const throttleOf = (scope: string, limit: number, time: () => number) =>
       store.sharedThrottle ? store.sharedThrottle(scope, limit, windowMs, time) : createThrottle(limit, windowMs, time);
     let baseUrl = options.publicUrl === undefined ? '' : publicBase(options.publicUrl);
+    const metrics = options.metricsAddr === undefined ? undefined : await createServerMetrics(store);
+    const throttle = perMinute > 0 ? throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) : undefined;
+    const failedAuth = failuresPerMinute > 0 ? throttleOf('failed-auth', failuresPerMinute, Date.now) : undefined;
     const app = await createApp({
       store,
       mode,
       baseUrl: () => baseUrl,
-      ...(perMinute > 0 && { throttle: throttleOf(mode === 'normal' ? 'key' : 'ip', perMinute, throttleClock) }),
-      ...(failuresPerMinute > 0 && {
-        failedAuthThrottle: throttleOf('failed-auth', failuresPerMinute, Date.now),
+      ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
+      ...(failedAuth && {
+        failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
       }),
-      ...(options.trustProxy && { trustProxyHops: 1 }),
+      ...(metrics && { metrics }),
+      trustProxy,
       ...(options.requestTimeoutMs !== undefined && { requestTimeoutMs: options.requestTimeoutMs }),
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
     const host = options.host ?? '127.0.0.1';
-    await app.listen({ host, port: options.port ?? 8080 });
+    let metricsListener: MetricsListener | undefined;
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    try {
+      await app.listen({ host, port: options.port ?? 8080 });
+    } catch (error) {
+      await metricsListener?.close();
+      throw error;
+    }
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -141,7 +178,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     baseUrl ||= url;
     return {
       url,
+      ...(metricsListener && { metricsUrl: metricsListener.url }),
       store,
+      provisioning,
       close: async () => {
         // In-flight requests may finish within the grace period; then their connections are closed.
         const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
@@ -149,6 +188,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           await app.close();
         } finally {
           clearTimeout(grace);
+          await metricsListener?.close();
           await store.close();
         }
       },

@@ -88,8 +88,8 @@ describe('progress', () => {
       result: { action: 'update', domain: 'a.com', id: 1, outcome: 'applied' },
     });
     // 198 requests left, 1 started at 61.2 s: 59 now, then 60 per window; the last at 244.9 s, 3m 4s from now.
-    // The rate so far (4 changes in 61.3 s) would say 49 minutes.
-    expect(out.text().split(CLEAR).at(-1)).toBe('applying 4/200 · 3.9 changes/min · about 3m 4s left');
+    // The rate so far (4 changes in 61.3 s) would say 49 minutes; the rate is the limiter's too (196 in 3m 4s).
+    expect(out.text().split(CLEAR).at(-1)).toBe('applying 4/200 · 64.1 changes/min · about 3m 4s left');
   });
 
   test('a notice is printed on its own line, and the live line drawn again under it', () => {
@@ -112,8 +112,9 @@ describe('progress', () => {
     expect(liveLine({ done: 10, total: 10 }, 1_000)).toBe('applying 10/10 · 600.0 changes/min');
     // Without a limit the rate so far decides; under one, the limiter's estimate (a burst says nothing).
     expect(liveLine({ done: 4, total: 200 }, 50)).toBe('applying 4/200 · 4800.0 changes/min · about 2s left');
+    // Under a limit the rate is the limiter's too: 196 changes in 196 s is 60 a minute, not the burst's 4800.
     expect(liveLine({ done: 4, total: 200 }, 50, { etaMs: 196_000 })).toBe(
-      'applying 4/200 · 4800.0 changes/min · about 3m 16s left',
+      'applying 4/200 · 60.0 changes/min · about 3m 16s left',
     );
     expect(formatDuration(59_400)).toBe('59s');
     expect(formatDuration(3_600_000 + 120_000)).toBe('1h 2m');

@@ -49,6 +49,38 @@ describe('sitesync apply: safety', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
+  test('the Markdown plan (the PR comment) shows the sitesync-acknowledge: lines the apply on merge needs', async () => {
+    const planned = await cli.ws.run(['plan', '--format', 'markdown']);
+    expect(planned.code).toBe(3);
+    expect(planned.out).toContain(
+      [
+        "To apply it on merge, add these lines to the pull request's description (one acknowledgement each):",
+        '',
+        '```text',
+        'sitesync-acknowledge: --allow-delete d1.example',
+        'sitesync-acknowledge: --allow-delete d2.example',
+        'sitesync-acknowledge: --allow-delete d3.example',
+        'sitesync-acknowledge: --allow-delete d4.example',
+        '```',
+      ].join('\n'),
+    );
+    // Exactly what the apply then accepts.
+    const flags = [...planned.out.matchAll(/^sitesync-acknowledge: (--[a-z-]+) (\S+)$/gm)].flatMap((m) => [
+      m[1]!,
+      m[2]!,
+    ]);
+    expect((await cli.ws.run(['apply', '--auto-approve', ...flags])).code).toBe(0);
+  });
+
+  test('re-applying a fully applied saved plan needs no acknowledgement again: nothing left to do (exit 0)', async () => {
+    expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(3);
+    expect((await cli.ws.run(['apply', 'plan.json', '--max-deletes', '4'])).code).toBe(0);
+    const again = await cli.ws.run(['apply', 'plan.json']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).not.toContain('refusing');
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
+  });
+
   test('--max-deletes N acknowledges up to N deletes', async () => {
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '3'])).code).toBe(3);
     expect((await cli.ws.run(['apply', '--auto-approve', '--max-deletes', '4'])).code).toBe(0);

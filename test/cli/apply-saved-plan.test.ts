@@ -53,6 +53,18 @@ describe('sitesync apply plan.json', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
+  // Issue 23 item 14: `json.dump(plan, indent=2, sort_keys=True)` made the file "modified".
+  test('a plan.json re-serialised with sorted keys and 4-space indentation still applies', async () => {
+    await savePlan(cli.ws);
+    const path = join(cli.ws.dir, 'plan.json');
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    writeFileSync(path, `${JSON.stringify(sortedKeys(saved), null, 4)}\n`);
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.err).not.toContain('error');
+    expect(run.code).toBe(0);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
+  });
+
   test('a plan.json edited and signed again with the same key is refused: apply plans again and compares', async () => {
     await savePlan(cli.ws);
     const path = join(cli.ws.dir, 'plan.json');
@@ -145,7 +157,7 @@ describe('sitesync apply plan.json', () => {
     const run = await cli.ws.run(['apply', 'plan.json', '--format', 'json']);
     expect(run.code).toBe(1);
     const json = JSON.parse(run.out);
-    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'stale_plan' } });
+    expect(json).toMatchObject({ formatVersion: '3.0', ok: false, result: null, refusal: { code: 'stale_plan' } });
     expect(json.plan.summary).toMatchObject({ create: 1, update: 1 });
     expect(`error: ${json.refusal.message}\n`).toBe(run.err);
   });
@@ -173,7 +185,9 @@ describe('sitesync apply plan.json', () => {
     const again = await cli.ws.run(['apply', 'plan.json']);
     expect(again.code).toBe(0);
     expect(again.out).toContain('applied 0 of 2 changes; 2 skipped');
-    expect(again.out).toContain('  new.example (create): already applied: the live state matches the plan');
+    // One line for the re-run, not one per site.
+    expect(again.out).toMatch(/^already applied \(the live state matches the plan\): .*new\.example/m);
+    expect(again.out).not.toContain('(create): already applied');
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
@@ -207,7 +221,15 @@ describe('sitesync apply plan.json', () => {
     const rerun = await cli.ws.run(['apply', 'plan.json']);
     expect(rerun.code).toBe(0);
     expect(rerun.out).toContain('applied 2 of 3 changes; 1 skipped');
-    expect(rerun.out).toContain('  n1.example (create): already applied: the live state matches the plan');
+    expect(rerun.out).toContain('already applied (the live state matches the plan): n1.example\n');
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'n1.example', 'n2.example', 'n3.example']);
   });
 });
+
+/** `value` with the keys of every object in sorted order, as `json.dump(…, sort_keys=True)` writes them. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, entry]) => [key, sortedKeys(entry)]));
+}

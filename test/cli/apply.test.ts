@@ -122,9 +122,9 @@ describe('sitesync apply', () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(run.out);
     expect(json).toMatchObject({
-      formatVersion: 2,
+      formatVersion: '3.0',
       ok: true,
-      plan: { formatVersion: 1.3, hasChanges: true, safe: true, summary: { create: 2 } },
+      plan: { formatVersion: '2.0', hasChanges: true, safe: true, summary: { create: 2 } },
       result: {
         counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
         interrupted: false,
@@ -146,7 +146,7 @@ describe('sitesync apply', () => {
     const run = await cli.ws.run(['apply', '--auto-approve', '--format', 'json']);
     expect(run.code).toBe(3);
     const json = JSON.parse(run.out);
-    expect(json).toMatchObject({ formatVersion: 2, ok: false, result: null, refusal: { code: 'unsafe_plan' } });
+    expect(json).toMatchObject({ formatVersion: '3.0', ok: false, result: null, refusal: { code: 'unsafe_plan' } });
     expect(json.plan.safety.map((violation: { rule: string }) => violation.rule)).toEqual(['suspected_rename']);
     expect(json.refusal.message).toBe(run.err.trimEnd());
   });
@@ -175,7 +175,8 @@ describe('sitesync apply', () => {
       ['succeeded', 'b.example'],
       ['end', null],
     ]);
-    expect(lines[0]).toMatchObject({ target: cli.server.url, total: 2 });
+    expect(lines[0]).toMatchObject({ url: cli.server.url, total: 2 });
+    expect(lines.some((line) => 'target' in line)).toBe(false); // no targets: no target name
     expect(lines.every((line) => !Number.isNaN(Date.parse(line.time)))).toBe(true);
     expect(lines.at(-1)).toMatchObject({ counts: { applied: 2, failed: 0, skipped: 0, total: 2 }, interrupted: false });
   });

@@ -58,14 +58,34 @@ describe('--baseline: errors are one line, exit 1', () => {
     expect((await cli.ws.run(['plan', '--no-baseline'])).code).toBe(0);
   });
 
-  it('a file missing at REF', async () => {
+  it('one of the files missing at REF', async () => {
+    const repo = gitRepo(cli.ws.dir);
+    repo.commit('v1');
+    cli.ws.write('more.yaml', 'version: 1\nwebsites:\n  - domain: more.example\n');
+    const run = await cli.ws.run(['plan', '-f', 'websites.yaml', '-f', 'more.yaml', '--baseline', 'HEAD']);
+    expect(run.code, run.err).toBe(1);
+    expect(errorLine(run.err)).toBe('error: --baseline HEAD: more.yaml does not exist at HEAD');
+  });
+});
+
+describe('the first pull request: no configuration at the baseline', () => {
+  const cli = useCliFixture({ config: V1 });
+
+  it('every change is pending, the plan says why (exit 2, not an error)', async () => {
     const repo = gitRepo(cli.ws.dir);
     cli.ws.write('README.md', 'config repo\n');
     repo.git('add', 'README.md');
     repo.git('commit', '-q', '-m', 'nothing yet');
-    const run = await cli.ws.run(['plan', '--baseline', 'HEAD']);
-    expect(run.code).toBe(1);
-    expect(errorLine(run.err)).toBe('error: --baseline HEAD: websites.yaml does not exist at HEAD');
+    const run = await cli.ws.run(['plan', '--baseline', 'HEAD', '--detailed-exitcode']);
+    expect(run.code, run.err).toBe(2);
+    expect(run.out).toContain('the configuration did not exist there (a first configuration): every change is pending');
+    const json = JSON.parse((await cli.ws.run(['plan', '--baseline', 'HEAD', '--format', 'json'])).out);
+    expect(json.baseline).toMatchObject({ ref: 'HEAD', noConfiguration: true });
+    expect(classesOf(json)).toEqual([
+      ['a.example', 'pending'],
+      ['b.example', 'pending'],
+      ['c.example', 'pending'],
+    ]);
   });
 });
 
@@ -103,9 +123,19 @@ describe('classes against the reference server', () => {
     expect(human.out).toContain('~ b.example (id 2) will be updated [drift]');
     expect(human.out).toContain('~ c.example (id 3) will be updated [conflict]');
     expect(human.out).toContain('Classes: 1 pending, 1 drift, 1 conflict.');
+    // For scripts written for terraform plan's 0/1/2: drift is "changes" (2), by flag or variable.
+    expect((await cli.ws.run(['plan', '--detailed-exitcode', '--exit-codes', 'terraform'])).code).toBe(2);
+    cli.ws.env.SITESYNC_EXIT_CODES = 'terraform';
+    expect((await cli.ws.run(['plan', '--detailed-exitcode'])).code).toBe(2);
+    expect((await cli.ws.run(['plan'])).code).toBe(0);
+    cli.ws.env.SITESYNC_EXIT_CODES = 'terraform2';
+    const bad = await cli.ws.run(['plan']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toBe('error: SITESYNC_EXIT_CODES "terraform2": not one of sitesync, terraform\n');
+    delete cli.ws.env.SITESYNC_EXIT_CODES;
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json).toMatchObject({ formatVersion: 1.3, hasDrift: true, baseline: { ref: TAG, source: 'default' } });
+    expect(json).toMatchObject({ formatVersion: '2.0', hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
     expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],

@@ -1,6 +1,6 @@
 /** Every command's exit code comes from exitCodeFor: the table of docs/exit-codes.md. */
 import { describe, expect, it } from 'vitest';
-import { type CommandOutcome, exitCodeFor, mostSevere } from '../../src/cli/exit-code.js';
+import { type CommandOutcome, exitCodeFor, mostSevere, terraformPlanCode } from '../../src/cli/exit-code.js';
 import type { ApplyResult } from '../../src/model/apply-result.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import type { Plan } from '../../src/model/plan.js';
@@ -119,5 +119,12 @@ describe('mostSevere: the exit code of a run over several targets', () => {
     [[3, 7], 7],
   ])('%j → %i', (codes, expected) => {
     expect(mostSevere(codes)).toBe(expected);
+  });
+});
+
+describe('terraformPlanCode: plan --exit-codes terraform', () => {
+  it('keeps 0, 1 and 130; changes, drift and an unsafe plan are 2 with --detailed-exitcode, 0 without', () => {
+    expect([0, 1, 2, 3, 4, 130].map((code) => terraformPlanCode(code, true))).toEqual([0, 1, 2, 2, 2, 130]);
+    expect([0, 1, 2, 3, 4, 130].map((code) => terraformPlanCode(code, false))).toEqual([0, 1, 0, 0, 0, 130]);
   });
 });

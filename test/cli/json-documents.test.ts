@@ -127,7 +127,7 @@ describe('apply --format json', () => {
     if (text !== undefined) cli.ws.write('websites.yaml', text);
     const run = await cli.ws.run(['apply', '--format', 'json', ...args]);
     expect(run.code).toBe(1);
-    expect(documentOf(run, 'apply')).toMatchObject({ formatVersion: 2, ok: false, error: { code } });
+    expect(documentOf(run, 'apply')).toMatchObject({ formatVersion: '3.0', ok: false, error: { code } });
   });
 
   test('an error after planning carries the plan', async () => {

@@ -175,7 +175,7 @@ describe('plan over targets with a baseline', () => {
     expect(run.code).toBe(1);
     const document = JSON.parse(run.out);
     expect(document).toEqual({
-      formatVersion: 1.3,
+      formatVersion: '2.0',
       error: { code: 'config', message: expect.stringMatching(/^--baseline no-such-ref: no such revision/) },
     });
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
@@ -206,7 +206,7 @@ describe('apply over targets with --mark-applied', () => {
       'json',
     ]);
     const refused = JSON.parse(someJson.out);
-    expect(refused).toMatchObject({ formatVersion: 2, ok: false, plan: null, error: { code: 'usage' } });
+    expect(refused).toMatchObject({ formatVersion: '3.0', ok: false, plan: null, error: { code: 'usage' } });
     expect(validApplyTargets(refused), JSON.stringify(validApplyTargets.errors)).toBe(true);
 
     // production refuses its writes (its key revoked after planning is not needed: a wrong key fails it).

@@ -174,6 +174,12 @@ describe('a targeted plan over targets', () => {
       '[production] debug: listed 1 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
       '[staging] debug: listed 0 websites named by --only (1 searched) in 1 requests (0 retries, 0 throttled)',
     ]);
+    // The target where --only matches nothing says so, not "0 websites match the configuration".
+    expect(run.out).toContain('=== target staging (http://127.0.0.1:');
+    expect(run.out).toContain(
+      "No changes. --only/--skip leave none of this configuration's websites (1 website left out).",
+    );
+    expect(run.out).not.toContain('0 websites match');
   });
 });
 

@@ -58,8 +58,8 @@ const domainsOf = (target: TargetDocument | undefined) => target?.changes?.map((
 describe('plan over targets', () => {
   it('plans every target at once; the broken one is reported by name and the exit code is the worst', async () => {
     const { code, out } = await fixture.ws.run(['plan', '--format', 'json']);
-    const document = JSON.parse(out) as { formatVersion: number; targets: TargetDocument[] };
-    expect(document.formatVersion).toBe(1.4);
+    const document = JSON.parse(out) as { formatVersion: string; targets: TargetDocument[] };
+    expect(document.formatVersion).toBe('2.0');
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
     expect(document.targets.map((target) => target.name)).toEqual(['staging', 'production', 'broken']);
     const [staging, production, broken] = document.targets;
@@ -162,6 +162,20 @@ describe('apply over targets', () => {
     ]);
   });
 
+  it("names the target on every line of each target's journal", async () => {
+    const args = ['apply', '--auto-approve', '--target', 'staging', '--target', 'production'];
+    expect((await fixture.ws.run([...args, '--journal', 'apply-journal.jsonl'])).code).toBe(0);
+    for (const name of ['staging', 'production']) {
+      const lines = readFileSync(join(fixture.ws.dir, `apply-journal.${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; target?: string; url?: string });
+      expect(lines.length).toBeGreaterThan(2);
+      expect(lines.every((line) => line.target === name)).toBe(true);
+      expect(lines[0]).toMatchObject({ event: 'begin', url: fixture[name as 'staging' | 'production'].url });
+    }
+  });
+
   it("shows each target's apply progress on its own line on a terminal", async () => {
     const { err } = await fixture.ws.run(['apply', '--auto-approve', '--target', 'staging', '--target', 'production'], {
       tty: true,
@@ -175,10 +189,34 @@ describe('apply over targets', () => {
     ]);
   });
 
-  it('asks for --auto-approve or a reviewed plan file: no prompt over targets', async () => {
-    const { code, err } = await fixture.ws.run(['apply'], { prompt: async () => 'yes' });
+  it('asks once for every target: the plans first, one question, one answer for all', async () => {
+    const questions: string[] = [];
+    const answering = (answer: string) => async (question: string) => {
+      questions.push(question);
+      return answer;
+    };
+    const args = ['apply', '--target', 'staging', '--target', 'production'];
+    const no = await fixture.ws.run(args, { prompt: answering('no') });
+    expect(no.code).toBe(1);
+    expect(questions).toEqual([
+      'Apply to 2 targets (staging: 2 to create, 0 to update, 0 to delete; production: 2 to create, 0 to update, 0 to delete)? Only "yes" is accepted: ',
+    ]);
+    expect(no.err).toContain('=== target staging (');
+    expect(no.err).toContain('+ staging-only.example will be created');
+    expect(no.err).toContain('apply cancelled: nothing was changed');
+    expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(2);
+
+    const yes = await fixture.ws.run(args, { prompt: answering('yes') });
+    expect(yes.code, yes.err).toBe(0);
+    expect(questions).toHaveLength(2);
+    expect(yes.out).toContain('Targets: 2; all done.');
+    expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(0);
+  });
+
+  it('off a terminal, asks for --auto-approve or a reviewed plan file', async () => {
+    const { code, err } = await fixture.ws.run(['apply', '--target', 'staging']);
     expect(code).toBe(1);
-    expect(err).toContain('with targets, apply asks no question');
+    expect(err).toContain('not a terminal, so there is no one to confirm: pass --auto-approve');
   });
 
   it('applies a saved plan per target: the stale target is refused and named, the fresh one applied', async () => {

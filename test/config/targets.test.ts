@@ -103,3 +103,17 @@ describe('targets', () => {
     expect(() => selectTargets(targets, ['staging', 'qa'])).toThrow('--target qa matches no target');
   });
 });
+
+describe('did you mean, for near misses of keys and values (issue 22)', () => {
+  it('key_flie under a target suggests key_file, not "API keys never go in this file"', () => {
+    const { errors } = loadText(`${head}  - name: a\n    url: https://a.example\n    key_flie: keys/a.key\n`);
+    expect(errors.map((error) => error.message)).toContain('is not a known field; did you mean key_file?');
+  });
+
+  it('privacy: pasword suggests password', () => {
+    const { errors } = loadText('version: 1\nwebsites:\n  - domain: a.example\n    privacy: pasword\n');
+    expect(errors.map((error) => error.message)).toEqual([
+      'must be one of public, private, password; did you mean password?',
+    ]);
+  });
+});

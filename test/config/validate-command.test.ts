@@ -36,6 +36,22 @@ describe('sitesync validate', () => {
     );
   });
 
+  it('lists the first 100 of 30,000 problems and says how many more there are, in text and JSON', async () => {
+    const keys = Array.from({ length: 30_000 }, (_, i) => `not_a_field_${i}: 1\n`).join('');
+    const files = { 'websites.yaml': `version: 1\n${keys}websites:\n  - domain: a.example.com\n` };
+    const text = await run(['validate'], files);
+    expect(text.code).toBe(1);
+    const lines = text.out.trimEnd().split('\n');
+    expect(lines).toHaveLength(102);
+    expect(lines.slice(-2)).toEqual([
+      'and 29,900 more errors (only the first 100 are listed)',
+      'invalid: 30000 errors, 0 warnings',
+    ]);
+    const json = JSON.parse((await run(['validate', '--format', 'json'], files)).out);
+    expect(json.errors).toHaveLength(100);
+    expect(json.omittedErrors).toBe(29_900);
+  });
+
   it('merges several -f files and directories', async () => {
     const files = { 'a.yaml': VALID, 'more/b.yml': 'version: 1\nwebsites:\n  - domain: b.example.com\n' };
     const result = await run(['validate', '-f', 'a.yaml', '-f', 'more'], files);
@@ -47,7 +63,7 @@ describe('sitesync validate', () => {
     const bad = await run(['validate', '--format', 'json', '-f', 'bad.yaml'], { 'bad.yaml': INVALID });
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out)).toEqual({
-      formatVersion: 1,
+      formatVersion: '2.0',
       valid: false,
       files: ['bad.yaml'],
       websites: 0,
@@ -73,6 +89,8 @@ describe('sitesync validate', () => {
         },
       ],
       warnings: [],
+      omittedErrors: 0,
+      omittedWarnings: 0,
     });
     const good = await run(['validate', '--format', 'json'], { 'websites.yaml': VALID });
     expect(good.code).toBe(0);

@@ -4,8 +4,9 @@
  * SIGTERM. Through the built CLI, as a child process.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { createWriteStream, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/config/files.js';
@@ -21,11 +22,11 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => cli.remove());
 
-/** True once process `pid` holds `path` open (condition polling, not a timed wait). */
-async function whenOpened(pid: number, path: string): Promise<void> {
+/** True once process `pid` holds `path` open (`open`), or no longer holds it (condition polling, not a timed wait). */
+async function whenOpened(pid: number, path: string, open = true): Promise<void> {
   for (;;) {
     const fds = readdirSync(`/proc/${pid}/fd`, { withFileTypes: false });
-    if (fds.some((fd) => safeReadlink(`/proc/${pid}/fd/${fd}`) === path)) return;
+    if (fds.some((fd) => safeReadlink(`/proc/${pid}/fd/${fd}`) === path) === open) return;
     await sleep(20);
   }
 }
@@ -64,10 +65,34 @@ describe('validate -f reads every kind of input within the size limit', () => {
     expect(run.out).toContain('1 website');
   });
 
-  test('a FIFO with no writer gives way to SIGTERM (exit 130)', async () => {
+  test('a FIFO with no writer gives way to SIGTERM (exit 143)', async () => {
     const dir = tempDir('input');
     await expectFifoGivesWayToSigterm(dir, 'websites.yaml', (fifo) => ['validate', '-f', fifo], {});
   }, 30_000);
+
+  // Issue 23 item 13: checking 100,000 unknown keys took minutes and SIGTERM was honoured only at its end (exit 1).
+  test('SIGTERM while 100,000 unknown keys are checked ends the run (exit 143, nothing printed)', async () => {
+    const dir = tempDir('input');
+    const fifo = join(dir, 'websites.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const keys = Array.from({ length: 100_000 }, (_, i) => `not_a_field_${i}: 1\n`).join('');
+    const control: NonNullable<RunOptions['control']> = {};
+    const running = runCli(cli, ['validate', '-f', fifo], { cwd: dir, env: {}, control });
+    try {
+      const writer = createWriteStream(fifo);
+      writer.end(`version: 1\n${keys}websites:\n  - domain: a.example.com\n`);
+      await finished(writer);
+      // The event: the CLI has read the whole file and closed it, so it is parsing and checking now.
+      await whenOpened(control.pid!, fifo, false);
+      control.signal!('SIGTERM');
+      const run = await running;
+      expect(run.err).toBe('error: interrupted while checking the configuration\n');
+      expect(run.out).toBe('');
+      expect(run.code).toBe(143);
+    } finally {
+      control.signal?.('SIGKILL');
+    }
+  }, 60_000);
 });
 
 // The saved plan is an input too (issue 16 item 14: every input is read bounded and gives way to signals).
@@ -81,13 +106,13 @@ describe('apply PLANFILE reads the plan within a size limit', () => {
     expect(run.err).toBe(`error: /dev/zero: the plan file is larger than the limit of ${MAX_PLAN_FILE_BYTES} bytes\n`);
   });
 
-  test('a FIFO with no writer as the plan file gives way to SIGTERM (exit 130)', async () => {
+  test('a FIFO with no writer as the plan file gives way to SIGTERM (exit 143)', async () => {
     const dir = tempDirWith('input', { 'websites.yaml': VALID });
     await expectFifoGivesWayToSigterm(dir, 'plan.json', (fifo) => ['apply', fifo], env);
   }, 30_000);
 });
 
-/** Runs the CLI reading `name`, a FIFO nobody writes to, and expects SIGTERM to end it with exit 130. */
+/** Runs the CLI reading `name`, a FIFO nobody writes to, and expects SIGTERM to end it with exit 143. */
 async function expectFifoGivesWayToSigterm(
   dir: string,
   name: string,
@@ -103,7 +128,7 @@ async function expectFifoGivesWayToSigterm(
     control.signal!('SIGTERM');
     const run = await running;
     expect(run.signal).toBeNull();
-    expect(run.code).toBe(130);
+    expect(run.code).toBe(143);
   } finally {
     control.signal?.('SIGKILL');
   }

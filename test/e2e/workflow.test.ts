@@ -4,18 +4,19 @@
 // catches a change made in the web UI (exit 2), in-process and through
 // examples/cron/drift-check.sh.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
-import { config, useCliFixture, type Workspace, workspace } from '../cli/apply-support.js';
-import { gitRepo } from '../helpers/git-repo.js';
+import { config, type Workspace, workspace } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { githubRun, gitlabScript, outOf, planFileOf, ROOT, sitesyncArgv } from './ci-commands.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
 import { runDriftCheck } from './drift-check-script.js';
 
 const run = promisify(execFile);
@@ -87,27 +88,27 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
     expect((await runDriftCheck(ws)).code).toBe(0);
   }, 60_000);
 
-  test('the example workflows are valid YAML and call sitesync the way this test does', () => {
-    const dir = join(ROOT, 'examples/ci');
-    const files = [
+  test('the examples are thin uses of the Action and the component, whose scripts call sitesync as this test does', () => {
+    const examples = [
       'github/sitesync-plan.yml',
       'github/sitesync-apply.yml',
       'github/sitesync-drift.yml',
       'gitlab/.gitlab-ci.yml',
-    ];
-    const text = files.map((file) => readFileSync(join(dir, file), 'utf8'));
-    for (const content of text) expect(parse(content)).toBeTypeOf('object');
-    const all = text.join('\n');
-    // Installed from the repository's lockfile, never a registry name we do not own; no standing acknowledgement file.
-    expect(all).not.toContain('sitesync@');
+    ].map((file) => readFileSync(join(ROOT, 'examples/ci', file), 'utf8'));
+    for (const content of examples) expect(parse(content)).toBeTypeOf('object');
+    const all = examples.join('\n');
+    // The Action or the component installs the pinned sitesync: no npm ci, no registry name we do not own.
+    expect(all).not.toContain('npm ci');
+    expect(all).not.toContain('sitesync@latest');
     expect(all).not.toContain('.sitesync-allow-delete');
-    expect(all).toContain('npm ci');
-    expect(all).toContain('npx --no-install sitesync apply');
-    expect(all).toContain('sitesync plan -f websites.yaml --out plan.json --format markdown > plan.md');
-    expect(all).toContain(
-      'sitesync plan -f websites.yaml --baseline sitesync-applied --detailed-exitcode --format markdown > drift.md',
-    );
-    expect(all).toMatch(/sitesync apply reviewed[-/]plan\.json -f websites\.yaml --journal apply-journal\.jsonl/);
+    expect(all).toContain('uses: your-org/sitesync@v0.1.0');
+    expect(all).toContain('component: $CI_SERVER_FQDN/your-group/sitesync/sitesync@0.1.0');
+    const scripts = ['plan.sh', 'apply.sh', 'replan.sh', 'drift.sh']
+      .map((name) => readFileSync(join(ROOT, 'ci', name), 'utf8'))
+      .join('\n');
+    expect(scripts).toContain('--out plan.json --format markdown'); // plan.sh, replan.sh
+    expect(scripts).toContain('--detailed-exitcode --format markdown'); // drift.sh
+    expect(scripts).toContain('--journal apply-journal.jsonl'); // apply.sh
   });
 });
 
@@ -177,7 +178,7 @@ describe('examples/cron/drift-check.sh', () => {
   });
 });
 
-describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the GitLab API)', () => {
+describe('ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the GitLab API)', () => {
   const HEAD = 'a'.repeat(40);
   const routes: Record<string, unknown> = {
     '/projects/7/repository/commits/m3rge/merge_requests': [{ iid: 5, state: 'merged' }],
@@ -211,7 +212,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
   test('takes the plan of the merge request head commit, and its acknowledgement lines', async () => {
     const dir = tempDir('gitlab');
     const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
-    const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
+    const script = join(ROOT, 'ci/gitlab/fetch-reviewed-plan.mjs');
     await run(process.execPath, [script, 'plan.json', 'acks.txt'], { cwd: dir, env });
     expect(readFileSync(join(dir, 'plan.json'), 'utf8')).toBe('the reviewed plan');
     expect(readFileSync(join(dir, 'acks.txt'), 'utf8')).toBe('--allow-delete\nold.example\n');
@@ -238,7 +239,7 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
   test('an acknowledgement line that does not parse is reported and fails the job, as on GitHub', async () => {
     const dir = tempDir('gitlab');
     const env = { PATH: process.env.PATH ?? '', CI_API_V4_URL: url, CI_PROJECT_ID: '7', CI_COMMIT_SHA: 'm3rge' };
-    const script = join(ROOT, 'examples/ci/gitlab/fetch-reviewed-plan.mjs');
+    const script = join(ROOT, 'ci/gitlab/fetch-reviewed-plan.mjs');
     routes['/projects/7/merge_requests/5/pipelines'] = [{ id: 20, sha: HEAD }];
     (routes['/projects/7/merge_requests/5'] as { description: string }).description =
       'sitesync-acknowledge: --allow-delete old.example\nsitesync-acknowledge: --force now\n' +
@@ -254,116 +255,6 @@ describe('examples/ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the
     );
     expect(readdirSync(dir)).toEqual([]); // no plan and no acknowledgements: the apply step never runs
   });
-});
-
-// The GitOps loop in a real git repository (issue 16 item 11): two pull requests planned
-// from the same main, both merged; the second's reviewed plan is refused as stale; the
-// examples' re-plan-on-main path plans and applies main; a re-plan shows no changes. The
-// sitesync command lines are read out of examples/ci, not re-typed.
-type Provider = 'github' | 'gitlab';
-type CiStep = 'plan' | 'apply' | 'replan' | 'applyReplanned' | 'drift';
-
-const CI_SCRIPTS: Record<Provider, () => Record<CiStep, string>> = {
-  github: () => ({
-    plan: githubRun('github/sitesync-plan.yml', 'plan', 'Validate and plan'),
-    apply: githubRun('github/sitesync-apply.yml', 'apply', 'Apply the reviewed plan'),
-    replan: githubRun('github/sitesync-apply.yml', 'replan', 'Plan main as it is now'),
-    applyReplanned: githubRun('github/sitesync-apply.yml', 'apply-replanned', 'Apply the approved plan'),
-    drift: githubRun('github/sitesync-drift.yml', 'drift', 'Drift check'),
-  }),
-  gitlab: () => ({
-    plan: gitlabScript('sitesync:plan'),
-    apply: gitlabScript('sitesync:apply'),
-    replan: gitlabScript('sitesync:replan'),
-    applyReplanned: gitlabScript('sitesync:apply-replanned'),
-    drift: gitlabScript('sitesync:drift'),
-  }),
-};
-
-const BASE = `version: 1
-websites:
-  - domain: a.example
-    privacy: public
-  - domain: b.example
-  - domain: c.example
-  - domain: d.example
-  - domain: e.example
-`;
-
-describe.each(['github', 'gitlab'] as const)('the GitOps loop in a real git repository (%s examples)', (provider) => {
-  const cli = useCliFixture();
-
-  test('two pull requests from one main: the second is stale, the re-plan on main applies it, then no changes', async () => {
-    const scripts = CI_SCRIPTS[provider]();
-    const argv = {
-      plan: sitesyncArgv(scripts.plan, 'plan'),
-      apply: sitesyncArgv(scripts.apply, 'apply'),
-      replan: sitesyncArgv(scripts.replan, 'plan'),
-      applyReplanned: sitesyncArgv(scripts.applyReplanned, 'apply'),
-      drift: sitesyncArgv(scripts.drift, 'plan'),
-    };
-    const { ws } = cli;
-    const repo = gitRepo(ws.dir);
-    repo.write('.git/info/exclude', '/*\n!/websites.yaml\n'); // plan files, journals: CI artifacts, never committed
-    repo.write('websites.yaml', BASE);
-    const base = repo.commit('websites: five sites');
-    expect((await ws.run(['apply', '--auto-approve'])).code).toBe(0);
-
-    /** The pull request's plan job: its plan file is the artifact, kept outside the checkout. */
-    const planPullRequest = async (branch: string, edit: (text: string) => string, message: string) => {
-      repo.branch(branch, 'main');
-      repo.write('websites.yaml', edit(readFileSync(join(ws.dir, 'websites.yaml'), 'utf8')));
-      repo.commit(message);
-      repo.git('update-ref', 'refs/remotes/origin/main', 'main'); // the job's fetch of the base branch
-      const planned = await ws.run(argv.plan);
-      expect(planned.code, planned.err).toBe(0);
-      const artifact = readFileSync(join(ws.dir, outOf(argv.plan)), 'utf8');
-      rmSync(join(ws.dir, outOf(argv.plan)));
-      return { planned, artifact };
-    };
-    const one = await planPullRequest('sites/add-new', (text) => `${text}  - domain: new.example\n`, 'add new.example');
-    expect(one.planned.out).toContain('new.example');
-    const two = await planPullRequest(
-      'sites/private-a',
-      (text) => text.replace('privacy: public', 'privacy: private'),
-      'a.example private',
-    );
-    expect(two.planned.out).toContain('a.example');
-    expect(repo.git('merge-base', 'sites/add-new', 'sites/private-a')).toBe(base);
-
-    /** The apply job on main after a merge: the reviewed artifact placed where the example's command reads it. */
-    const applyOnMerge = (artifact: string) => {
-      repo.write(planFileOf(argv.apply), artifact);
-      return ws.run(argv.apply);
-    };
-    repo.checkout('main');
-    repo.merge('sites/add-new');
-    const first = await applyOnMerge(one.artifact);
-    expect(first.code, first.err).toBe(0);
-    expect(first.out).toContain('applied 1 of 1 change');
-
-    repo.merge('sites/private-a');
-    expect(readFileSync(join(ws.dir, 'websites.yaml'), 'utf8')).toContain('new.example');
-    const second = await applyOnMerge(two.artifact);
-    expect(second.code).toBe(1);
-    expect(second.err).toContain(`the configuration changed since ${planFileOf(argv.apply)} was made`);
-    expect((await ws.run(['plan', '--detailed-exitcode'])).code).toBe(2); // main is not applied yet
-
-    // The re-plan-on-main path: plan main as it is, (approval), apply exactly that plan.
-    const replanned = await ws.run(argv.replan);
-    expect(replanned.code, replanned.err).toBe(0);
-    expect(replanned.out).toContain('a.example');
-    const artifact = readFileSync(join(ws.dir, outOf(argv.replan)), 'utf8');
-    rmSync(join(ws.dir, outOf(argv.replan)));
-    repo.write(planFileOf(argv.applyReplanned), artifact);
-    const applied = await ws.run(argv.applyReplanned);
-    expect(applied.code, applied.err).toBe(0);
-    expect(applied.out).toContain('applied 1 of 1 change');
-
-    // The nightly drift job's plan: main and the service agree.
-    expect((await ws.run(argv.drift)).code).toBe(0);
-    expect(repo.git('status', '--porcelain')).toBe('');
-  }, 60_000);
 });
 
 test('docs/workflows.md tells to require branches to be up to date', () => {

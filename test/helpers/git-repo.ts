@@ -40,12 +40,49 @@ const ENV = {
   GIT_COMMITTER_EMAIL: 'test@sitesync.invalid',
 };
 
+const runGit =
+  (dir: string) =>
+  (...args: string[]): string =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: { ...process.env, ...ENV },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+
 /** `git init` on `main` in `dir` (default: a fresh temporary directory, removed with the test). */
 export function gitRepo(dir: string = tempDir('git')): GitRepo {
-  const env = { ...process.env, ...ENV };
-  const git = (...args: string[]): string =>
-    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-  git('init', '--quiet', '--initial-branch=main');
+  runGit(dir)('init', '--quiet', '--initial-branch=main');
+  return repoAt(dir);
+}
+
+/**
+ * A bare "origin" holding `repo`'s branches and tags (repo gets it as its
+ * remote `origin`), as the platform's server holds a configuration repository.
+ */
+export function bareOrigin(repo: GitRepo): string {
+  const dir = tempDir('git-origin');
+  runGit(dir)('init', '--quiet', '--bare', '--initial-branch=main');
+  repo.git('remote', 'add', 'origin', `file://${dir}`);
+  repo.git('push', '--quiet', 'origin', '--all');
+  repo.git('push', '--quiet', 'origin', '--tags');
+  return dir;
+}
+
+/**
+ * A clone of `origin` into `dir` (an empty directory) as CI makes it:
+ * `actions/checkout` and GitLab fetch depth 1 without tags by default.
+ * `options.branch` picks the branch; `full` makes an ordinary clone with tags.
+ */
+export function cloneOf(origin: string, dir: string, options: { branch?: string; full?: boolean } = {}): GitRepo {
+  const shallow = options.full === true ? [] : ['--depth', '1', '--no-tags'];
+  const branch = options.branch === undefined ? [] : ['--branch', options.branch];
+  runGit(dir)('clone', '--quiet', ...shallow, ...branch, `file://${origin}`, '.');
+  return repoAt(dir);
+}
+
+function repoAt(dir: string): GitRepo {
+  const git = runGit(dir);
   const repo: GitRepo = {
     dir,
     git,

@@ -25,7 +25,9 @@ function docsExample(): string {
 function packTarball(): string {
   const stage = tempDir('pack-stage');
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  for (const entry of [...manifest.files.filter((file) => file !== 'dist'), 'package.json', 'README.md']) {
+  // dist/ is built below; `!pattern` entries only narrow what npm pack takes from the copy.
+  const copied = manifest.files.filter((file) => !file.startsWith('dist') && !file.startsWith('!'));
+  for (const entry of [...copied, 'package.json', 'README.md']) {
     cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
   }
   const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'pipe' });

@@ -110,12 +110,19 @@ const rows: Row[] = [
     rule: 'a create pairs with one delete only, whatever fields the old sites report',
     desired: [desired('new-name.com', { privacy: 'public' }), desired('other.com')],
     live: [
-      live(5, 'a-old.com', { privacy: 0 }),
-      live(6, 'b-old.com', { privacy: 0 }, { writeOnly: ['excludeParams'] }),
+      live(5, 'a-name.com', { privacy: 0 }),
+      live(6, 'b-name.com', { privacy: 0 }, { writeOnly: ['excludeParams'] }),
       live(7, 'other.com'),
     ],
     policy: { prune: true, limits: { maxDeletes: 5, maxChangePercent: 100 } },
-    violations: [{ rule: 'suspected_rename', domains: ['a-old.com'], renamedTo: 'new-name.com' }],
+    violations: [{ rule: 'suspected_rename', domains: ['a-name.com'], renamedTo: 'new-name.com' }],
+  },
+  {
+    rule: 'sites that merely share the defaults are no rename: the domains must read as an edit of each other',
+    desired: [desired('blog.staging.acme.example'), desired('shop.acme.org'), desired('other.com')],
+    live: [live(5, 'api.acme.example'), live(6, 'shop.acme.example'), live(7, 'other.com')],
+    policy: { prune: true },
+    violations: [{ rule: 'suspected_rename', domains: ['shop.acme.example'], renamedTo: 'shop.acme.org' }],
   },
   {
     rule: 'a delete and a create with different settings is not a rename',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../src/api/connection.js';
+import { keyIdOf, planSignatureOf } from '../../src/api/connection.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import { Secret } from '../../src/model/secret.js';
 import { plan } from '../../src/plan/planner.js';
@@ -11,6 +11,8 @@ import {
   parseSavedPlan,
   type SavedPlan,
   serializeSavedPlan,
+  signatureVerifies,
+  signSavedPlan,
 } from '../../src/plan/saved-plan.js';
 import { desired, live, policy } from './builders.js';
 
@@ -40,6 +42,47 @@ describe('saved plan', () => {
     const text = serializeSavedPlan(saved);
     expect(text).not.toContain('never-in-a-file');
     expect(parseSavedPlan(text, 'plan.json')).toEqual(saved);
+  });
+
+  describe('signature (issue 23 item 14: a re-serialised file was refused as modified)', () => {
+    const sign = (text: string) => planSignatureOf(new Secret('saved-plan-test-key-0123'), text);
+    const signed = signSavedPlan(saved, sign);
+    const sorted = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(sorted);
+      if (value === null || typeof value !== 'object') return value;
+      const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
+      return Object.fromEntries(entries.map(([key, entry]) => [key, sorted(entry)]));
+    };
+    const reformatted: [string, string][] = [
+      ['as written', serializeSavedPlan(signed)],
+      ['sorted keys, 2 spaces', JSON.stringify(sorted(signed), null, 2)],
+      ['sorted keys, 4 spaces', JSON.stringify(sorted(signed), null, 4)],
+      ['tabs', JSON.stringify(signed, null, '\t')],
+      ['one line', JSON.stringify(signed)],
+    ];
+
+    it.each(reformatted)('verifies %s', (_name, text) => {
+      expect(signatureVerifies(parseSavedPlan(text, 'plan.json'), sign)).toBe(true);
+    });
+
+    it.each(reformatted)('refuses an edited value, %s', (_name, text) => {
+      const edited = text.replace('"a.com"', '"b.com"');
+      expect(edited).not.toBe(text);
+      expect(signatureVerifies(parseSavedPlan(edited, 'plan.json'), sign)).toBe(false);
+    });
+
+    it('refuses another key, a missing signature, and an added field', () => {
+      const other = (text: string) => planSignatureOf(new Secret('another-test-key-456789'), text);
+      expect(signatureVerifies(signed, other)).toBe(false);
+      expect(signatureVerifies({ ...signed, signature: undefined }, sign)).toBe(false);
+      expect(signatureVerifies({ ...signed, extra: 1 } as SavedPlan, sign)).toBe(false);
+    });
+
+    it('still accepts a file signed over its text as written (before issue 23)', () => {
+      const { signature: _signature, ...unsigned } = saved;
+      const legacy = { ...unsigned, signature: sign(serializeSavedPlan(unsigned)) };
+      expect(signatureVerifies(parseSavedPlan(serializeSavedPlan(legacy), 'plan.json'), sign)).toBe(true);
+    });
   });
 
   it('identifies the account by a salted, truncated digest of the key, never the key', () => {

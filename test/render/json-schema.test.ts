@@ -61,6 +61,23 @@ describe('schemas/plan.schema.json', () => {
         ),
       ),
     ],
+    [
+      'a baseline fetched from origin in place of the --baseline given, and a first configuration',
+      renderJson(
+        plan([desired('a.com', { email: true })], [live(1, 'a.com')], policy(), {
+          ref: {
+            ref: 'sitesync-applied',
+            commit: 'c'.repeat(40),
+            source: 'option',
+            fetchedFrom: 'origin',
+            insteadOf: { ref: 'origin/main', commit: 'd'.repeat(40) },
+            noConfiguration: true,
+          },
+          websites: [],
+          policy: policy(),
+        }),
+      ),
+    ],
   ])('accepts %s', (_name, text) => {
     const valid = validate(JSON.parse(text));
     expect(validate.errors ?? []).toEqual([]);
@@ -78,7 +95,7 @@ describe('schemas/plan.schema.json', () => {
       ),
     );
     expect(document).toMatchObject({
-      formatVersion: 1.3,
+      formatVersion: '2.0',
       hasDrift: false,
       baseline: { ref: 'main', source: 'option' },
       summary: { pending: 1, drift: 0, conflict: 0 },
@@ -88,6 +105,8 @@ describe('schemas/plan.schema.json', () => {
 
   it('rejects a document of another format version', () => {
     const document = JSON.parse(renderJson(fixturePlan()));
+    expect(validate({ ...document, formatVersion: '3.0' })).toBe(false);
+    // A string "MAJOR.MINOR" (a number cannot say 1.10): the number 2 is not it.
     expect(validate({ ...document, formatVersion: 2 })).toBe(false);
   });
 });

@@ -157,6 +157,17 @@ describe('renderers: behaviour', () => {
     expect(document.notes.map((note: { kind: string }) => note.kind)).toContain('ignore_expired');
   });
 
+  it('no classes without a baseline: --unlisted-is-drift alone shows its note, not a Classes line', () => {
+    const unlisted = plan([desired('a.example')], [live(1, 'a.example'), live(2, 'stranger.example')], {
+      ...policy(),
+      unlistedIsDrift: true,
+    });
+    expect(unlisted.summary.drift).toBe(1);
+    expect(renderHuman(unlisted, { color: false })).not.toContain('Classes:');
+    expect(renderMarkdown(unlisted)).not.toContain('| Pending | Drift | Conflict |');
+    expect(renderHuman(unlisted, { color: false })).toContain('stranger.example');
+  });
+
   it('keeps Markdown under the limit by summarising the tail', () => {
     const many = Array.from({ length: 3000 }, (_, i) =>
       desired(`site-${String(i).padStart(4, '0')}.example.com`, { email: true }),

@@ -1,10 +1,11 @@
 /**
  * `GET /api/v1/account` (issue 24 item 9, the part sitesync reads): in quirks
  * mode the account and its plan's features, as the deployed service answers;
- * the contract has no such route, so normal mode answers 404.
+ * `GET /api/v1/stats/{id}` as far as it needs no statistics. The contract has
+ * neither route, so normal mode answers 404.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { client, request, startTestServer, type TestServer } from '../helpers/server.js';
+import { client, insertWebsite, request, startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('GET /api/v1/account', () => {
   let server: TestServer;
@@ -26,8 +27,27 @@ describe('GET /api/v1/account', () => {
 
   it('normal mode: 404, as for any route the contract does not have', async () => {
     server = await startTestServer();
-    const answer = await client(server)('GET', '/api/v1/account');
-    expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ message: 'Resource not found.', status: 404 });
+    for (const path of ['/api/v1/account', '/api/v1/stats/1?name=browser&from=2026-01-01&to=2026-01-31']) {
+      const answer = await client(server)('GET', path);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ message: 'Resource not found.', status: 404 });
+    }
+  });
+
+  it('quirks: GET /api/v1/stats/{id} checks its parameters, then the website; the statistics are not served', async () => {
+    server = await startTestServer({ quirks: 'phpanalytics-v31' });
+    const api = client(server);
+    const query = '?name=browser&from=2026-01-01&to=2026-01-31';
+    const partial = await api('GET', '/api/v1/stats/1?name=browser&to=2026-01-31');
+    expect(partial.body).toEqual({ message: { from: ['The from field is required.'] }, status: 422 });
+    const other = await server.createAccount();
+    const theirs = await insertWebsite(server, 'stats-theirs.example', { accountId: other.id });
+    const foreign = await api('GET', `/api/v1/stats/${theirs}${query}`);
+    expect(foreign.body).toEqual({ message: 'Resource not found.', status: 404 });
+    const mine = await insertWebsite(server, 'stats-mine.example');
+    const complete = await api('GET', `/api/v1/stats/${mine}${query}`);
+    expect(complete.status).toBe(501);
+    expect(complete.body).toEqual({ message: 'Statistics are not served by the reference server.', status: 501 });
+    expect((await request(server.url, 'GET', `/api/v1/stats/${mine}${query}`)).status).toBe(401);
   });
 });

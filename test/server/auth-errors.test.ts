@@ -70,15 +70,21 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
     expect(stillThere.body.data).toMatchObject({ domain: `owned-${mode}.example`, privacy: quirks ? null : 1 });
   });
 
-  it('answers 404 for unknown paths, but only after authentication', async () => {
-    for (const path of ['/api/v1/unknown', '/api/v2/websites', '/api/v1/websites/abc']) {
-      const anonymous = await request(server.url, 'GET', path);
-      expect(anonymous.status).toBe(401);
-      const response = await request(server.url, 'GET', path, { key: server.key });
-      expect(response.status).toBe(404);
-      expect(response.body).toEqual({ message: 'Resource not found.', status: 404 });
-    }
-  });
+  it(
+    quirks
+      ? 'answers 404 for unknown routes before authentication (real), for unknown ids after it'
+      : 'answers 404 for unknown paths, but only after authentication',
+    async () => {
+      for (const path of ['/api/v1/unknown', '/api/v2/websites', '/api/v1/websites/abc']) {
+        const anonymous = await request(server.url, 'GET', path);
+        // The deployed router answers a path no route matches before any middleware.
+        expect(anonymous.status).toBe(quirks && !path.startsWith('/api/v1/websites/') ? 404 : 401);
+        const response = await request(server.url, 'GET', path, { key: server.key });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ message: 'Resource not found.', status: 404 });
+      }
+    },
+  );
 
   it.each([
     ['PUT', '/api/v1/websites', 'api/v1/websites', 'GET, HEAD, POST'],
@@ -93,26 +99,26 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
     });
   });
 
-  it('answers 413 for a body over 64 KiB', async () => {
+  it(`answers 413 for a body over ${quirks ? 128 : 64} KiB`, async () => {
     const response = await request(server.url, 'POST', '/api/v1/websites', {
       key: server.key,
-      form: { domain: 'big.example', exclude_ips: 'x'.repeat(70_000) },
+      form: { domain: 'big.example', exclude_ips: 'x'.repeat(quirks ? 140_000 : 70_000) },
     });
     expect(response.status).toBe(413);
     expect(response.body).toEqual({ message: 'Payload Too Large.', status: 413 });
   });
 
-  it('answers 400 for malformed JSON, and reads an empty JSON body as an empty form', async () => {
+  it(`answers ${quirks ? '422 (no fields, real)' : '400'} for malformed JSON, and reads an empty JSON body as an empty form`, async () => {
     const api = client(server);
     const malformed = await api('POST', '/api/v1/websites', { json: '{"domain": ' });
-    expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ message: 'Malformed JSON body.', status: 400 });
+    const required = { message: { domain: ['The domain field is required.'] }, status: 422 };
+    expect(malformed.body).toEqual(quirks ? required : { message: 'Malformed JSON body.', status: 400 });
     const empty = await api('POST', '/api/v1/websites', { json: '' });
     expect(empty.body).toEqual({ message: { domain: ['The domain field is required.'] }, status: 422 });
   });
 
-  // The real service reads text/plain as no fields (422, see quirks-v31.test.ts).
-  it.each(quirks ? ['application/xml'] : ['text/plain', 'text/plain; charset=utf-8', 'application/xml'])(
+  // The real service reads any other body as no fields (422, see quirks-v31.test.ts).
+  it.skipIf(quirks).each(['text/plain', 'text/plain; charset=utf-8', 'application/xml'])(
     'answers 415 for a %s body, as documented',
     async (type) => {
       const raw = await fetch(`${server.url}/api/v1/websites`, {

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { startServer } from '../../src/server/index.js';
+import { describeProvisioning, startServer } from '../../src/server/index.js';
 import { request, TEST_BACKEND } from '../helpers/server.js';
 import { useTestDatabase } from '../helpers/test-database.js';
 
@@ -97,6 +97,64 @@ describe('keys and accounts', () => {
     }
   });
 
+  it('provisions idempotently (issue 23, item 3): says what changed, keeps limits, restores a key put back', async () => {
+    const accountA = `key-${createHash('sha256').update(KEY_A).digest('hex').slice(0, 12)}`;
+    const start = (keys: string[]) => startServer({ port: 0, db, keys, throttlePerMinute: 0 });
+    const first = await start([KEY_A]);
+    expect(first.provisioning).toEqual({ added: [accountA], restored: [], revoked: 0, skipped: [] });
+    expect(describeProvisioning(first.provisioning)).toBe(`SITESYNC_SERVE_KEYS: 1 key(s) added (${accountA})`);
+    expect(
+      (await request(first.url, 'POST', '/api/v1/websites', { key: KEY_A, form: { domain: 'a.example' } })).status,
+    ).toBe(201);
+    expect((await cli('accounts', 'set-limit', accountA, '5', '--db', db)).code).toBe(0);
+
+    // A start without keys leaves the provisioned ones alone: the running server keeps serving KEY_A.
+    const unset = await start([]);
+    expect(unset.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [] });
+    expect(await status(first.url, KEY_A)).toBe(200);
+    await unset.close();
+
+    // The same keys again: nothing changes, and the limit set by hand stays.
+    const same = await start([KEY_A]);
+    expect(same.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [] });
+    await same.close();
+    expect((await cli('accounts', 'list', '--db', db)).out).toMatch(new RegExp(`${accountA} +1 +5 +on`));
+
+    const other = await start([KEY_B]);
+    expect(other.provisioning).toMatchObject({ added: [expect.stringMatching(/^key-/)], revoked: 1 });
+    expect(describeProvisioning(other.provisioning)).toMatch(
+      /; 1 revoked \(no longer listed; accounts and websites kept\)$/,
+    );
+    expect(await status(first.url, KEY_A)).toBe(401);
+    await other.close();
+
+    // Put back: the key returns to its account, websites and limit included.
+    const back = await start([KEY_A, KEY_B]);
+    try {
+      expect(back.provisioning).toEqual({ added: [], restored: [accountA], revoked: 0, skipped: [] });
+      const listed = await request(back.url, 'GET', '/api/v1/websites', { key: KEY_A });
+      expect(listed.body.data.map((site: { domain: string }) => site.domain)).toEqual(['a.example']);
+      expect((await cli('accounts', 'list', '--db', db)).out).toMatch(new RegExp(`${accountA} +1 +5 +on`));
+    } finally {
+      await back.close();
+      await first.close();
+    }
+  });
+
+  it('does not give a rotated provisioned account its old key back, and says so', async () => {
+    const accountA = `key-${createHash('sha256').update(KEY_A).digest('hex').slice(0, 12)}`;
+    await (await startServer({ port: 0, db, keys: [KEY_A] })).close();
+    const rotated = (await cli('accounts', 'rotate-key', accountA, '--db', db)).out.trim();
+    const again = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+    try {
+      expect(again.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [accountA] });
+      expect(await status(again.url, KEY_A)).toBe(401);
+      expect(await status(again.url, rotated)).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('refuses provisioned keys shorter than 16 characters, in one line naming neither key', async () => {
     await expect(startServer({ port: 0, db, keys: [KEY_A, 'short-key'] })).rejects.toThrow(
       'SITESYNC_SERVE_KEYS: key 2 of 2 is 9 characters long; provisioned keys need at least 16',
@@ -154,6 +212,9 @@ describe('keys and accounts', () => {
       ['accounts', 'create', 'rtl\u202ename', '--db', 'DB'],
       'error: the account name must not contain control characters\n',
     ],
+    // Issue 23, item 11: names are shown and looked up as typed, so padding would make two "bob"s.
+    [['accounts', 'create', ' bob ', '--db', 'DB'], 'error: the account name must not start or end with spaces\n'],
+    [['accounts', 'create', 'bob\t', '--db', 'DB'], 'error: the account name must not start or end with spaces\n'],
     [['accounts', 'create', 'carol', '--db', 'MISSING'], 'error: the database directory DIR/missing does not exist\n'],
     [['accounts', 'list', '--db', 'MISSING'], 'error: no database at DIR/missing/keys.db\n'],
     [['accounts', 'set-limit', 'nobody', '3', '--db', 'DB'], 'error: no account "nobody" in DB\n'],

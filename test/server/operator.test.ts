@@ -65,6 +65,50 @@ describe('failed authentications', () => {
   });
 });
 
+/** One wrong key per forwarded address, in turn; the statuses. */
+const sendAs = async (url: string, ips: string[]) => {
+  const statuses: number[] = [];
+  for (const ip of ips) statuses.push((await rawGet(url, '/api/v1/websites', wrong({ 'x-forwarded-for': ip }))).status);
+  return statuses;
+};
+
+describe('trusted proxies by address (issue 23, item 10)', () => {
+  it('takes X-Forwarded-For only from a named proxy: from another sender a forged one changes nothing', async () => {
+    // The test connects from 127.0.0.1, which is not the named proxy.
+    server = await startTestServer({ failedAuthPerMinute: 2, trustProxy: ['10.9.9.9/32', '::1'] });
+    expect(await sendAs(server.url, ['203.0.113.1', '203.0.113.2', '203.0.113.3'])).toEqual([401, 401, 429]);
+  });
+
+  it('from a named proxy (CIDR) the forwarded client is counted', async () => {
+    server = await startTestServer({ failedAuthPerMinute: 2, trustProxy: ['127.0.0.0/8'] });
+    expect(await sendAs(server.url, ['203.0.113.1', '203.0.113.2', '203.0.113.1', '203.0.113.1'])).toEqual([
+      401, 401, 401, 429,
+    ]);
+  });
+
+  it('believes the one entry the named proxy appended, even when that client is in the named range too', async () => {
+    // A client on the proxy's own machine: its address is in the range, the entry before it is its own forgery.
+    const lines: string[] = [];
+    server = await startTestServer({ trustProxy: ['127.0.0.0/8'], log: (line) => lines.push(line) });
+    await rawGet(server.url, '/api/v1/websites', wrong({ 'x-forwarded-for': '203.0.113.1, 127.0.0.5' }));
+    expect(JSON.parse(lines[0]!)).toMatchObject({ ip: '127.0.0.5' });
+  });
+
+  it('refuses an address that is not one, in one line', async () => {
+    await expect(startTestServer({ trustProxy: ['127.0.0.1/33'] })).rejects.toThrow(
+      '--trust-proxy: "127.0.0.1/33" is not an IP address or CIDR range (like 127.0.0.1/32 or fd00::/8)',
+    );
+  });
+});
+
+describe('failed authentications over IPv6 (issue 23, item 11)', () => {
+  it('are counted per /64: a client holds the whole /64', async () => {
+    server = await startTestServer({ failedAuthPerMinute: 2, trustProxy: ['127.0.0.1'] });
+    const ips = ['2001:db8:1:2::a', '2001:db8:1:2:ffff:ffff:ffff:b', '2001:db8:1:2::c', '2001:db8:1:3::a'];
+    expect(await sendAs(server.url, ips)).toEqual([401, 401, 429, 401]);
+  });
+});
+
 describe('links and redirects', () => {
   it.each(['normal', 'phpanalytics-v31'] as const)(
     'never come from the Host header: they use the listening address (%s)',

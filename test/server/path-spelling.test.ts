@@ -8,6 +8,7 @@ import { rawGet } from '../helpers/raw-http.js';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 
 describe.each(['normal', 'phpanalytics-v31'] as const)('path spellings (%s)', (mode) => {
+  const quirks = mode === 'phpanalytics-v31';
   let server: TestServer;
   let id: number;
 
@@ -34,15 +35,17 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('path spellings (%s)', (m
     ['/api/v1%2Fwebsites', '/api/v1%2Fwebsites'],
   ];
 
-  it('answers 401 with WWW-Authenticate: Bearer to every spelling without a key', async () => {
-    for (const [target] of spellings()) {
+  it(`answers 401${quirks ? '' : ' with WWW-Authenticate: Bearer'} to every spelling without a key`, async () => {
+    for (const [target, plain] of spellings()) {
       const answer = await rawGet(server.url, target);
+      // The deployed router answers a path no route matches (%2F) with 404, before authentication.
+      const noRoute = quirks && plain.includes('%2F');
       expect({ target, status: answer.status, body: answer.body }).toEqual({
         target,
-        status: 401,
-        body: { message: 'Unauthenticated.' },
+        status: noRoute ? 404 : 401,
+        body: noRoute ? { message: 'Resource not found.', status: 404 } : { message: 'Unauthenticated.' },
       });
-      expect(answer.headers['www-authenticate']).toBe('Bearer');
+      expect(answer.headers['www-authenticate']).toBe(quirks ? undefined : 'Bearer');
     }
     const head = await fetch(`${server.url}/%61pi/v1/websites`, {
       method: 'HEAD',
@@ -78,20 +81,21 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('path spellings (%s)', (m
     }
   });
 
-  it(`answers OPTIONS on an API path with 405 and Allow, ${mode === 'normal' ? 'after' : 'before'} authentication`, async () => {
+  it(`answers OPTIONS on an API path with ${quirks ? '200 and Allow, before' : '405 and Allow, after'} authentication`, async () => {
     const options = async (path: string, key?: string) =>
       fetch(`${server.url}${path}`, {
         method: 'OPTIONS',
         headers: { accept: 'application/json', ...(key && { authorization: `Bearer ${key}` }) },
       });
-    expect((await options('/api/v1/websites')).status).toBe(mode === 'normal' ? 401 : 405);
+    expect((await options('/api/v1/websites')).status).toBe(quirks ? 200 : 401);
     for (const [path, allow] of [
       ['/api/v1/websites', 'GET, HEAD, POST'],
       [`/api/v1/websites/${id}`, 'GET, HEAD, PUT, PATCH, DELETE'],
     ] as const) {
       const response = await options(path, server.key);
-      expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe(allow);
+      // Laravel's router answers OPTIONS itself: 200, Allow without spaces.
+      expect(response.status).toBe(quirks ? 200 : 405);
+      expect(response.headers.get('allow')).toBe(quirks ? allow.replaceAll(', ', ',') : allow);
     }
   });
 });

@@ -1,5 +1,5 @@
 // Deep pages on PostgreSQL (page anchors, or OFFSET from the nearer end) give exactly the pages
-// plain OFFSET gives, in every order, also after another server writes; the anchors are what
+// plain OFFSET gives, in every order and filter, also after another server writes; the anchors are what
 // serve them (counters frozen behind their back make the pages differ). Their cost is measured
 // in `npm run bench:server` (middle page), not here.
 import pg from 'pg';
@@ -7,28 +7,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/server/index.js';
 import type { ListQuery, ServerStore } from '../../src/server/store/contract.js';
 import type { PageAnchorOptions } from '../../src/server/store/page-anchors.js';
+import { insertWebsiteSql } from '../../src/server/store/postgres/insert-website.js';
+import { allPages, FILTERS, ORDERS, SHAPE, seedDeepPages, toggleFavourites } from '../helpers/deep-pages.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { STORED_DEFAULTS } from '../helpers/server.js';
-
-const SHAPE = [
-  ['id', { column: 'id' }],
-  ['domain', { column: 'domain' }],
-] as const;
-const ORDERS = [
-  ['id', 'asc'],
-  ['id', 'desc'],
-  ['domain', 'asc'],
-  ['domain', 'desc'],
-] as const;
-
-async function allPages(store: ServerStore, accountId: number, sortBy: 'id' | 'domain', sort: 'asc' | 'desc') {
-  const pages: { json: string; count: number; total: number }[] = [];
-  for (let offset = 0; offset < 400; offset += 10) {
-    const query: ListQuery = { accountId, sortBy, sort, limit: 10, offset };
-    pages.push(await store.listWebsites(query, SHAPE));
-  }
-  return pages;
-}
 
 let database: TestDatabase;
 let stores: ServerStore[] = [];
@@ -47,29 +29,22 @@ async function open(pageAnchors: PageAnchorOptions): Promise<ServerStore> {
   return store;
 }
 
-async function seed(store: ServerStore) {
-  const { id: accountId } = await store.createAccount({ name: 'pages' });
-  const { id: otherId } = await store.createAccount({ name: 'other' });
-  const insert = (owner: number, n: number) =>
-    store.insertWebsite(owner, `site-${(n * 7919) % 1000}-${n}.example`, STORED_DEFAULTS, new Date());
-  for (let n = 0; n < 300; n++) await insert(n % 5 === 0 ? otherId : accountId, n);
-  return { accountId, insert };
-}
-
 describe('deep pages on PostgreSQL', () => {
-  it('equal the OFFSET pages in every order, before and after another server writes', async () => {
+  it('equal the OFFSET pages in every order and filter, before and after another server writes', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY }); // the OFFSET statement alone
     const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
     const nearerEnd = await open({ stride: 7, minRows: Number.POSITIVE_INFINITY }); // no anchors
     const staleOnce = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 3_600_000 }); // stale → OFFSET
-    const { accountId, insert } = await seed(plain);
+    const { accountId, insert } = await seedDeepPages(plain);
 
     const compare = async () => {
-      for (const [sortBy, sort] of ORDERS) {
-        const expected = await allPages(plain, accountId, sortBy, sort);
-        expect(expected[20]!.count).toBe(10); // deep pages hold rows: the comparison is not of empty pages
-        for (const store of [anchored, nearerEnd, staleOnce]) {
-          expect(await allPages(store, accountId, sortBy, sort)).toEqual(expected);
+      for (const filter of FILTERS) {
+        for (const [sortBy, sort] of ORDERS) {
+          const expected = await allPages(plain, accountId, [sortBy, sort], filter);
+          expect(expected[4]!.count).toBe(10); // deep pages hold rows: the comparison is not of empty pages
+          for (const store of [anchored, nearerEnd, staleOnce]) {
+            expect(await allPages(store, accountId, [sortBy, sort], filter)).toEqual(expected);
+          }
         }
       }
     };
@@ -78,12 +53,14 @@ describe('deep pages on PostgreSQL', () => {
     for (let n = 300; n < 330; n++) await insert(accountId, n);
     for (const id of [3, 50, 51, 120, 200]) await plain.deleteWebsite(accountId, id);
     await compare();
-  });
+    await toggleFavourites(plain, accountId, [2, 4, 6, 7, 90, 150]);
+    await compare();
+  }, 180_000); // thousands of pages, each a round trip
 
   it('asked all at once while the anchors are being built, equal the OFFSET pages', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY });
     const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
-    const { accountId } = await seed(plain);
+    const { accountId } = await seedDeepPages(plain);
     for (const [sortBy, sort] of ORDERS) {
       const queries = Array.from({ length: 24 }, (_, page): ListQuery => {
         return { accountId, sortBy, sort, limit: 10, offset: page * 10 };
@@ -93,10 +70,51 @@ describe('deep pages on PostgreSQL', () => {
     }
   });
 
+  it('equal the OFFSET pages when lower ids commit after higher ones (creates side by side)', async () => {
+    const plain = await open({ stride: Number.POSITIVE_INFINITY });
+    const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
+    const { accountId } = await seedDeepPages(plain);
+    const late = new pg.Client({ connectionString: database.url });
+    await late.connect();
+    try {
+      // Twenty creates draw their ids and stay uncommitted while twenty later ones commit.
+      await late.query('BEGIN');
+      for (let n = 0; n < 20; n++) {
+        await late.query(insertWebsiteSql('unlimited', 'id'), [
+          accountId,
+          `late-${n}.example`,
+          1,
+          null,
+          0,
+          1,
+          null,
+          null,
+          null,
+          '2026-01-01T00:00:00.000000Z',
+        ]);
+      }
+      for (let n = 400; n < 420; n++)
+        await plain.insertWebsite(accountId, `early-${n}.example`, STORED_DEFAULTS, new Date());
+      for (const [sortBy, sort] of ORDERS) {
+        expect(await allPages(anchored, accountId, [sortBy, sort])).toEqual(
+          await allPages(plain, accountId, [sortBy, sort]),
+        );
+      }
+      await late.query('COMMIT');
+      for (const [sortBy, sort] of ORDERS) {
+        expect(await allPages(anchored, accountId, [sortBy, sort])).toEqual(
+          await allPages(plain, accountId, [sortBy, sort]),
+        );
+      }
+    } finally {
+      await late.end();
+    }
+  });
+
   it('are served by the anchors: with the counters frozen, a new first domain is not noticed', async () => {
     const plain = await open({ stride: Number.POSITIVE_INFINITY });
     const anchored = await open({ stride: 7, minRows: 0, rebuildIntervalMs: 0 });
-    const { accountId } = await seed(plain);
+    const { accountId } = await seedDeepPages(plain);
     const deep: ListQuery = { accountId, sortBy: 'domain', sort: 'asc', limit: 10, offset: 100 };
     expect(await anchored.listWebsites(deep, SHAPE)).toEqual(await plain.listWebsites(deep, SHAPE));
 

@@ -15,6 +15,10 @@ import { useTempDir } from '../helpers/temp.js';
 
 const PROVISIONED = 'migrate-provisioned-key-0123456789';
 const PASSWORD = 'hunter2-secret-password';
+/** A password in --to on the command line is warned about first (db-password.test.ts). */
+const TO_WARNING =
+  'warning: --to holds the database password, which `ps` shows to every local user: give the URL without it ' +
+  'and the password in PGPASSWORD or ~/.pgpass\n';
 
 async function cli(...args: string[]) {
   const io = captureIo({ env: {} });
@@ -116,7 +120,7 @@ describe('serve migrate-data', () => {
     const again = await cli('migrate-data', '--from', file, '--to', withPassword(database.url));
     expect(again.code).toBe(1);
     expect(again.err).toMatch(
-      /^copying .*\nerror: postgres:\/\/postgres:\*\*\*@[^ ]+ already holds 2 account\(s\), 2 key\(s\), 2 website\(s\): migrate into an empty database, or pass --replace to delete them first\n$/,
+      /^warning: --to holds the database password[^\n]+\ncopying .*\nerror: postgres:\/\/postgres:\*\*\*@[^ ]+ already holds 2 account\(s\), 2 key\(s\), 2 website\(s\): migrate into an empty database, or pass --replace to delete them first\n$/,
     );
     expect(again.err).not.toContain(PASSWORD);
     const replaced = await cli('migrate-data', '--from', file, '--to', database.url, '--replace');
@@ -151,12 +155,12 @@ describe('serve migrate-data', () => {
   it.each([
     [
       ['--from', '<dir>/none.db', '--to', '<url>'],
-      'copying <dir>/none.db to <shown>…\nerror: no database at <dir>/none.db\n',
+      '<warning>copying <dir>/none.db to <shown>…\nerror: no database at <dir>/none.db\n',
     ],
     [['--from', '<file>', '--to', '<dir>/other.db'], 'error: --to must be a postgres:// (or postgresql://) URL\n'],
     [
       ['--from', '<file>', '--to', '<url>', '--no-secret'],
-      'copying <file> to <shown>…\nerror: <file>.secret is missing: the keys of <file> are digests peppered with it, ' +
+      '<warning>copying <file> to <shown>…\nerror: <file>.secret is missing: the keys of <file> are digests peppered with it, ' +
         'so none would work after the copy (put the secret back beside the file)\n',
     ],
   ])('refuses %j in one line, never showing the password', async (args, expected) => {
@@ -164,6 +168,7 @@ describe('serve migrate-data', () => {
     const url = withPassword(database.url);
     const resolve = (text: string) =>
       text
+        .replaceAll('<warning>', TO_WARNING)
         .replaceAll('<dir>', join(file, '..'))
         .replaceAll('<file>', file)
         .replaceAll('<url>', url)
@@ -181,7 +186,7 @@ describe('serve migrate-data', () => {
     expect(result.err).toMatch(
       /\nerror: cannot use PostgreSQL at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/x: .*ECONNREFUSED.*\n$/,
     );
-    expect(result.err.trim().split('\n')).toHaveLength(2);
+    expect(result.err.trim().split('\n')).toHaveLength(3); // the warning, copying…, the error
     expect(result.err).not.toContain(PASSWORD);
   });
 });

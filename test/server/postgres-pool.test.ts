@@ -4,7 +4,8 @@
 // file is (docs/server.md), never 500; and a server never holds more than its pool's connections.
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { createAccountWithKey, type RunningServer, type ServerOptions, startServer } from '../../src/server/index.js';
+import { hashKey } from '../../src/server/store/credentials.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
 import { request } from '../helpers/server.js';
 
@@ -85,5 +86,22 @@ describe('the PostgreSQL pool under a running server', () => {
       'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
     expect(rows[0].n).toBeLessThanOrEqual(3);
+  });
+
+  it('one account held by a row lock takes a bounded share of the pool: another account is served meanwhile', async () => {
+    // A statement timeout far away: only the bound can let the other account through.
+    const running = await start({ poolSize: 4, statementTimeoutMs: 120_000 });
+    const owner = (await running.store.findAccountByName(`key-${hashKey(KEY).slice(0, 12)}`))!;
+    const other = await createAccountWithKey(running.store, 'other-account');
+    await admin.query('BEGIN');
+    await admin.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [owner.id]);
+    const creates = Array.from({ length: 20 }, (_, index) => create(running.url, `held-${index}.example`));
+    await lockWaiters(1);
+    const served = await request(running.url, 'GET', '/api/v1/websites', { key: other.key });
+    expect(served.status).toBe(200);
+    // One of the held account's writes waits on the lock; the others wait in the server, holding no connection.
+    expect(await lockWaiters(1)).toHaveLength(1);
+    await admin.query('ROLLBACK');
+    expect((await Promise.all(creates)).map((answer) => answer.status)).toEqual(Array(20).fill(201));
   });
 });

@@ -98,6 +98,18 @@ describe('the failed-authentication throttle across two replicas', () => {
   });
 });
 
+describe('wrong keys sent together (issue 23, item 2)', () => {
+  it('300 concurrent wrong keys over both replicas with a limit of 30: exactly 30 × 401, the rest 429', async () => {
+    const replicas = await twoReplicas({ throttlePerMinute: 0, failedAuthPerMinute: 30 });
+    const responses = await Promise.all(Array.from({ length: 300 }, (_, index) => list(replicas[index % 2]!, WRONG)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(30);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(270);
+    // A right key is refused as well until the window ends: the count is full.
+    expect((await list(replicas[0]!)).status).toBe(429);
+  });
+});
+
 describe('when the shared throttle cannot count', () => {
   it('fails closed for writes (503, Retry-After, nothing stored) and serves reads without rate-limit headers', async () => {
     const clock = manualClock(0);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/manual-clock.js';
 import { insertWebsite, request, startTestServer, type TestServer } from '../helpers/server.js';
+import { ROWS } from './quirks-v31-rows.js';
 
 const QUIRKS = { quirks: 'phpanalytics-v31' } as const;
 
@@ -61,19 +62,33 @@ describe('quirks phpanalytics-v31: answers', () => {
     expect(secret.body).toEqual({ message: { password: ['The password field is required.'] }, status: 422 });
   });
 
-  it('refuses user_id on update (403), stores an empty exclude_bots as null, accepts email=5', async () => {
+  it('refuses user_id on update (403), accepts email=5', async () => {
     const id = await insertWebsite(server, 'update.quirks.example');
     const path = `/api/v1/websites/${id}`;
     const moved = await request(server.url, 'PUT', path, { key: server.key, form: { user_id: '2' } });
     expect(moved.status).toBe(403);
     expect(moved.body).toEqual({ message: 'This action is unauthorized.' });
-    const updated = await request(server.url, 'PUT', path, {
-      key: server.key,
-      form: { exclude_bots: '', email: '5' },
-    });
+    const updated = await request(server.url, 'PUT', path, { key: server.key, form: { email: '5' } });
     expect(updated.status).toBe(200);
     const shown = await request(server.url, 'GET', path, { key: server.key });
-    expect(shown.body.data).toMatchObject({ exclude_bots: null, email: 5 });
+    expect(shown.body.data).toMatchObject({ email: 5 });
+  });
+
+  it('takes any 32-bit email, and refuses a larger one with 422 on both backends (not a 500 on PostgreSQL)', async () => {
+    const send = (method: string, path: string, email: string) =>
+      request(server.url, method, path, { key: server.key, form: { domain: 'email.quirks.example', email } });
+    const id = await insertWebsite(server, 'email.quirks.example');
+    for (const [method, path] of [
+      ['POST', '/api/v1/websites'],
+      ['PUT', `/api/v1/websites/${id}`],
+    ] as const) {
+      const refused = await send(method, path, '2147483648');
+      expect(refused.body).toEqual({
+        message: { email: ['The email field must be between -2147483648 and 2147483647.'] },
+        status: 422,
+      });
+    }
+    expect((await send('PUT', `/api/v1/websites/${id}`, '-2147483648')).status).toBe(200);
   });
 
   it('reads search=% as a wildcard and ignores favorite=true', async () => {
@@ -163,5 +178,69 @@ describe('quirks phpanalytics-v31: the throttle is per client IP, before authent
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(429);
     clock.advance(500);
     expect((await request(server.url, 'GET', '/api/v1/websites', { key: other.key })).status).toBe(200);
+  });
+});
+
+describe('quirks phpanalytics-v31: issue 24 rows, raw request → raw answer', () => {
+  let server: TestServer;
+  let id: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...QUIRKS, throttlePerMinute: 1000 });
+    id = await insertWebsite(server, 'rows.quirks.example');
+  });
+  afterAll(() => server.close());
+
+  const fill = (text: string) =>
+    text
+      .replaceAll('{key}', server.key)
+      .replaceAll('{id}', String(id))
+      .replaceAll('{url}', server.url)
+      .replaceAll('{basic}', Buffer.from(`someone@example.com:${server.key}`).toString('base64'));
+
+  it.each(ROWS.map((row) => [`item ${row.item}: ${row.name}`, row] as const))('%s', async (_, row) => {
+    const headers = Object.fromEntries(Object.entries(row.headers ?? {}).map(([name, value]) => [name, fill(value)]));
+    const body = typeof row.body === 'string' ? fill(row.body) : row.body;
+    const response = await fetch(`${server.url}${fill(row.path)}`, {
+      method: row.method,
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    expect(response.status).toBe(row.status);
+    const json = response.headers.get('content-type')?.startsWith('application/json');
+    const expected = {
+      'cache-control': 'no-cache, private',
+      ...(json && { 'content-type': 'application/json' }),
+      ...row.answerHeaders,
+    };
+    for (const [name, value] of Object.entries(expected))
+      expect([name, response.headers.get(name)]).toEqual([name, value]);
+    if (row.text !== undefined) expect(text).toBe(row.text);
+    if (row.match !== undefined) expect(JSON.parse(text)).toMatchObject(JSON.parse(fill(JSON.stringify(row.match))));
+    if (row.contains !== undefined) expect(text).toContain(row.contains);
+  });
+});
+
+describe('quirks phpanalytics-v31: a bad key counts against the per-IP budget like a good one', () => {
+  const clock = manualClock(1_790_000_100_000);
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ ...QUIRKS, throttlePerMinute: 60, throttleClock: clock.now });
+  });
+  afterAll(() => server.close());
+
+  it('answers 60 × 401, then 429 with a pretty-printed body (items 8 and 11)', async () => {
+    const statuses: number[] = [];
+    for (let sent = 0; sent < 60; sent += 1) {
+      statuses.push((await request(server.url, 'GET', '/api/v1/websites', { key: 'not-a-key-0123456789' })).status);
+    }
+    expect(statuses).toEqual(Array(60).fill(401));
+    const refused = await request(server.url, 'GET', '/api/v1/websites', { key: server.key });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toBe('{\n    "message": "Too Many Attempts."\n}');
+    expect(refused.headers.get('content-type')).toBe('application/json');
   });
 });

@@ -1,38 +1,12 @@
 // `sitesync serve` and `sitesync serve accounts create`, in-process through main().
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CapturedIo, captureIo } from '../../src/cli/io.js';
+import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
+import { serveInProcess } from '../helpers/serve-in-process.js';
 import { request } from '../helpers/server.js';
 import { useTestDatabase } from '../helpers/test-database.js';
 
-/** Starts `sitesync serve` on port 0 and waits for its "listening on" line. */
-async function serve(args: string[], env: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const io: CapturedIo = { ...captureIo({ env }), signal: controller.signal };
-  // Resolved by the "listening on" line itself (or by serve ending without one).
-  const listening = new Promise<void>((resolve) => {
-    const stderr = io.stderr;
-    io.stderr = {
-      isTTY: stderr.isTTY,
-      write: (text) => {
-        stderr.write(text);
-        if (/listening on .*\n/.test(io.err())) resolve();
-      },
-    };
-  });
-  const exit = main(['serve', '--port', '0', ...args], io);
-  await Promise.race([listening, exit]);
-  const url = /listening on (\S+?)[,\s]/.exec(io.err())?.[1];
-  if (!url) throw new Error(`serve did not start: ${io.err()}`);
-  return {
-    url,
-    io,
-    stop: async () => {
-      controller.abort();
-      return exit;
-    },
-  };
-}
+const serve = serveInProcess;
 
 describe('sitesync serve', () => {
   const database = useTestDatabase('serve');
@@ -178,10 +152,30 @@ describe('sitesync serve: operator options (issue 9)', () => {
     expect(running.io.err()).toContain('"ip":"203.0.113.5"');
   });
 
+  it("takes --trust-proxy with the proxies' addresses: X-Forwarded-For from them only", async () => {
+    const named = await serve([
+      '--db',
+      ':memory:',
+      '--trust-proxy',
+      '10.0.0.1/32,127.0.0.1/32',
+      '--auth-failures',
+      '1',
+    ]);
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    expect((await request(named.url, 'GET', '/api/v1/websites', from('203.0.113.5'))).status).toBe(401);
+    expect((await request(named.url, 'GET', '/api/v1/websites', from('203.0.113.6'))).status).toBe(401);
+    expect(await named.stop()).toBe(0);
+    const other = await serve(['--db', ':memory:', '--trust-proxy', '10.0.0.1/32', '--auth-failures', '1']);
+    expect((await request(other.url, 'GET', '/api/v1/websites', from('203.0.113.5'))).status).toBe(401);
+    expect((await request(other.url, 'GET', '/api/v1/websites', from('203.0.113.6'))).status).toBe(429);
+    expect(await other.stop()).toBe(0);
+  });
+
   it.each([
     [['--public-url', 'sites.example.com'], /^error: --public-url: the public URL must be an absolute http\(s\) URL/],
     [['--request-timeout', '0'], /^error: --request-timeout must be a whole number from 1 to 3600, not "0"/],
     [['--shutdown-grace', 'soon'], /^error: --shutdown-grace must be a whole number/],
+    [['--trust-proxy', '127.0.0.1/32,proxy.internal'], /^error: --trust-proxy: "proxy.internal" is not an IP address/],
   ])('refuses %j with a one-line error', async (args, message) => {
     const io = captureIo();
     expect(await main(['serve', '--port', '0', '--db', ':memory:', ...args], io)).not.toBe(0);

@@ -123,23 +123,29 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('website operations (%s)'
     expect((await api('GET', `/api/v1/websites/${id}`)).status).toBe(404);
   });
 
-  it('answers 404 for an unknown id on show and delete', async () => {
+  // Past 2^31 - 1 too (issue 23, item 4): PostgreSQL's integer ids once made it a 500 there.
+  const UNKNOWN_IDS = ['999999', '2147483647', '2147483648', '999999999999999', '9'.repeat(30)];
+
+  it.each(UNKNOWN_IDS)('answers 404 for an unknown id on show and delete (%s)', async (id) => {
     for (const method of ['GET', 'DELETE']) {
-      const response = await api(method, '/api/v1/websites/999999');
+      const response = await api(method, `/api/v1/websites/${id}`);
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ message: 'Resource not found.', status: 404 });
     }
   });
 
-  it(`answers ${quirks ? '500 (the v31 bug)' : '404'} for an update of an unknown id`, async () => {
-    for (const method of ['PUT', 'PATCH']) {
-      const response = await api(method, '/api/v1/websites/999999', { form: { privacy: '0' } });
-      expect(response.status).toBe(quirks ? 500 : 404);
-      expect(response.body).toEqual(
-        quirks ? { message: 'Server Error' } : { message: 'Resource not found.', status: 404 },
-      );
-    }
-  });
+  it.each(UNKNOWN_IDS)(
+    `answers ${quirks ? '500 (the v31 bug)' : '404'} for an update of an unknown id (%s)`,
+    async (id) => {
+      for (const method of ['PUT', 'PATCH']) {
+        const response = await api(method, `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+        expect(response.status).toBe(quirks ? 500 : 404);
+        expect(response.body).toEqual(
+          quirks ? { message: 'Server Error' } : { message: 'Resource not found.', status: 404 },
+        );
+      }
+    },
+  );
 
   it('validates before looking the website up (a bad body to an unknown id is 422)', async () => {
     const response = await api('PATCH', '/api/v1/websites/999999', { form: { privacy: '7' } });

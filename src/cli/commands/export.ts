@@ -12,7 +12,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { EXPORT_SCHEMA_REF } from '../../config/export.js';
 import { exportSites } from '../../engine/export-sites.js';
 import { SitesyncError } from '../../model/errors.js';
-import { countOf } from '../../model/text.js';
+import { countOf, printable } from '../../model/text.js';
 import type { CommandContext } from '../command-context.js';
 import { cliContext } from '../events.js';
 import { exitCodeFor } from '../exit-code.js';
@@ -64,7 +64,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   }
   const schema = outPath === undefined ? undefined : schemaRefFrom(dirname(outPath), io.cwd);
   const exported = await exportSites({ ...options, schema }, cliContext(io, options.logLevel));
-  for (const warning of exported.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const warning of exported.warnings) io.stderr.write(`warning: ${printable(warning)}\n`);
   if (options.out === undefined) {
     io.stdout.write(exported.text);
   } else {

@@ -16,7 +16,7 @@ import { serializeSavedPlan } from '../../plan/index.js';
 import { errorJsonOf, renderPlanError } from '../../render/error-document.js';
 import type { CommandContext } from '../command-context.js';
 import { cliContext } from '../events.js';
-import { exitCodeFor } from '../exit-code.js';
+import { EXIT_CODE_STYLES, exitCodeFor, exitCodeStyle, terraformPlanCode } from '../exit-code.js';
 import { aborted, type Io, writeAtomically } from '../io.js';
 import { readSyncWriteOnly, syncWriteOnlyOption, targetParallelism } from '../option-values.js';
 import { planTargets } from '../plan-targets.js';
@@ -34,6 +34,7 @@ const FORMATS = ['human', 'json', 'markdown'] as const;
 export interface PlanFlags extends RawBaselineOptions {
   out?: string | undefined;
   detailedExitcode?: boolean | undefined;
+  exitCodes?: string | undefined;
   explain?: boolean | undefined;
   syncWriteOnly?: string[] | boolean | undefined;
   targetParallelism?: string | undefined;
@@ -44,14 +45,27 @@ export function registerPlan(program: Command, context: CommandContext): void {
   for (const option of baselineOptions()) command.addOption(option);
   addSharedOptions(command, FORMATS)
     .addOption(new Option('--out <file>', 'save the plan for `sitesync apply <file>` (no secrets in it)'))
-    .addOption(new Option('--detailed-exitcode', 'exit 2 when there are changes (0 when none)'))
+    .addOption(
+      new Option(
+        '--detailed-exitcode',
+        'exit 2 when there are changes (0 when none), 4 when some are drift or a conflict (with a baseline)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--exit-codes <style>',
+        'terraform: only 0, 1 and 2, as terraform plan (or SITESYNC_EXIT_CODES; docs/exit-codes.md)',
+      ).choices(EXIT_CODE_STYLES),
+    )
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
     .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
       await context.run(async () => {
         try {
-          return await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+          const style = exitCodeStyle(raw.exitCodes ?? context.io.env.SITESYNC_EXIT_CODES);
+          const code = await runPlan(readSharedOptions(raw, context.io, FORMATS), raw, context.io);
+          return style === 'terraform' ? terraformPlanCode(code, raw.detailedExitcode === true) : code;
         } catch (error) {
           // stdout is written only on success: with --format json a failure is a document too.
           if (raw.format === 'json')

@@ -7,14 +7,18 @@
 import { readFileSync } from 'node:fs';
 import { Argument, type Command } from '@commander-js/extra-typings';
 import { schemaText } from '../../config/index.js';
+import { SCHEMA_URL } from '../../config/schema.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 
 const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'] as const;
 
-/** From src/ and dist/ alike: both sit three levels below the package root here. */
+/**
+ * Beside the websites schema, whose module knows where schemas/ is from src/, dist/ and
+ * the bundle alike (this file's own depth differs between them: the bundle flattens it).
+ */
 function documentSchemaText(name: Exclude<(typeof NAMES)[number], 'websites'>): string {
-  return readFileSync(new URL(`../../../schemas/${name}.schema.json`, import.meta.url), 'utf8');
+  return readFileSync(new URL(`${name}.schema.json`, SCHEMA_URL), 'utf8');
 }
 
 export function registerSchema(program: Command, context: CommandContext): void {

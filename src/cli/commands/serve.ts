@@ -15,36 +15,46 @@ import type { RunningServer } from '../../server/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { DEFAULT_DB, integerOption, registerAdminCommands } from '../serve-admin.js';
-import { shownDb, throwIfSetupError } from '../serve-db.js';
+import { registerAdminCommands } from '../serve-admin.js';
+import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
+import { registerOpenApi } from '../serve-openapi.js';
+import { listeningLine, serveNumbers } from '../serve-settings.js';
+import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
   host: string;
   port: string;
   db?: string;
+  dbFile?: string;
   quirks?: QuirksName;
   throttle: string;
   logLevel: LogLevel;
   authFailures: string;
-  trustProxy?: true;
+  trustProxy?: true | string;
   publicUrl?: string;
   requestTimeout: string;
   shutdownGrace: string;
   poolSize: string;
   statementTimeout: string;
+  metricsAddr?: string;
 }
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
-  const options = { ...given, db: given.db ?? io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB };
-  const port = integerOption('port', options.port, 0, 65535);
-  const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
-  const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
-  const requestTimeoutMs = integerOption('request-timeout', options.requestTimeout, 1, 3600) * 1000;
-  const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
-  const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
-  const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
-  const { parseKeyList, publicBase, startServer } = await import('../../server/index.js');
+  const options = { ...given, db: serveDb(given, io) };
+  const numbers = serveNumbers(options);
+  const { port } = numbers;
+  const { describeProvisioning, parseKeyList, publicBase, startServer } = await importServer(
+    () => import('../../server/index.js'),
+  );
+  if (options.metricsAddr !== undefined) {
+    const { parseListenAddress } = await importServer(() => import('../../server/metrics/listener.js'));
+    try {
+      parseListenAddress(options.metricsAddr);
+    } catch (error) {
+      throw new SitesyncError('usage', `--metrics-addr: ${(error as Error).message}`);
+    }
+  }
   if (options.publicUrl !== undefined) {
     try {
       publicBase(options.publicUrl);
@@ -57,22 +67,19 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const writer =
     io.stderr.fd === undefined
       ? undefined
-      : (await import('../../server/http/log-writer.js')).asyncLineWriter(io.stderr.fd, redact);
+      : (await importServer(() => import('../../server/http/log-writer.js'))).asyncLineWriter(io.stderr.fd, redact);
   let server: RunningServer;
   try {
     server = await startServer({
       host: options.host,
-      port,
+      ...numbers,
       db: options.db,
       keys,
-      throttlePerMinute,
-      failedAuthPerMinute,
-      requestTimeoutMs,
-      shutdownGraceMs,
-      poolSize,
-      statementTimeoutMs,
-      ...(options.trustProxy && { trustProxy: true }),
+      ...(options.trustProxy !== undefined && {
+        trustProxy: options.trustProxy === true ? true : options.trustProxy.split(','),
+      }),
       ...(options.publicUrl !== undefined && { publicUrl: options.publicUrl }),
+      ...(options.metricsAddr !== undefined && { metricsAddr: options.metricsAddr }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
       ...(options.quirks && { quirks: options.quirks }),
@@ -85,11 +92,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       `cannot serve on ${options.host}:${port} with database ${shownDb(options.db)}: ${reason}`,
     );
   }
-  const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
-  const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
-  io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}, ${keys.length} key(s) from SITESYNC_SERVE_KEYS\n`,
-  );
+  const provisioned = describeProvisioning(server.provisioning);
+  if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
+  io.stderr.write(listeningLine(server, options, keys.length));
   await stopped(io.signal);
   await server.close();
   writer?.flush();
@@ -113,8 +118,9 @@ export function registerServe(program: Command, context: CommandContext): void {
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
     .option(
       '--db <path|url>',
-      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
+      `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db, its password in PGPASSWORD or ~/.pgpass (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
     )
+    .option('--db-file <path>', 'a file holding the --db value (keeps a database URL with its password out of `ps`)')
     .option('--pool-size <n>', 'PostgreSQL: connections in the pool', '10')
     .option('--statement-timeout <seconds>', 'PostgreSQL: cancel a statement running longer', '5')
     .addOption(new Option('--quirks <name>', 'behave like a real installation').choices(QUIRK_MODES))
@@ -125,12 +131,20 @@ export function registerServe(program: Command, context: CommandContext): void {
         .default('info' as const),
     )
     .option('--auth-failures <n>', 'failed authentications per minute per client IP before 429 (0 = off)', '30')
-    .option('--trust-proxy', 'take client IP and scheme from X-Forwarded-* (one proxy in front)')
+    .option(
+      '--trust-proxy [addresses]',
+      'take client IP and scheme from X-Forwarded-* sent by these proxies (127.0.0.1/32,fd00::/8); bare: by one proxy in front, whoever connects',
+    )
     .option('--public-url <url>', 'URL clients reach the server at, for page links (default: the listening address)')
     .option('--request-timeout <seconds>', 'cut off a request not received in full by then (408)', '30')
     .option('--shutdown-grace <seconds>', 'on SIGTERM, wait this long for in-flight requests', '10')
+    .option(
+      '--metrics-addr <host:port>',
+      'serve Prometheus metrics at http://HOST:PORT/metrics (a separate listener; off by default)',
+    )
     .action((options) => context.run(() => serve(options, context.io)));
 
   registerAdminCommands(serveCommand, context);
   registerMigrateData(serveCommand, context);
+  registerOpenApi(serveCommand, context);
 }

@@ -5,7 +5,7 @@
  * what the command is for.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { formatProblem, type LoadResult, loadConfig } from '../../config/index.js';
+import { formatProblem, type LoadResult, loadConfig, omittedLine } from '../../config/index.js';
 import { forTarget } from '../../config/targets.js';
 import type { ConfigProblem, TargetDeclaration } from '../../model/desired-state.js';
 import {
@@ -97,6 +97,13 @@ function validateView(result: LoadResult, prefix = ''): ValidateView {
     files: result.files,
     errors: result.errors.map(withText),
     warnings: result.warnings.map(withText),
+    omitted: {
+      ...result.omitted,
+      ...(result.omitted.errors > 0 && { errorsLine: `${prefix}${omittedLine(result.omitted.errors, 'error')}` }),
+      ...(result.omitted.warnings > 0 && {
+        warningsLine: `${prefix}${omittedLine(result.omitted.warnings, 'warning')}`,
+      }),
+    },
   };
   const { state } = result;
   if (state) view.valid = { files: state.files, websites: state.websites.length, digest: state.digest };

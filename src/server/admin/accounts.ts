@@ -25,6 +25,8 @@ export function keyPrefix(key: string, source: 'provisioned' | 'created'): strin
 /** Control and format characters (escapes, bidi overrides) would forge lines in listings and logs. */
 export function accountNameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'the account name must not be empty';
+  // Names are shown and looked up as typed: " bob" beside "bob" would read as one account.
+  if (name.trim() !== name) return 'the account name must not start or end with spaces';
   if (/[\p{Cc}\p{Cf}]/u.test(name)) return 'the account name must not contain control characters';
   if (name.length > 200) return 'the account name must be at most 200 characters';
   return undefined;
@@ -49,17 +51,36 @@ export async function rotateKey(store: AccountStore, account: Account): Promise<
   return { key, revoked: await store.revokeOtherKeys(account.id, added.id) };
 }
 
+/** What provisioning changed, by account name (never a key); all empty when nothing did. */
+export interface ProvisionReport {
+  /** New accounts, one per new key. */
+  added: string[];
+  /** Keys put back on the account they had before their removal (its websites and limit kept). */
+  restored: string[];
+  /** Provisioned keys no longer listed, revoked (their accounts and websites stay). */
+  revoked: number;
+  /** Keys not put back: their account now holds a key made by `accounts rotate-key`/`create`. */
+  skipped: string[];
+}
+
+/** The account name of a provisioned key: derived from its digest, so a key finds its account again. */
+const provisionedName = (keyHash: string) => `key-${keyHash.slice(0, 12)}`;
+
 /**
- * One account per key, named after a prefix of the key's digest. The keys are
- * the whole provisioned set: provisioned keys not among them are revoked (their
- * accounts and websites stay); keys made with `accounts create` are untouched.
- * Idempotent: a known key keeps its account and websites; its settings are re-applied.
+ * One account per key. The keys are the whole provisioned set: provisioned keys
+ * not among them are revoked (their accounts and websites stay); keys made with
+ * `accounts create`/`rotate-key` are untouched. No keys at all provisions
+ * nothing and revokes nothing (a start without SITESYNC_SERVE_KEYS must not cut
+ * off the servers still running with them). Idempotent: a known key keeps its
+ * account as it is; `settings` apply to new accounts only, so a limit set with
+ * `accounts set-limit` survives restarts. A key put back finds its account by
+ * name, unless that account's key was rotated since (skipped: the rotation revoked it).
  */
 export async function provisionKeys(
   store: AccountStore,
   keys: readonly string[],
   settings: AccountSettings = {},
-): Promise<Account[]> {
+): Promise<ProvisionReport> {
   const short = keys.findIndex((key) => key.length < MIN_PROVISIONED_KEY_LENGTH);
   if (short >= 0) {
     throw new ServerSetupError(
@@ -67,20 +88,36 @@ export async function provisionKeys(
         `provisioned keys need at least ${MIN_PROVISIONED_KEY_LENGTH}`,
     );
   }
-  const accounts: Account[] = [];
-  for (const key of keys) {
+  const report: ProvisionReport = { added: [], restored: [], revoked: 0, skipped: [] };
+  if (keys.length === 0) return report;
+  const accounts = new Map((await store.listAccounts()).map((account) => [account.name, account]));
+  for (const key of new Set(keys)) {
     const keyHash = hashKey(key);
-    const found = await store.findKey(keyHash);
-    if (found) {
-      accounts.push((await store.updateAccount(found.account.id, settings)) ?? found.account);
+    if (await store.findKey(keyHash)) continue;
+    const name = provisionedName(keyHash);
+    const previous = accounts.get(name);
+    if (previous?.keys.some((other) => other.source !== 'provisioned')) {
+      report.skipped.push(name);
       continue;
     }
-    const account = await store.createAccount({ name: `key-${keyHash.slice(0, 12)}`, ...settings });
+    const account = previous ?? (await store.createAccount({ name, ...settings }));
     await store.addKey(account.id, keyHash, { source: 'provisioned', prefix: keyPrefix(key, 'provisioned') });
-    accounts.push(account);
+    (previous ? report.restored : report.added).push(name);
   }
-  await store.revokeProvisionedKeysExcept(keys.map(hashKey));
-  return accounts;
+  report.revoked = await store.revokeProvisionedKeysExcept(keys.map(hashKey));
+  return report;
+}
+
+/** One line for the operator: what provisioning changed, or undefined when nothing did. */
+export function describeProvisioning(report: ProvisionReport): string | undefined {
+  const parts = [
+    report.added.length > 0 && `${report.added.length} key(s) added (${report.added.join(', ')})`,
+    report.restored.length > 0 && `${report.restored.length} restored (${report.restored.join(', ')})`,
+    report.revoked > 0 && `${report.revoked} revoked (no longer listed; accounts and websites kept)`,
+    report.skipped.length > 0 &&
+      `${report.skipped.length} not restored: the key of ${report.skipped.join(', ')} was rotated since`,
+  ].filter((part): part is string => typeof part === 'string');
+  return parts.length === 0 ? undefined : `SITESYNC_SERVE_KEYS: ${parts.join('; ')}`;
 }
 
 /** `SITESYNC_SERVE_KEYS=key1,key2` → ['key1', 'key2']. */

@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { ServerSetupError } from '../setup-error.js';
 import { secretPath } from '../store/server-secret.js';
+import { checkSitesyncFile } from '../store/sqlite/identify.js';
 
 export interface BackupResult {
   pages: number;
@@ -16,6 +17,7 @@ export interface BackupResult {
 
 export async function backupDatabase(source: string, destination: string): Promise<BackupResult> {
   if (!existsSync(source)) throw new ServerSetupError(`no database at ${source}`);
+  checkSitesyncFile(source);
   for (const path of [destination, secretPath(destination)]) {
     if (existsSync(path)) throw new ServerSetupError(`${path} already exists: choose another --out or remove it`);
   }

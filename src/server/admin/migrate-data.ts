@@ -14,6 +14,7 @@ import { ServerSetupError } from '../setup-error.js';
 import { migratePostgres } from '../store/postgres/migrations.js';
 import { redactedUrl } from '../store/postgres/store.js';
 import { readServerSecret, secretPath } from '../store/server-secret.js';
+import { checkSitesyncFile } from '../store/sqlite/identify.js';
 import { SCHEMA_VERSION } from '../store/sqlite/migrations.js';
 import { canonicalChecksum, TABLES, type TableName } from './migrate-checksum.js';
 
@@ -51,6 +52,7 @@ type ReadBatch = (table: TableName, afterId: number, limit: number) => Promise<R
 
 function openSource(path: string): Database.Database {
   if (!existsSync(path)) throw new ServerSetupError(`no database at ${path}`);
+  checkSitesyncFile(path);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -173,7 +175,7 @@ export async function migrateData(
                 'migrate into an empty database, or pass --replace to delete them first',
             );
           }
-          await client.query('TRUNCATE websites, api_keys, accounts RESTART IDENTITY');
+          await client.query('TRUNCATE websites, website_counters, api_keys, accounts RESTART IDENTITY');
         }
         await client.query('UPDATE server_secret SET secret = $1 WHERE id = 1', [secret]);
         // Counting per inserted row would rewrite the account row a million times: count once at the end.

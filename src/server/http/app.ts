@@ -7,16 +7,24 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import { type ServerStore, StoreBusyError } from '../store/contract.js';
+import type { ServerMetrics } from '../metrics/series.js';
+import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
-import { registerAccountRoute } from './account-route.js';
+import { ACCOUNT_PATH, registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
+import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
 import { registerHealthRoutes } from './health.js';
-import { HttpError, notFound, serverError, serviceUnavailable } from './http-error.js';
+import { HttpError, notFound, serverError, serviceUnavailable, storageFull } from './http-error.js';
 import { type LineLevel, levelOfStatus } from './log-level.js';
+import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
+import { OPENAPI_PATH, openApiDocument } from './openapi.js';
+import { optionsAnswer, registerQuirksAnswers } from './quirks-answers.js';
+import { QUIRKS_BODY_LIMIT, registerQuirksBodyParsers } from './quirks-body.js';
+import { registerQuirksGate } from './quirks-gate.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
+import { registerStatsRoute, STATS_PATH } from './stats-route.js';
 import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
 export interface AppOptions {
@@ -29,16 +37,21 @@ export interface AppOptions {
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
   log?: (line: string, level: LineLevel) => void;
   bodyLimit?: number;
-  /** Client IP and scheme from X-Forwarded-* sent by this many proxies in front (default none). */
-  trustProxyHops?: number;
+  /**
+   * Client IP and scheme from X-Forwarded-*: sent by the proxies at these addresses or CIDR
+   * ranges, or (a number) by that many proxies in front, whoever connects (default neither).
+   */
+  trustProxy?: readonly string[] | number;
   /** A request (headers and body) not received in full is cut off with 408 within this time (default 30 s). */
   requestTimeoutMs?: number;
+  /** Prometheus series to keep (metrics/series.ts); undefined = none. */
+  metrics?: ServerMetrics;
 }
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
-/** Laravel's 405 for the methods a path does not support. */
-function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[]): void {
+/** Laravel's 405 for the methods a path does not support (quirks mode: its router answers OPTIONS). */
+function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[], mode: ServerMode) {
   const others = ALL_METHODS.filter((method) => !supported.includes(method));
   const route = url.replace(/^\//, '').replace(':id', '{id}');
   app.route({
@@ -46,12 +59,14 @@ function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: 
     url,
     config: { methodNotAllowed: true },
     handler: async (request, reply) =>
-      reply
-        .code(405)
-        .header('allow', supported.join(', '))
-        .send({
-          message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
-        }),
+      mode !== 'normal' && request.method === 'OPTIONS'
+        ? optionsAnswer(reply, supported)
+        : reply
+            .code(405)
+            .header('allow', supported.join(', '))
+            .send({
+              message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
+            }),
   });
 }
 
@@ -68,6 +83,7 @@ function toHttpError(error: FastifyError, store: ServerStore): HttpError | undef
     case 'FST_ERR_BAD_URL':
       return problem(400, 'Bad Request.');
   }
+  if (error instanceof StoreFullError) return storageFull();
   if (error instanceof StoreBusyError || store.unavailable?.(error)) {
     // Locked by another process (a backup, a shell, another server), or PostgreSQL cannot answer
     // for now (statement timeout, a dropped connection): a client may simply retry.
@@ -100,19 +116,28 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
+const trustedPeer = (trusts: (address: string) => boolean) => (address: string, hop: number) =>
+  hop === 0 && trusts(address);
+
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Node finds expired requests on a periodic check: one tenth of the budget is the check's
   // period, the rest node's own timeout, so a stalled request is cut off within the budget.
   const budget = options.requestTimeoutMs ?? 30_000;
   const checkEvery = Math.max(10, Math.floor(budget / 10));
   const requestTimeout = Math.max(1, budget - checkEvery);
-  const trustedHops = options.trustProxyHops ?? 0;
+  const trusted = options.trustProxy ?? 0;
   const app = Fastify({
     logger: false,
-    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    bodyLimit: options.bodyLimit ?? (options.mode === 'normal' ? 64 * 1024 : QUIRKS_BODY_LIMIT),
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
-    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For entry.
-    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
+    // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
+    // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
+    // one of them. Not "every address in the list" (proxy-addr): a client on the proxy's own
+    // machine is in the list too, and the entry it forged before its own would be believed.
+    trustProxy:
+      typeof trusted === 'number'
+        ? trusted > 0 && ((_address: string, hop: number) => hop < trusted)
+        : trustedPeer(isTrustedProxy(trusted)),
     requestTimeout,
     http: { requestTimeout, connectionsCheckingInterval: checkEvery },
     clientErrorHandler: answerClientError,
@@ -123,7 +148,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
-  registerBodyParsers(app, options.mode);
+  const observed = options.metrics && instrumentApp(app, options.metrics);
+  if (options.mode === 'normal') registerBodyParsers(app);
+  else registerQuirksBodyParsers(app);
   app.decorateRequest('account', null);
 
   let closing = false;
@@ -137,9 +164,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Deny by default: every route under /api is authenticated, whatever registers it.
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url)) route.config = { ...route.config, api: true };
+    if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
-  app.addHook('onRequest', createAuthHook({ ...options }));
+  if (options.mode === 'normal') app.addHook('onRequest', createAuthHook({ ...options }));
+  else registerQuirksGate(app, options);
 
   const log = options.log;
   if (log) {
@@ -165,6 +193,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    observed?.failed(request, error);
     const known = error instanceof HttpError ? error : toHttpError(error, options.store);
     if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // Details stay in the server's log, never in the answer.
@@ -175,11 +204,25 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler(async () => {
     throw notFound();
   });
+  if (options.mode !== 'normal') registerQuirksAnswers(app);
 
   registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
+  // The API's description is no secret: tools fetch it without a key.
+  const document = JSON.stringify(openApiDocument(options.mode));
+  app.get(OPENAPI_PATH, { config: { public: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(document),
+  );
   registerWebsiteRoutes(app, options);
-  if (options.mode === 'phpanalytics-v31') registerAccountRoute(app);
-  registerMethodNotAllowed(app, COLLECTION, ['GET', 'HEAD', 'POST']);
-  registerMethodNotAllowed(app, ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']);
+  const routes: [string, string[]][] = [
+    [COLLECTION, ['GET', 'HEAD', 'POST']],
+    [ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']],
+  ];
+  if (options.mode !== 'normal') {
+    // The deployed service's other API routes (the contract has none).
+    registerAccountRoute(app);
+    registerStatsRoute(app, options.store);
+    routes.push([ACCOUNT_PATH, ['GET', 'HEAD']], [STATS_PATH, ['GET', 'HEAD']]);
+  }
+  for (const [url, supported] of routes) registerMethodNotAllowed(app, url, supported, options.mode);
   return app;
 }

@@ -1,17 +1,18 @@
 /**
  * The gate in front of every API route: failed-authentication throttle per
- * client IP (429), Bearer key → account (looked up by peppered digest on every request, so revocation needs no restart), plan access
+ * client IP, per /64 for IPv6 (429), Bearer key → account (looked up by peppered digest on every request, so revocation needs no restart), plan access
  * (403), then the per-key throttle (429), whose X-RateLimit-* headers go on
  * every authenticated answer. Whether a request is gated is decided on the
  * matched route (routes flagged `config.api`), or, when none matches, on the
  * canonical path (http/request-path.ts), never on the raw request line.
+ * Quirks mode has a gate of its own, in the deployed service's order (quirks-gate.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account, AccountStore } from '../store/contract.js';
 import { hashKey } from '../store/credentials.js';
 import type { Throttle, ThrottleResult } from '../store/throttle.js';
-import { forbidden, HttpError, serviceUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
-import type { ServerMode } from './mode.js';
+import { failureScope } from './client-address.js';
+import { forbidden, serviceUnavailable, tooManyAttempts, unauthenticated } from './http-error.js';
 import { isApiPath } from './request-path.js';
 
 declare module 'fastify' {
@@ -21,19 +22,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** An API route: authenticated before anything else runs. */
     api?: boolean;
-    /** Laravel's 405 answer: in quirks mode it comes before the throttle and authentication. */
+    /** Under /api but answered without a key (the OpenAPI document). */
+    public?: boolean;
+    /** Laravel's 405 answer (and, in quirks mode, OPTIONS): in quirks mode the router answers it before any middleware. */
     methodNotAllowed?: boolean;
   }
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-function wantsJson(request: FastifyRequest): boolean {
-  return /[/+]json/.test(request.headers.accept ?? '');
-}
-
-function isGated(request: FastifyRequest, mode: ServerMode): boolean {
-  if (mode === 'phpanalytics-v31' && request.routeOptions.config.methodNotAllowed === true) return false;
+function isGated(request: FastifyRequest): boolean {
   if (request.routeOptions.config.api === true) return true;
   // No route matched (404): unknown API paths are not revealed to strangers either.
   return request.is404 && isApiPath(request.url);
@@ -41,42 +39,10 @@ function isGated(request: FastifyRequest, mode: ServerMode): boolean {
 
 export interface AuthOptions {
   store: AccountStore;
-  mode: ServerMode;
-  /** Per key, after authentication (quirks mode: per client IP, before authentication). */
+  /** Per key, after authentication. */
   throttle?: Throttle;
   /** Per client IP, counting failed authentications. */
   failedAuthThrottle?: Throttle;
-  /** Base of the quirks-mode login redirect (never the request's Host). */
-  baseUrl: () => string;
-}
-
-/** The key from the Authorization header or, in quirks mode only, from `?api_token=`. */
-function sentKey(request: FastifyRequest, quirks: boolean): string | undefined {
-  const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
-  if (bearer !== undefined || !quirks) return bearer;
-  const token = (request.query as Record<string, unknown> | undefined)?.api_token;
-  return typeof token === 'string' && token !== '' ? token : undefined;
-}
-
-/** Laravel's login redirect, as a browser gets it: an HTML page. */
-function loginRedirect(location: string): HttpError {
-  const escaped = location.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const page = `<!DOCTYPE html>\n<html>\n    <head>\n        <meta charset="UTF-8" />\n        <meta http-equiv="refresh" content="0;url='${escaped}'" />\n\n        <title>Redirecting to ${escaped}</title>\n    </head>\n    <body>\n        Redirecting to <a href="${escaped}">${escaped}</a>.\n    </body>\n</html>`;
-  return new HttpError(302, page, { location, 'content-type': 'text/html; charset=UTF-8' });
-}
-
-/**
- * Quirks mode: Laravel's `throttle:60,1` on the client IP, shared by every key and counted
- * before authentication, so 401 and 403 answers carry the headers and count too.
- */
-async function throttleByIp(request: FastifyRequest, reply: FastifyReply, throttle: Throttle) {
-  const result = await counted(request, () => throttle.hit(`ip:${request.ip}`));
-  if (!result) return;
-  reply.header('x-ratelimit-limit', result.limit).header('x-ratelimit-remaining', result.remaining);
-  if (result.allowed) return;
-  const refused = tooManyAttempts(result.retryAfter);
-  const reset = String(Math.ceil(result.resetAt / 1000));
-  throw new HttpError(429, refused.body, { ...refused.headers, 'x-ratelimit-reset': reset });
 }
 
 const READS = new Set(['GET', 'HEAD']);
@@ -87,7 +53,7 @@ const READS = new Set(['GET', 'HEAD']);
  * a read is served uncounted, without rate-limit headers (undefined), since it
  * changes nothing and its data comes from the same database anyway.
  */
-async function counted(
+export async function counted(
   request: FastifyRequest,
   count: () => Promise<ThrottleResult>,
 ): Promise<ThrottleResult | undefined> {
@@ -99,28 +65,28 @@ async function counted(
   }
 }
 
-export function createAuthHook({ store, mode, throttle, failedAuthThrottle, baseUrl }: AuthOptions) {
-  const quirks = mode === 'phpanalytics-v31';
+export function createAuthHook({ store, throttle, failedAuthThrottle }: AuthOptions) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (!isGated(request, mode)) return;
-    if (quirks && throttle) await throttleByIp(request, reply, throttle);
+    if (!isGated(request)) return;
     // A client over its failures is refused before its key is even looked at: a right guess
     // must look exactly like a wrong one until the window resets.
-    const failures = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.peek(request.ip)));
+    const scope = failureScope(request.ip);
+    const failures = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.peek(scope)));
     if (failures && !failures.allowed) throw tooManyAttempts(failures.retryAfter);
-    const key = sentKey(request, quirks);
+    const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
     const keyHash = key === undefined ? undefined : hashKey(key);
     const found = keyHash === undefined ? undefined : await store.findKey(keyHash);
     if (!found) {
-      if (failedAuthThrottle) await counted(request, () => failedAuthThrottle.hit(request.ip));
-      // Laravel redirects browsers (no JSON in Accept) to its login page.
-      if (quirks && !wantsJson(request)) throw loginRedirect(`${baseUrl()}/login`);
+      // Counted only while under the limit, in one atomic step: guesses sent together cannot
+      // all pass the peek above and be answered 401; the ones past the limit get 429.
+      const failure = failedAuthThrottle && (await counted(request, () => failedAuthThrottle.take(scope)));
+      if (failure && !failure.allowed) throw tooManyAttempts(failure.retryAfter);
       throw unauthenticated();
     }
     // Known from here on, so the request log names the account of a 403 or 429 too.
     request.account = found.account;
     if (!found.account.apiAccess) throw forbidden();
-    if (throttle && !quirks) {
+    if (throttle) {
       // Counted by key id: the shared table never holds a key's digest.
       const result = await counted(request, () => throttle.hit(`key:${found.keyId}`));
       if (!result) return;

@@ -5,11 +5,12 @@
  * charset (any WHATWG label: latin1, windows-1252, utf-16le…; default UTF-8).
  * An unknown charset is 415; bytes invalid in the charset are 400: a value is
  * never stored mangled. Repeated fields become arrays (refused by validation).
+ * Parsing is one pass over the bytes, bounded in fields and JSON depth as well
+ * as bytes (fastify's bodyLimit): no body holds the event loop (docs/server.md "Limits").
  */
 import { TextDecoder } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './http-error.js';
-import type { ServerMode } from './mode.js';
 
 const unsupportedMedia = () => new HttpError(415, { message: 'Unsupported Media Type.', status: 415 });
 const malformed = (what: string) => new HttpError(400, { message: `Malformed ${what} body.`, status: 400 });
@@ -40,51 +41,122 @@ function decoderFor(charset: string): (bytes: Buffer) => string {
     decoder.decode(bytes).replace(/[\u0080-\u009f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80]!));
 }
 
-/** `+` is a space; `%XX` is a byte; everything else is the charset's own bytes (ASCII in practice). */
-function unescapeToBytes(text: string): Buffer {
-  const withSpaces = text.replace(/\+/g, ' ');
-  const bytes: number[] = [];
-  for (let index = 0; index < withSpaces.length; index += 1) {
-    const hex = withSpaces[index] === '%' ? withSpaces.slice(index + 1, index + 3) : '';
-    if (/^[\da-f]{2}$/i.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      index += 2;
-    } else {
-      bytes.push(...Buffer.from(withSpaces[index]!, 'latin1'));
-    }
-  }
-  return Buffer.from(bytes);
+/** Fields in one body, counting each repetition (a website has ten); more → 413. */
+export const MAX_FIELDS = 100;
+/** Nesting of arrays and objects in a JSON body (a website is one flat object); deeper → 400. */
+export const MAX_JSON_DEPTH = 32;
+
+const tooManyFields = () => new HttpError(413, { message: `Too many fields (at most ${MAX_FIELDS}).`, status: 413 });
+const tooDeep = () =>
+  new HttpError(400, { message: `JSON nested too deeply (at most ${MAX_JSON_DEPTH} levels).`, status: 400 });
+
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+
+function hexValue(byte: number | undefined): number {
+  if (byte === undefined) return -1;
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
-export function parseForm(raw: Buffer, charset: string): Record<string, unknown> {
-  const decoder = decoderFor(charset);
-  const decode = (part: string) => {
+/** `+` is a space; `%XX` is a byte; every other byte is the charset's own (ASCII in practice). One pass. */
+function unescapeToBytes(part: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(part.length);
+  let length = 0;
+  for (let index = 0; index < part.length; index += 1) {
+    const byte = part[index]!;
+    const high = byte === PERCENT ? hexValue(part[index + 1]) : -1;
+    const low = high === -1 ? -1 : hexValue(part[index + 2]);
+    if (low !== -1) {
+      out[length++] = high * 16 + low;
+      index += 2;
+    } else {
+      out[length++] = byte === PLUS ? 0x20 : byte;
+    }
+  }
+  return out.subarray(0, length);
+}
+
+/** The `&`-separated parts of a body, at most MAX_FIELDS of them (empty parts skipped). */
+function fieldsOf(raw: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  while (start <= raw.length) {
+    const at = raw.indexOf(0x26, start);
+    const end = at === -1 ? raw.length : at;
+    if (end > start) {
+      if (parts.length === MAX_FIELDS) throw tooManyFields();
+      parts.push(raw.subarray(start, end));
+    }
+    start = end + 1;
+  }
+  return parts;
+}
+
+/** Linear in the body's bytes: each byte is looked at a bounded number of times. */
+/** `charset` names the body's charset, or is the decoder itself (quirks mode reads bytes its own way). */
+export function parseForm(raw: Buffer, charset: string | ((bytes: Buffer) => string)): Record<string, unknown> {
+  const decoder = typeof charset === 'string' ? decoderFor(charset) : charset;
+  const decode = (part: Buffer) => {
     try {
       return decoder(unescapeToBytes(part));
     } catch {
       throw malformed('form');
     }
   };
-  // The escaped body is ASCII whatever the charset; a byte outside it is read as its own value.
   const form: Record<string, unknown> = Object.create(null);
-  for (const pair of raw.toString('latin1').split('&')) {
-    if (pair === '') continue;
-    const at = pair.indexOf('=');
-    const name = decode(at === -1 ? pair : pair.slice(0, at));
-    const value = at === -1 ? '' : decode(pair.slice(at + 1));
+  for (const pair of fieldsOf(raw)) {
+    const at = pair.indexOf(0x3d);
+    const name = decode(at === -1 ? pair : pair.subarray(0, at));
+    const value = at === -1 ? '' : decode(pair.subarray(at + 1));
     const previous = form[name];
     if (previous === undefined) form[name] = value;
-    else form[name] = Array.isArray(previous) ? [...previous, value] : [previous, value];
+    else if (Array.isArray(previous)) previous.push(value);
+    else form[name] = [previous, value];
   }
   return form;
 }
 
-export function registerBodyParsers(app: FastifyInstance, mode: ServerMode = 'normal'): void {
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Refuses a JSON text nested deeper than MAX_JSON_DEPTH, before parsing it: one pass, strings skipped. */
+function checkJsonDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index += 1;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) throw tooDeep();
+    } else if (char === 0x5d || char === 0x7d) depth -= 1;
+  }
+}
+
+/** A JSON body: strict UTF-8 (bytes invalid in it are 400, never stored mangled), bounded depth and fields. */
+export function parseJson(raw: Buffer): unknown {
+  let text: string;
+  try {
+    text = strictUtf8.decode(raw);
+  } catch {
+    throw malformed('JSON');
+  }
+  if (text === '') return {};
+  checkJsonDepth(text);
+  const value: unknown = JSON.parse(text);
+  if (value !== null && typeof value === 'object' && Object.keys(value).length > MAX_FIELDS) throw tooManyFields();
+  return value;
+}
+
+/** The contract's bodies (quirks mode has its own: quirks-body.ts). */
+export function registerBodyParsers(app: FastifyInstance): void {
   // Only forms and JSON are bodies here; fastify's built-in text/plain parser would hand the
   // routes a string, answered 422 "required", where every other content type gets 415.
   app.removeContentTypeParser('text/plain');
-  // The real service reads a text/plain body as no fields at all (422 on domain), not 415.
-  if (mode === 'phpanalytics-v31') app.addContentTypeParser('text/plain', (_request, _payload, done) => done(null, {}));
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (request, raw, done) => {
     try {
       done(null, parseForm(raw as Buffer, charsetOf(request)));
@@ -93,11 +165,10 @@ export function registerBodyParsers(app: FastifyInstance, mode: ServerMode = 'no
     }
   });
   // JSON is UTF-8 (RFC 8259); an empty JSON body (e.g. on DELETE) is an empty form, not an error.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, text, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, raw, done) => {
     if (!['utf-8', 'utf8'].includes(charsetOf(request))) return done(unsupportedMedia(), undefined);
-    if (text === '') return done(null, {});
     try {
-      done(null, JSON.parse(text as string));
+      done(null, parseJson(raw as Buffer));
     } catch (error) {
       done(error as Error, undefined);
     }

@@ -21,6 +21,9 @@ export const tooManyAttempts = (retryAfter: number) =>
 /** The database or the shared throttle cannot answer for now (a locked file, a timeout, a write uncounted): retry. */
 export const serviceUnavailable = () =>
   new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '1' });
+/** The database is full: space must be freed first, so clients come back later than for a lock. */
+export const storageFull = () =>
+  new HttpError(503, { message: 'Service Unavailable.', status: 503 }, { 'retry-after': '30' });
 export const forbidden = () => new HttpError(403, { message: "You don't have access to this feature.", status: 403 });
 export const notFound = () => new HttpError(404, { message: 'Resource not found.', status: 404 });
 export const serverError = () => new HttpError(500, { message: 'Server Error' });

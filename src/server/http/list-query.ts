@@ -6,9 +6,8 @@
  */
 
 import type { ListQuery } from '../store/contract.js';
+import { PAGE_SIZES, SORT, SORT_BY } from './fields.js';
 import type { ServerMode } from './mode.js';
-
-const PAGE_SIZES = [10, 25, 50, 100];
 /** Pages past this are read as this one: its offset still fits a safe integer at 100 per page, and no account has that many websites. */
 export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / 100);
 
@@ -29,12 +28,12 @@ function favoriteFilter(value: string | undefined, mode: ServerMode): boolean | 
 export function parseListQuery(raw: Record<string, unknown>, mode: ServerMode): ParsedList {
   // Repeated parameters arrive as arrays: ignore them like any unreadable value.
   const param = (name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).trim() : undefined);
-  const perPage = PAGE_SIZES.find((size) => String(size) === param('per_page')) ?? 10;
+  const perPage = PAGE_SIZES.find((size) => String(size) === param('per_page')) ?? PAGE_SIZES[0];
   const pageText = param('page') ?? '';
   // Any page number past the last is an empty page, however large: only unreadable text means page 1.
   const page = /^\d+$/.test(pageText) && Number(pageText) >= 1 ? Math.min(Number(pageText), MAX_PAGE) : 1;
-  const sortBy = param('sort_by') === 'domain' ? 'domain' : 'id';
-  const sort = param('sort') === 'asc' ? 'asc' : 'desc';
+  const sortBy = SORT_BY.find((name) => name === param('sort_by')) ?? SORT_BY[0];
+  const sort = SORT.find((name) => name === param('sort')) ?? SORT[0];
   const search = param('search');
   const favorite = favoriteFilter(param('favorite'), mode);
 
@@ -48,10 +47,10 @@ export function parseListQuery(raw: Record<string, unknown>, mode: ServerMode): 
     // The real service's links always carry search_by=domain; the contract's only with a search.
     appends.search_by = 'domain';
   }
-  if (favorite !== undefined) {
-    query.favorite = favorite;
-    appends.favorite = favorite ? '1' : '0';
-  }
+  if (favorite !== undefined) query.favorite = favorite;
+  // The real service keeps `favorite` in its links as sent, even a value it does not filter on.
+  const favoriteLink = mode === 'normal' ? favorite !== undefined && (favorite ? '1' : '0') : param('favorite');
+  if (favoriteLink) appends.favorite = favoriteLink;
   Object.assign(appends, { sort_by: sortBy, sort, per_page: String(perPage) });
   return { query, page, perPage, appends };
 }

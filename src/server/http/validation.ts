@@ -7,7 +7,9 @@
  */
 import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain.js';
 import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
+import { FLAGS, LIMITS } from './fields.js';
 import type { ServerMode } from './mode.js';
+import { isQuirksDomain, quirksDomainValue, quirksSizeOutside } from './quirks-validation.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -20,6 +22,8 @@ const ECHOED = ['privacy', 'email', 'exclude_bots', 'exclude_ips'] as const;
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
+/** An integer column's range (PostgreSQL's `integer`, the real service's too): larger would overflow there. */
+const INT32: [number, number] = [-(2 ** 31), 2 ** 31 - 1];
 const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
 export const MESSAGES = {
@@ -30,6 +34,8 @@ export const MESSAGES = {
   domainTaken: 'The domain has already been taken.',
   tooManyWebsites: 'You created too many websites.',
 };
+
+const range = (name: keyof typeof FLAGS): [number, number] => [FLAGS[name].min, FLAGS[name].max];
 
 /** Reads one field: undefined when absent; trimmed; '' → null. */
 function read(body: Record<string, unknown>, field: string): unknown {
@@ -58,17 +64,6 @@ function isDateTime(text: string): boolean {
   return date.toISOString().slice(0, 19) === text;
 }
 
-// The deployed service's rule (quirks mode): underscores in labels but the last, a trailing dot, any letters.
-const QUIRKS_LABEL = /^[\p{L}\p{N}_](?:[\p{L}\p{N}_-]{0,61}[\p{L}\p{N}_])?$/u;
-const QUIRKS_LAST_LABEL = /^(?!\d+$)[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
-
-function isQuirksDomain(domain: string): boolean {
-  if (isValidServiceDomain(domain)) return true;
-  const labels = domain.replace(/\.$/, '').split('.');
-  const last = labels.pop() ?? '';
-  return labels.length > 0 && labels.every((label) => QUIRKS_LABEL.test(label)) && QUIRKS_LAST_LABEL.test(last);
-}
-
 /** Collects the errors of one request; each check returns the value or records a message. */
 class Checker {
   readonly errors: FieldErrors = {};
@@ -82,11 +77,19 @@ class Checker {
 
   integer(field: string, value: unknown, min?: number, max?: number): number | undefined {
     const label = field.replace(/_/g, ' ');
-    const number = toInteger(value);
-    if (number === undefined) return this.fail(field, `The ${label} field must be an integer.`);
-    if (min !== undefined && max !== undefined && (number < min || number > max)) {
-      return this.fail(field, `The ${label} field must be between ${min} and ${max}.`);
+    const quirks = this.mode === 'phpanalytics-v31';
+    // PHP's filter_var reads JSON `true` as 1.
+    const number = quirks && value === true ? 1 : toInteger(value);
+    const between = `The ${label} field must be between ${min} and ${max}.`;
+    if (number === undefined) {
+      this.fail(field, `The ${label} field must be an integer.`);
+      // Laravel also runs `between`, on the text's length when it is no number.
+      if (quirks && min !== undefined && max !== undefined && quirksSizeOutside(value, min, max)) {
+        this.fail(field, between);
+      }
+      return undefined;
     }
+    if (min !== undefined && max !== undefined && (number < min || number > max)) return this.fail(field, between);
     return number;
   }
 
@@ -98,8 +101,8 @@ class Checker {
   password(value: unknown): string | null | undefined {
     const text = this.text('password', value);
     // Characters are code points: an emoji is one character, not two UTF-16 units.
-    if (typeof text === 'string' && [...text].length > 128) {
-      return this.fail('password', 'The password field must not be greater than 128 characters.');
+    if (typeof text === 'string' && [...text].length > LIMITS.password) {
+      return this.fail('password', `The password field must not be greater than ${LIMITS.password} characters.`);
     }
     return text;
   }
@@ -113,13 +116,18 @@ class Checker {
   }
 
   domain(value: unknown): string | undefined {
+    const quirks = this.mode === 'phpanalytics-v31';
+    if (quirks) value = quirksDomainValue(value);
     if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
     const domain = serviceNormalizeDomain(value);
-    if (domain.length > 255) return this.fail('domain', 'The domain field must not be greater than 255 characters.');
-    if (this.mode === 'phpanalytics-v31') {
+    const tooLong = `The domain field must not be greater than ${LIMITS.domain} characters.`;
+    if (quirks) {
+      // Laravel runs every rule of the field: a long domain fails `max` and the domain rule.
+      if (domain.length > LIMITS.domain) this.fail('domain', tooLong);
       return isQuirksDomain(domain) ? domain : this.fail('domain', MESSAGES.quirksInvalidDomain);
     }
+    if (domain.length > LIMITS.domain) return this.fail('domain', tooLong);
     if (!isValidServiceDomain(domain)) return this.fail('domain', 'The domain must be a valid domain name.');
     return domain;
   }
@@ -149,14 +157,14 @@ export function validateStore(
   };
 
   const domain = check.domain(field('domain'));
-  const privacy = orDefault('privacy', quirks ? null : 1, [0, 2]);
+  const privacy = orDefault('privacy', quirks ? null : FLAGS.privacy.default, range('privacy'));
   const password = check.password(field('password') ?? null) ?? null;
   if (privacy === 2 && password === null && !check.errors.password) {
     check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
   }
-  // The real service takes any integer for email.
-  const email = quirks ? orDefault('email', null) : orDefault('email', 0, [0, 1]);
-  const excludeBots = orDefault('exclude_bots', 1, [0, 1]);
+  // The real service takes any integer for email (that its integer column holds).
+  const email = quirks ? orDefault('email', null, INT32) : orDefault('email', FLAGS.email.default, range('email'));
+  const excludeBots = orDefault('exclude_bots', FLAGS.exclude_bots.default, range('exclude_bots'));
   const excludeParams = check.text('exclude_params', field('exclude_params') ?? null) ?? null;
   const excludeIps = check.text('exclude_ips', field('exclude_ips') ?? null) ?? null;
   const favoritedAt = quirks ? null : (check.favoritedAt(field('favorited_at') ?? null) ?? null);
@@ -179,26 +187,30 @@ export function validateUpdate(
   mode: ServerMode,
   now: Date,
 ): Validated<Partial<ValidatedValues>> {
-  const check = new Checker();
+  const check = new Checker(mode);
   const quirks = mode === 'phpanalytics-v31';
   const changes: Partial<ValidatedValues> = {};
   const field = (name: string) => read(body, name);
-  const flag = (name: string, max: number) => {
+  const flag = (name: keyof typeof FLAGS) => {
     const value = field(name);
     if (value === undefined) return undefined;
     if (value === null) return check.fail(name, `The ${name.replace(/_/g, ' ')} field is required.`);
-    return check.integer(name, value, 0, max);
+    return check.integer(name, value, ...range(name));
   };
 
-  changes.privacy = flag('privacy', 2);
+  changes.privacy = flag('privacy');
   if (field('password') !== undefined) changes.password = check.password(field('password'));
-  if (!quirks) changes.email = flag('email', 1);
+  if (!quirks) changes.email = flag('email');
   else if (field('email') !== undefined) {
-    // The real service takes any integer, or null.
-    changes.email = field('email') === null ? null : check.integer('email', field('email'));
+    // The real service takes any integer its column holds, or null.
+    changes.email = field('email') === null ? null : check.integer('email', field('email'), ...INT32);
   }
-  // The real service stores an empty exclude_bots as NULL.
-  changes.excludeBots = quirks && field('exclude_bots') === null ? null : flag('exclude_bots', 1);
+  // The real service's update rule has no `required`: an empty exclude_bots fails `integer`.
+  const excludeBots = field('exclude_bots');
+  changes.excludeBots =
+    quirks && excludeBots !== undefined
+      ? check.integer('exclude_bots', excludeBots, ...range('exclude_bots'))
+      : flag('exclude_bots');
   for (const [name, key] of [
     ['exclude_params', 'excludeParams'],
     ['exclude_ips', 'excludeIps'],

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   DomainTakenError,
+  MAX_ID,
   type ServerStore,
   WebsiteLimitError,
   type WebsiteRecord,
@@ -18,6 +19,7 @@ import { HttpError, invalid, notFound, serverError } from './http-error.js';
 import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
+import { assertFitsColumns } from './quirks-validation.js';
 import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
@@ -34,7 +36,8 @@ type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
 
 function websiteId(request: ItemRequest): number | undefined {
   const text = request.params.id;
-  return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  const id = /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  return id !== undefined && id <= MAX_ID ? id : undefined;
 }
 
 function body(request: FastifyRequest): Record<string, unknown> {
@@ -82,6 +85,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
       problems.push(MESSAGES.tooManyWebsites);
     }
     if (problems.length > 0) throw invalid({ domain: problems });
+    if (mode !== 'normal') assertFitsColumns(values);
     try {
       const website = await store.insertWebsite(
         owner.id,
@@ -122,6 +126,7 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
     const website = id === undefined ? undefined : await store.getWebsite(owner.id, id);
     if (id === undefined || !website) throw missing();
     if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
+    if (mode !== 'normal') assertFitsColumns(result.value);
     const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
     if (!updated) throw missing();
     const data = present(updated, result.echo);

@@ -5,6 +5,9 @@
  */
 import type { Throttle } from './throttle.js';
 
+/** Ids are PostgreSQL integers on every backend: an id past this names no website (404, never an overflow). */
+export const MAX_ID = 2 ** 31 - 1;
+
 export interface Account {
   id: number;
   name: string;
@@ -115,6 +118,14 @@ export class StoreBusyError extends Error {
   }
 }
 
+/** The database cannot grow (a full disk, or the file's size cap): writes fail until space is freed. */
+export class StoreFullError extends Error {
+  constructor() {
+    super('the database is full: writes fail until space is freed');
+    this.name = 'StoreFullError';
+  }
+}
+
 export interface WebsiteStore {
   /** One page, serialised by the backend itself: building 100 records in JS costs more than the query. */
   listWebsites(query: ListQuery, shape: RecordShape): Promise<ListResult>;
@@ -165,9 +176,22 @@ export interface AccountStore {
   revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
 }
 
+/** Cheap readings for the metrics (kept counters and pool state, never a scan of websites). */
+export interface StoreStats {
+  accounts: number;
+  websites: number;
+  /** PostgreSQL: this process's pool. */
+  pool?: { inUse: number; waiting: number };
+  /** SQLite: operations tried again because the file was locked, since the store opened. */
+  busyRetries?: number;
+}
+
 /** Everything the server needs from a backend. */
 export interface ServerStore extends WebsiteStore, AccountStore {
-  /** Throws when the database cannot answer a trivial query (for `GET /ready`). */
+  /**
+   * Throws when the database cannot answer a trivial query (for `GET /ready`), or
+   * StoreFullError while its writes fail for want of space.
+   */
   ping(): Promise<void>;
   /**
    * Runs `work` while no other process sharing the database runs its own (key
@@ -186,5 +210,7 @@ export interface ServerStore extends WebsiteStore, AccountStore {
    * StoreBusyError says it all (SQLite).
    */
   unavailable?(error: unknown): boolean;
+  /** Readings for `--metrics-addr` (metrics/series.ts). */
+  stats?(): Promise<StoreStats>;
   close(): Promise<void>;
 }

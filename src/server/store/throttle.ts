@@ -21,6 +21,12 @@ export interface Throttle {
   hit(key: string): Promise<ThrottleResult>;
   /** The key's state without counting: `allowed` is false once the limit is reached. */
   peek(key: string): Promise<ThrottleResult>;
+  /**
+   * Counts one hit only while the count is below the limit, as one atomic step:
+   * `allowed` says whether it was counted. Concurrent callers can never pass the
+   * limit between a check and a count (failed authentications use it).
+   */
+  take(key: string): Promise<ThrottleResult>;
 }
 
 interface Window {
@@ -44,23 +50,31 @@ export function createThrottle(limit: number, windowMs = 60_000, clock: () => nu
   });
   return {
     async hit(key) {
-      const now = clock();
-      let window = current(key, now);
-      if (!window) {
-        window = { start: now, count: 0 };
-        windows.set(key, window);
-        // Forget expired windows now and then so the map stays small.
-        if (windows.size > 10_000) {
-          for (const [k, w] of windows) if (now - w.start >= windowMs) windows.delete(k);
-        }
-      }
-      window.count += 1;
-      return result(window, now, window.count <= limit);
+      return count(key, clock());
     },
     async peek(key) {
       const now = clock();
       const window = current(key, now);
       return result(window, now, (window?.count ?? 0) < limit);
     },
+    async take(key) {
+      const now = clock();
+      const window = current(key, now);
+      // Synchronous from the check to the count: nothing can interleave.
+      return (window?.count ?? 0) < limit ? count(key, now) : result(window, now, false);
+    },
   };
+  function count(key: string, now: number): ThrottleResult {
+    let window = current(key, now);
+    if (!window) {
+      window = { start: now, count: 0 };
+      windows.set(key, window);
+      // Forget expired windows now and then so the map stays small.
+      if (windows.size > 10_000) {
+        for (const [k, w] of windows) if (now - w.start >= windowMs) windows.delete(k);
+      }
+    }
+    window.count += 1;
+    return result(window, now, window.count <= limit);
+  }
 }

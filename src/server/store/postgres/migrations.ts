@@ -7,6 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { COUNTERS_MIGRATION } from './counters.js';
+import { INSERT_WITHIN_LIMIT_FUNCTION } from './insert-website.js';
 import { PG_SCHEMA } from './schema.js';
 
 interface Migration {
@@ -58,6 +60,14 @@ export const PG_MIGRATIONS: readonly Migration[] = [
           END IF;
           RETURN NULL;
         END $$`);
+    },
+  },
+  {
+    version: 4,
+    description: "website counters in slots, so one account's creates do not queue on its row (counters.ts)",
+    async up(client) {
+      await client.query(COUNTERS_MIGRATION);
+      await client.query(INSERT_WITHIN_LIMIT_FUNCTION);
     },
   },
 ];

@@ -1,8 +1,8 @@
 /**
  * PostgreSQL backend of the reference server (node-postgres pool), for several
  * replicas sharing one state. Same semantics as store/sqlite/store.ts: website counts
- * kept by a trigger, the website limit checked under a row lock on the account
- * in the insert statement itself, domains unique by index, lists serialised by
+ * kept by a trigger in per-connection slots (counters.ts), the website limit exact
+ * without queueing unlimited accounts' creates (insert-website.ts), domains unique by index, lists serialised by
  * PostgreSQL (json_agg), key digests peppered with a secret kept in the database.
  */
 import pg from 'pg';
@@ -23,7 +23,10 @@ import {
 import type { PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { pepperWith } from '../server-secret.js';
+import { boundAccountWrites } from './account-gate.js';
+import { websiteCountSql } from './counters.js';
 import { createPgDeepPages } from './deep-pages.js';
+import { insertWebsiteSql } from './insert-website.js';
 import { migratePostgres, PgSchemaTooNewError, PROVISIONING_LOCK } from './migrations.js';
 import { pgRecordJsonSql, pgSearchSql } from './schema.js';
 import { createPgThrottle } from './throttle.js';
@@ -60,6 +63,8 @@ export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
+    // libpq's other spelling: ?password=…
+    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
     return parsed.toString();
   } catch {
     return 'postgres://…';
@@ -71,11 +76,13 @@ function toAccount(row: AccountRow | undefined): Account | undefined {
 }
 
 export async function openPostgresStore(url: string, options: PgStoreOptions = {}): Promise<ServerStore> {
+  const poolSize = options.poolSize ?? 10;
+  const statementTimeoutMs = options.statementTimeoutMs ?? 5_000;
   const pool = new pg.Pool({
     connectionString: url,
     // One more than asked: exclusive() holds a connection for its lock while the work uses the others.
-    max: (options.poolSize ?? 10) + 1,
-    statement_timeout: options.statementTimeoutMs ?? 5_000,
+    max: poolSize + 1,
+    statement_timeout: statementTimeoutMs,
     connectionTimeoutMillis: 10_000,
   });
   // An idle connection dropped by the server must not crash the process: the next query reconnects.
@@ -123,7 +130,7 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       const filtered = searchWhere !== undefined || query.favorite !== undefined;
       const total = filtered
         ? `(SELECT count(*)::int FROM websites WHERE ${where})`
-        : '(SELECT website_count FROM accounts WHERE id = $1)';
+        : `(SELECT ${websiteCountSql()} FROM accounts WHERE id = $1)`;
       // One statement, so one snapshot: the page and the total agree.
       text = `WITH page AS (SELECT * FROM websites WHERE ${where} ORDER BY ${order} LIMIT $2 OFFSET $3)
         SELECT coalesce(json_agg(${pgRecordJsonSql(shape)} ORDER BY ${order}), '[]')::text AS json,
@@ -133,161 +140,168 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     return text;
   }
 
-  return {
-    async ping() {
-      await pool.query('SELECT 1');
-    },
-    async listWebsites(query, shape): Promise<ListResult> {
-      if (deepPages.applies(query)) {
-        const page = await deepPages.list(query, shape);
-        if (page) return page;
-      }
-      const search = query.search && pgSearchSql(query.search, '$4');
-      const values: unknown[] = [query.accountId, query.limit, query.offset];
-      if (search?.where.includes('$4')) values.push(search.value);
-      const [row] = await rows<ListResult>(listStatement(query, shape, search?.where), values);
-      return row!;
-    },
-    getWebsite,
-    async domainExists(domain) {
-      return (await rows('SELECT 1 FROM websites WHERE domain = $1', [domain])).length > 0;
-    },
-    async countWebsites(accountId) {
-      const [row] = await rows<{ count: number }>('SELECT website_count AS count FROM accounts WHERE id = $1', [
-        accountId,
-      ]);
-      return row?.count ?? 0;
-    },
-    async insertWebsite(accountId, domain, values, now) {
-      const stamp = serviceTimestamp(now);
-      try {
-        // FOR UPDATE locks the account row and re-checks the condition once a concurrent
-        // insert commits: creates on one account queue here, and none passes a full account.
-        const inserted = await rows<WebsiteRecord>(
-          `WITH account AS (SELECT id FROM accounts WHERE id = $1
-             AND (website_limit IS NULL OR website_count < website_limit) FOR UPDATE)
-           INSERT INTO websites (account_id, domain, privacy, password_hash, email, exclude_bots, exclude_params,
-             exclude_ips, favorited_at, created_at, updated_at)
-           SELECT account.id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10 FROM account
-           RETURNING ${RECORD_COLUMNS}`,
-          [
-            accountId,
-            domain,
-            values.privacy,
-            values.passwordHash,
-            values.email,
-            values.excludeBots,
-            values.excludeParams,
-            values.excludeIps,
-            values.favoritedAt,
-            stamp,
-          ],
+  return boundAccountWrites<ServerStore>(
+    {
+      async ping() {
+        await pool.query('SELECT 1');
+      },
+      async listWebsites(query, shape): Promise<ListResult> {
+        if (deepPages.applies(query)) {
+          const page = await deepPages.list(query, shape);
+          if (page) return page;
+        }
+        const search = query.search && pgSearchSql(query.search, '$4');
+        const values: unknown[] = [query.accountId, query.limit, query.offset];
+        if (search?.where.includes('$4')) values.push(search.value);
+        const [row] = await rows<ListResult>(listStatement(query, shape, search?.where), values);
+        return row!;
+      },
+      getWebsite,
+      async domainExists(domain) {
+        return (await rows('SELECT 1 FROM websites WHERE domain = $1', [domain])).length > 0;
+      },
+      async countWebsites(accountId) {
+        const [row] = await rows<{ count: number }>(
+          `SELECT ${websiteCountSql()} AS count FROM accounts WHERE id = $1`,
+          [accountId],
         );
-        if (inserted.length === 0) throw new WebsiteLimitError(accountId);
-        return inserted[0]!;
-      } catch (error) {
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new DomainTakenError(domain);
-        throw error;
-      }
-    },
-    async updateWebsite(accountId, id, changes, now) {
-      const columns = (Object.keys(changes) as (keyof WebsiteValues)[]).filter((name) => UPDATABLE.has(name)).sort();
-      const sets = columns.map((name, index) => `${COLUMN[name]} = $${index + 4}`);
-      const updated = await rows<WebsiteRecord>(
-        `UPDATE websites SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE account_id = $1 AND id = $2
+        return row?.count ?? 0;
+      },
+      async insertWebsite(accountId, domain, values, now) {
+        const params = [
+          accountId,
+          domain,
+          values.privacy,
+          values.passwordHash,
+          values.email,
+          values.excludeBots,
+          values.excludeParams,
+          values.excludeIps,
+          values.favoritedAt,
+          serviceTimestamp(now),
+        ];
+        try {
+          // Most accounts have no limit: their creates run side by side; the others take turns (insert-website.ts).
+          let inserted = await rows<WebsiteRecord>(insertWebsiteSql('unlimited', RECORD_COLUMNS), params);
+          if (inserted.length === 0)
+            inserted = await rows<WebsiteRecord>(insertWebsiteSql('limited', RECORD_COLUMNS), params);
+          if (inserted.length === 0) throw new WebsiteLimitError(accountId);
+          return inserted[0]!;
+        } catch (error) {
+          if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new DomainTakenError(domain);
+          throw error;
+        }
+      },
+      async updateWebsite(accountId, id, changes, now) {
+        const columns = (Object.keys(changes) as (keyof WebsiteValues)[]).filter((name) => UPDATABLE.has(name)).sort();
+        const sets = columns.map((name, index) => `${COLUMN[name]} = $${index + 4}`);
+        const updated = await rows<WebsiteRecord>(
+          `UPDATE websites SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE account_id = $1 AND id = $2
          RETURNING ${RECORD_COLUMNS}`,
-        [accountId, id, serviceTimestamp(now), ...columns.map((name) => changes[name])],
-      );
-      return updated[0];
-    },
-    async deleteWebsite(accountId, id) {
-      return (
-        (await pool.query('DELETE FROM websites WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount! > 0
-      );
-    },
-    async createAccount({ name, websiteLimit = null, apiAccess = true }) {
-      const [row] = await rows<{ id: number }>(
-        'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
-        [name, websiteLimit, apiAccess, serviceTimestamp(new Date())],
-      );
-      return { id: row!.id, name, websiteLimit, apiAccess };
-    },
-    async updateAccount(id, settings) {
-      const [row] = await rows<AccountRow>(
-        `UPDATE accounts SET
+          [accountId, id, serviceTimestamp(now), ...columns.map((name) => changes[name])],
+        );
+        return updated[0];
+      },
+      async deleteWebsite(accountId, id) {
+        return (
+          (await pool.query('DELETE FROM websites WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount! > 0
+        );
+      },
+      async createAccount({ name, websiteLimit = null, apiAccess = true }) {
+        const [row] = await rows<{ id: number }>(
+          'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
+          [name, websiteLimit, apiAccess, serviceTimestamp(new Date())],
+        );
+        return { id: row!.id, name, websiteLimit, apiAccess };
+      },
+      async updateAccount(id, settings) {
+        const [row] = await rows<AccountRow>(
+          `UPDATE accounts SET
            website_limit = CASE WHEN $2 THEN $3::int ELSE website_limit END,
            api_access = coalesce($4, api_access)
          WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
-        [id, settings.websiteLimit !== undefined, settings.websiteLimit ?? null, settings.apiAccess ?? null],
-      );
-      return toAccount(row);
-    },
-    async findAccountByName(name) {
-      return toAccount((await rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = $1`, [name]))[0]);
-    },
-    async listAccounts() {
-      const keys = await rows<KeyInfo>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
-      const accounts = await rows<AccountRow & { websiteCount: number }>(
-        `SELECT ${ACCOUNT_COLUMNS}, website_count AS "websiteCount" FROM accounts ORDER BY id`,
-      );
-      return accounts.map(
-        (row): AccountSummary => ({
-          ...toAccount(row)!,
-          websiteCount: row.websiteCount,
-          keys: keys.filter((key) => key.accountId === row.id),
-        }),
-      );
-    },
-    async addKey(accountId, keyHash, { source, prefix }) {
-      const [row] = await rows<KeyInfo>(
-        `INSERT INTO api_keys (account_id, key_hash, source, prefix, created_at) VALUES ($1, $2, $3, $4, $5)
+          [id, settings.websiteLimit !== undefined, settings.websiteLimit ?? null, settings.apiAccess ?? null],
+        );
+        return toAccount(row);
+      },
+      async findAccountByName(name) {
+        return toAccount(
+          (await rows<AccountRow>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = $1`, [name]))[0],
+        );
+      },
+      async listAccounts() {
+        const keys = await rows<KeyInfo>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`);
+        const accounts = await rows<AccountRow & { websiteCount: number }>(
+          `SELECT ${ACCOUNT_COLUMNS}, ${websiteCountSql()} AS "websiteCount" FROM accounts ORDER BY id`,
+        );
+        return accounts.map(
+          (row): AccountSummary => ({
+            ...toAccount(row)!,
+            websiteCount: row.websiteCount,
+            keys: keys.filter((key) => key.accountId === row.id),
+          }),
+        );
+      },
+      async addKey(accountId, keyHash, { source, prefix }) {
+        const [row] = await rows<KeyInfo>(
+          `INSERT INTO api_keys (account_id, key_hash, source, prefix, created_at) VALUES ($1, $2, $3, $4, $5)
          RETURNING ${KEY_COLUMNS}`,
-        [accountId, pepper(keyHash), source, prefix, serviceTimestamp(new Date())],
-      );
-      return row!;
-    },
-    async findKey(keyHash) {
-      const [row] = await rows<AccountRow & { keyId: number }>(
-        `SELECT a.id, a.name, a.website_limit AS "websiteLimit", a.api_access AS "apiAccess", k.id AS "keyId"
+          [accountId, pepper(keyHash), source, prefix, serviceTimestamp(new Date())],
+        );
+        return row!;
+      },
+      async findKey(keyHash) {
+        const [row] = await rows<AccountRow & { keyId: number }>(
+          `SELECT a.id, a.name, a.website_limit AS "websiteLimit", a.api_access AS "apiAccess", k.id AS "keyId"
          FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`,
-        [pepper(keyHash)],
-      );
-      return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
-    },
-    async revokeKey(keyId) {
-      return (await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId])).rowCount! > 0;
-    },
-    async revokeOtherKeys(accountId, keepKeyId) {
-      return (await pool.query('DELETE FROM api_keys WHERE account_id = $1 AND id <> $2', [accountId, keepKeyId]))
-        .rowCount!;
-    },
-    async revokeProvisionedKeysExcept(keyHashes) {
-      const result = await pool.query(
-        "DELETE FROM api_keys WHERE source = 'provisioned' AND NOT (key_hash = ANY($1::text[]))",
-        [keyHashes.map(pepper)],
-      );
-      return result.rowCount!;
-    },
-    async exclusive(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [PROVISIONING_LOCK.toString()]);
+          [pepper(keyHash)],
+        );
+        return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
+      },
+      async revokeKey(keyId) {
+        return (await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId])).rowCount! > 0;
+      },
+      async revokeOtherKeys(accountId, keepKeyId) {
+        return (await pool.query('DELETE FROM api_keys WHERE account_id = $1 AND id <> $2', [accountId, keepKeyId]))
+          .rowCount!;
+      },
+      async revokeProvisionedKeysExcept(keyHashes) {
+        const result = await pool.query(
+          "DELETE FROM api_keys WHERE source = 'provisioned' AND NOT (key_hash = ANY($1::text[]))",
+          [keyHashes.map(pepper)],
+        );
+        return result.rowCount!;
+      },
+      async exclusive(work) {
+        const client = await pool.connect();
         try {
-          return await work();
+          await client.query('SELECT pg_advisory_lock($1)', [PROVISIONING_LOCK.toString()]);
+          try {
+            return await work();
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1)', [PROVISIONING_LOCK.toString()]);
+          }
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [PROVISIONING_LOCK.toString()]);
+          client.release();
         }
-      } finally {
-        client.release();
-      }
+      },
+      sharedThrottle(scope, limit, windowMs, clock) {
+        return createPgThrottle(pool, scope, limit, windowMs, clock);
+      },
+      unavailable: isPgUnavailable,
+      async stats() {
+        const [row] = await rows<{ accounts: number; websites: number }>(
+          `SELECT count(*)::int AS accounts, (coalesce(sum(website_count), 0)
+           + (SELECT coalesce(sum(count), 0) FROM website_counters))::int AS websites FROM accounts`,
+        );
+        return { ...row!, pool: { inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount } };
+      },
+      async close() {
+        // The operator probe closes the store under a running server, which closes it again on stop.
+        if (!pool.ended) await pool.end();
+      },
     },
-    sharedThrottle(scope, limit, windowMs, clock) {
-      return createPgThrottle(pool, scope, limit, windowMs, clock);
-    },
-    unavailable: isPgUnavailable,
-    async close() {
-      // The operator probe closes the store under a running server, which closes it again on stop.
-      if (!pool.ended) await pool.end();
-    },
-  };
+    poolSize,
+    statementTimeoutMs,
+  );
 }

@@ -4,7 +4,9 @@
  * every replica sees the same count. One atomic upsert per hit: a new or
  * expired window restarts at 1, a current one is incremented, under the row
  * lock the upsert takes, so concurrent hits on several replicas never lose a
- * count. Time comes from the injected clock (not the database's), so tests
+ * count; `take` adds the limit to the upsert's condition, so a failure is
+ * counted (and answered 401) only while the window has room, at any concurrency.
+ * Time comes from the injected clock (not the database's), so tests
  * drive windows with a manual clock as on SQLite. Expired windows are deleted
  * at most once per window length, by whichever hit notices first.
  */
@@ -20,6 +22,13 @@ const HIT = `INSERT INTO throttle_windows AS t (scope, key, window_start, hits) 
   ON CONFLICT (scope, key) DO UPDATE SET
     hits = CASE WHEN t.window_start <= $3::bigint - $4::bigint THEN 1 ELSE t.hits + 1 END,
     window_start = CASE WHEN t.window_start <= $3::bigint - $4::bigint THEN $3 ELSE t.window_start END
+  RETURNING window_start AS start, hits`;
+/** HIT, but a current window already at the limit ($5) is left alone and no row returned: check and count in one statement. */
+const TAKE = `INSERT INTO throttle_windows AS t (scope, key, window_start, hits) VALUES ($1, $2, $3, 1)
+  ON CONFLICT (scope, key) DO UPDATE SET
+    hits = CASE WHEN t.window_start <= $3::bigint - $4::bigint THEN 1 ELSE t.hits + 1 END,
+    window_start = CASE WHEN t.window_start <= $3::bigint - $4::bigint THEN $3 ELSE t.window_start END
+  WHERE t.window_start <= $3::bigint - $4::bigint OR t.hits < $5
   RETURNING window_start AS start, hits`;
 const PEEK = `SELECT window_start AS start, hits FROM throttle_windows
   WHERE scope = $1 AND key = $2 AND window_start > $3::bigint - $4::bigint`;
@@ -65,6 +74,15 @@ export function createPgThrottle(
       const now = Math.floor(clock());
       const { rows } = await pool.query<WindowRow>(PEEK, [scope, key, now, windowMs]);
       return result(rows[0], now, (rows[0]?.hits ?? 0) < limit);
+    },
+    async take(key) {
+      const now = Math.floor(clock());
+      await expireOld(now);
+      const { rows } = await pool.query<WindowRow>(TAKE, [scope, key, now, windowMs, limit]);
+      if (rows[0]) return result(rows[0], now, true);
+      // Not counted: the window is full. Its start (for Retry-After) is read after the fact.
+      const full = await pool.query<WindowRow>(PEEK, [scope, key, now, windowMs]);
+      return result(full.rows[0] ?? { start: String(now), hits: limit }, now, false);
     },
   };
 }

@@ -9,8 +9,8 @@
  * again (docs/client.md, "Retries").
  */
 
-/** SQLSTATE codes: statement timeout, lock not available, serialisation failure, deadlock, too many connections, shutdown. */
-const CODES = new Set(['57014', '55P03', '40001', '40P01', '53300', '57P01', '57P02', '57P03']);
+/** SQLSTATE codes: statement timeout, lock not available, serialisation failure, deadlock, disk full, too many connections, shutdown. */
+const CODES = new Set(['57014', '55P03', '40001', '40P01', '53100', '53300', '57P01', '57P02', '57P03']);
 /** Socket errors on the way to the database. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** node-postgres reports a dropped or never-made connection without a code. */

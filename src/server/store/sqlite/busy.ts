@@ -16,12 +16,13 @@ export function isBusy(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
 }
 
-async function retry<T>(work: () => T, lockWaitMs: number): Promise<T> {
+async function retry<T>(work: () => T, lockWaitMs: number, onRetry?: () => void): Promise<T> {
   const deadline = Date.now() + lockWaitMs;
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     const left = deadline - Date.now();
     if (left <= 0) throw new StoreBusyError();
     await sleep(Math.min(pause, left));
+    onRetry?.();
     try {
       return work();
     } catch (error) {
@@ -34,11 +35,11 @@ async function retry<T>(work: () => T, lockWaitMs: number): Promise<T> {
  * Runs `work` now (so an unlocked database answers with no timer at all); when the
  * file is locked, again later. Errors, the work's own included, become rejections.
  */
-export function whenUnlocked<T>(work: () => T, lockWaitMs: number): Promise<T> {
+export function whenUnlocked<T>(work: () => T, lockWaitMs: number, onRetry?: () => void): Promise<T> {
   try {
     return Promise.resolve(work());
   } catch (error) {
-    return isBusy(error) ? retry(work, lockWaitMs) : Promise.reject(error);
+    return isBusy(error) ? retry(work, lockWaitMs, onRetry) : Promise.reject(error);
   }
 }
 
@@ -72,11 +73,15 @@ export type SyncOperations<S> = {
   [K in keyof S]: S[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
 };
 
-/** Synchronous operations → the asynchronous interface, each one waiting for locks as above. */
-export function lockWaiting<S extends object>(operations: SyncOperations<S>, lockWaitMs: number): S {
+/** Synchronous operations → the asynchronous interface, each one waiting for locks as above (`onRetry` counts the tries). */
+export function lockWaiting<S extends object>(
+  operations: SyncOperations<S>,
+  lockWaitMs: number,
+  onRetry?: () => void,
+): S {
   const wrapped: Record<string, unknown> = {};
   for (const [name, operation] of Object.entries(operations) as [string, (...args: unknown[]) => unknown][]) {
-    wrapped[name] = (...args: unknown[]) => whenUnlocked(() => operation(...args), lockWaitMs);
+    wrapped[name] = (...args: unknown[]) => whenUnlocked(() => operation(...args), lockWaitMs, onRetry);
   }
   return wrapped as S;
 }

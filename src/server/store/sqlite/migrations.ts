@@ -85,6 +85,18 @@ export const MIGRATIONS: readonly Migration[] = [
         END;
       `),
   },
+  {
+    version: 5,
+    description: 'per-account counter of favourites set or cleared, for the anchors of the favourite filter',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE accounts ADD COLUMN website_favorites INTEGER NOT NULL DEFAULT 0;
+        CREATE TRIGGER websites_favorites AFTER UPDATE OF favorited_at ON websites
+        WHEN (OLD.favorited_at IS NULL) <> (NEW.favorited_at IS NULL) BEGIN
+          UPDATE accounts SET website_favorites = website_favorites + 1 WHERE id = NEW.account_id;
+        END;
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -11,6 +11,8 @@
 export interface SearchSql {
   /** Conditions on `websites`, ANDed to the account filter. */
   where: string;
+  /** The exact test alone, for rows already found another way (walking an index from a page anchor). */
+  exact: string;
   params: Record<string, unknown>;
   /** Which statement shape this is (for the statement cache). */
   shape: string;
@@ -27,10 +29,13 @@ export function searchSql(search: { text: string; literal: boolean }): SearchSql
     ? 'instr(lower(domain), lower(@text)) > 0'
     : `domain LIKE @pattern${hasNul ? ' AND instr(domain, char(0)) > 0' : ''}`;
   const params: Record<string, unknown> = literal ? { text } : { pattern: `%${text}%` };
-  if (runs.length === 0) return { where: exact, params, shape: `${literal ? 'l' : 'w'}${hasNul ? 'n' : ''}-scan` };
+  if (runs.length === 0) {
+    return { where: exact, exact, params, shape: `${literal ? 'l' : 'w'}${hasNul ? 'n' : ''}-scan` };
+  }
   params.match = runs.map((run) => `"${run.replace(/"/g, '""')}"`).join(' AND ');
   return {
     where: `id IN (SELECT rowid FROM websites_search WHERE websites_search MATCH @match) AND ${exact}`,
+    exact,
     params,
     shape: `${literal ? 'l' : 'w'}${hasNul ? 'n' : ''}-index`,
   };

@@ -16,14 +16,17 @@ import {
   type ListResult,
   type RecordShape,
   type ServerStore,
+  StoreFullError,
   WebsiteLimitError,
   type WebsiteRecord,
   type WebsiteValues,
 } from '../contract.js';
-import type { PageAnchorOptions } from '../page-anchors.js';
+import { isFiltered, type PageAnchorOptions } from '../page-anchors.js';
 import { COLUMN, COLUMNS, serviceTimestamp, UPDATABLE } from '../record-columns.js';
 import { loadServerSecret, pepperWith } from '../server-secret.js';
 import { lockWaiting, openingWhenUnlocked, type SyncOperations } from './busy.js';
+import { watchFullness } from './full.js';
+import { checkSitesyncFile } from './identify.js';
 import { migrate, SchemaTooNewError } from './migrations.js';
 import { createPageAnchors } from './page-anchors.js';
 import { recordJsonSql } from './schema.js';
@@ -71,6 +74,8 @@ function openDatabase(path: string): Database.Database {
 export interface SqliteStoreOptions {
   /** How long a write waits for another connection's lock before StoreBusyError; default 5 s. */
   lockWaitMs?: number;
+  /** The most pages the file may grow to (PRAGMA max_page_count): past it, writes fail as on a full disk. */
+  maxPages?: number;
   /** Deep-page anchors (store/page-anchors.ts); defaults suit production, tests make them dense. */
   pageAnchors?: PageAnchorOptions;
   /** Told once when opening waits for another process's lock (the server logs it). */
@@ -83,6 +88,7 @@ const DEFAULT_LOCK_WAIT_MS = 5_000;
 type Operations = SyncOperations<Omit<ServerStore, 'close'>>;
 
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): ServerStore {
+  checkSitesyncFile(path);
   if (path !== ':memory:') createPrivateFile(path);
   const pepper = pepperWith(loadServerSecret(path));
   const db = openDatabase(path);
@@ -96,6 +102,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       db.pragma('foreign_keys = ON');
       migrate(db, { pepper });
     }, options.onLockWait);
+    if (options.maxPages !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPages)}`);
     // From here on a locked file fails at once and is waited for off the event loop (store/sqlite/busy.ts).
     db.pragma('busy_timeout = 0');
   } catch (error) {
@@ -138,13 +145,18 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
     revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
     provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
+    // Accounts are few; websites are counted by the triggers, never scanned.
+    stats: db.prepare('SELECT count(*) AS accounts, coalesce(sum(website_count), 0) AS websites FROM accounts'),
   };
+  let busyRetries = 0;
   const listStatements = new Map<
     string,
     {
       page: Database.Statement;
       pageFromEnd: Database.Statement;
-      anchored: Database.Statement | undefined;
+      anchored: Database.Statement;
+      /** The filter's conditions (the account's included), to build its anchors with. */
+      where: string;
       total: Database.Statement;
     }
   >();
@@ -156,8 +168,11 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     let cached = listStatements.get(key);
     if (!cached) {
       // With a search, the unary + keeps SQLite from walking the account's index instead of the few matches.
-      let where = search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId';
-      if (query.favorite !== undefined) where += ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
+      const favorite =
+        query.favorite === undefined ? '' : ` AND favorited_at IS ${query.favorite ? 'NOT NULL' : 'NULL'}`;
+      const where = `${search ? `+account_id = @accountId AND ${search.where}` : 'account_id = @accountId'}${favorite}`;
+      // From an anchor, the account's index is walked and each row tested (no trigram lookup).
+      const walked = `account_id = @accountId${search ? ` AND ${search.exact}` : ''}${favorite}`;
       // Ties on domain cannot happen (unique), so id/domain alone give a stable order.
       const column = query.sortBy === 'domain' ? 'domain' : 'id';
       const order = `${column} ${query.sort === 'asc' ? 'ASC' : 'DESC'}`;
@@ -175,14 +190,13 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       cached = {
         page: pageSql(order),
         pageFromEnd: pageSql(reverse),
-        // Unfiltered deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
-        anchored: filtered
-          ? undefined
-          : db.prepare(
-              `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
-               FROM websites WHERE id IN (SELECT id FROM websites WHERE account_id = @accountId
-                AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
-            ),
+        // Deep pages start from a page anchor (store/sqlite/page-anchors.ts) instead.
+        anchored: db.prepare(
+          `SELECT json_group_array(${recordJsonSql(shape)} ORDER BY ${order}) AS json, COUNT(*) AS count
+           FROM websites WHERE id IN (SELECT id FROM websites WHERE ${walked}
+            AND ${column} >= @from ORDER BY ${column} ASC LIMIT @limit OFFSET @skip)`,
+        ),
+        where,
         total: !filtered
           ? db.prepare('SELECT website_count FROM accounts WHERE id = @accountId').pluck()
           : query.favorite === false && !search
@@ -217,18 +231,20 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
   // One read transaction: the total and the page come from the same snapshot.
   const readList = db.transaction((query: ListQuery, shape: RecordShape): ListResult => {
-    const { page, pageFromEnd, anchored, total: totalStatement } = listStatement(query, shape);
+    const { page, pageFromEnd, anchored, where, total: totalStatement } = listStatement(query, shape);
     const params: Record<string, unknown> = {
       accountId: query.accountId,
       ...(query.search && searchSql(query.search).params),
     };
-    const total = (totalStatement.get(params) as number | undefined) ?? 0;
+    const filter = { search: query.search, favorite: query.favorite };
+    const filtered = isFiltered(filter) ? { filter, where, params } : undefined;
+    const countAll = () => (totalStatement.get(params) as number | undefined) ?? 0;
+    const total = filtered ? anchors.filteredTotal(query.accountId, filter, countAll) : countAll();
     const end = Math.min(query.offset + query.limit, total);
     if (end <= query.offset) return { json: '[]', count: 0, total };
-    const start =
-      anchored &&
-      anchors.locate(query.accountId, query.sortBy, query.sort === 'asc' ? query.offset : total - end, total);
-    if (anchored && start) {
+    const ascStart = query.sort === 'asc' ? query.offset : total - end;
+    const start = anchors.locate(query.accountId, query.sortBy, ascStart, total, filtered);
+    if (start) {
       const { json, count } = anchored.get({ ...params, ...start, limit: end - query.offset }) as ListResult;
       return { json, count, total };
     }
@@ -311,8 +327,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return stale.length;
     },
   };
+  const full = watchFullness(operations);
+  const ping = full.operations.ping;
+  full.operations.ping = () => {
+    if (full.failing()) throw new StoreFullError();
+    ping();
+  };
   return {
-    ...lockWaiting<Omit<ServerStore, 'close'>>(operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS),
+    ...lockWaiting<Omit<ServerStore, 'close'>>(full.operations, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS, () => {
+      busyRetries += 1;
+    }),
+    stats: async () => ({ ...(statements.stats.get() as { accounts: number; websites: number }), busyRetries }),
     close: async () => {
       db.close();
     },

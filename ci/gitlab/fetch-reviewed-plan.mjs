@@ -5,10 +5,11 @@
 // acknowledgements (`sitesync-acknowledge: --allow-delete DOMAIN` lines of its
 // description), one argument per line, for `sitesync apply`. A line starting
 // `sitesync-acknowledge:` that does not parse fails the job, named (exit 1).
-// Usage (in sitesync:apply): node ci/fetch-reviewed-plan.mjs <plan file> <acknowledgements file>
+// Usage (in the component's sitesync:apply): node fetch-reviewed-plan.mjs <plan file> <acknowledgements file>
 // Needs CI_API_V4_URL, CI_PROJECT_ID, CI_COMMIT_SHA (set by GitLab) and
 // SITESYNC_GITLAB_TOKEN (read access to the API).
 import { writeFileSync } from 'node:fs';
+import { parseAcknowledgements, REJECTED_HINT } from '../lib/acknowledgements.mjs';
 
 const { CI_API_V4_URL: api, CI_PROJECT_ID: project, CI_COMMIT_SHA: sha, SITESYNC_GITLAB_TOKEN: token } = process.env;
 const out = process.argv[2] ?? 'reviewed-plan.json';
@@ -21,20 +22,12 @@ async function get(path, as = 'json') {
   return as === 'json' ? response.json() : response.text();
 }
 
-/** Only the acknowledgement flags, each with one domain, glob or number. */
-const ACKNOWLEDGEMENT =
-  /^sitesync-acknowledge:[ \t]*(--allow-delete|--max-deletes|--max-change-percent)[ \t]+([A-Za-z0-9.*?_-]+)[ \t]*$/;
-
 /** The flags of the accepted lines; a line meant as an acknowledgement that does not parse is reported, never dropped. */
 function acknowledgements(mr) {
-  const lines = (mr.description ?? '').split(/\r?\n/).filter((line) => line.startsWith('sitesync-acknowledge:'));
-  const rejected = lines.filter((line) => !ACKNOWLEDGEMENT.test(line));
-  for (const line of rejected)
-    console.error(
-      `!${mr.iid}: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): ${line}`,
-    );
+  const { flags, rejected } = parseAcknowledgements(mr.description);
+  for (const line of rejected) console.error(`!${mr.iid}: ${REJECTED_HINT}: ${line}`);
   if (rejected.length > 0) process.exit(1);
-  return lines.map((line) => ACKNOWLEDGEMENT.exec(line)).flatMap((match) => [match[1], match[2]]);
+  return flags;
 }
 
 /** Whether the plan job's plan-head.txt names the merge request's head commit. */

@@ -1,0 +1,55 @@
+/**
+ * The metrics listener (`--metrics-addr HOST:PORT`): its own HTTP server, never
+ * the API port, so only whoever can reach that address (a scraper on the
+ * internal network) reads the series. `GET /metrics` only; anything else 404.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Registry } from 'prom-client';
+
+/** `HOST:PORT` or `[IPv6]:PORT` → its parts; throws a readable message otherwise. */
+export function parseListenAddress(text: string): { host: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(text);
+  const port = match ? Number(match[3]) : Number.NaN;
+  if (!match || port > 65535) throw new Error(`expected HOST:PORT (e.g. 127.0.0.1:9464 or [::1]:9464), not "${text}"`);
+  return { host: (match[1] ?? match[2])!, port };
+}
+
+export interface MetricsListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listenForMetrics(registry: Registry, address: string): Promise<MetricsListener> {
+  const { host, port } = parseListenAddress(address);
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?', 1)[0];
+    if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found. Try /metrics.\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => {
+        response.writeHead(200, { 'content-type': registry.contentType });
+        response.end(request.method === 'HEAD' ? undefined : text);
+      },
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address();
+  const boundPort = typeof bound === 'object' && bound ? bound.port : port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

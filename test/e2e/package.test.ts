@@ -1,0 +1,86 @@
+// sitesync as shipped (issue 22, items 6 and 7): every `schema` name prints its
+// schema from a build of the checkout and from the packed tarball installed
+// without optional dependencies, where `serve` says in one line how to add
+// the server packages, and what a CLI-only install needs stays small.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SERVER_PACKAGES } from '../../src/cli/server-modules.js';
+import { tempDir } from '../helpers/temp.js';
+import { type BuiltCli, buildCli, runCli } from './built-cli.js';
+import { type PackedCli, packCli } from './packed-cli.js';
+
+const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'];
+const ROOT = join(import.meta.dirname, '../..');
+
+let built: BuiltCli;
+let packed: PackedCli;
+beforeAll(() => {
+  built = buildCli('package');
+  packed = packCli(built, 'package-packed');
+}, 120_000);
+afterAll(() => {
+  built?.remove();
+});
+
+describe.each([
+  ['the checkout build', () => built],
+  ['the packed tarball', () => packed],
+])('sitesync schema NAME from %s', (_, cli) => {
+  test.each(NAMES)('%s prints the shipped schema', async (name) => {
+    const result = await runCli(cli(), ['schema', name], { cwd: tempDir('schema'), env: {} });
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(readFileSync(join(ROOT, 'schemas', `${name}.schema.json`), 'utf8'));
+  });
+});
+
+describe('a CLI-only install (npm install --omit=optional)', () => {
+  test('has no server package, and stays within 15 MB of node_modules', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean }>;
+    };
+    // What npm installs with --omit=optional (and no dev): the lockfile's entries not flagged dev or optional.
+    const installed = Object.entries(lock.packages)
+      .filter(([path]) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(path))
+      .filter(([, entry]) => !entry.dev && !entry.optional && !entry.devOptional)
+      .map(([path]) => path);
+    for (const server of SERVER_PACKAGES) expect(installed).not.toContain(`node_modules/${server}`);
+    const kilobytes = (path: string) => Number(execFileSync('du', ['-sk', path], { encoding: 'utf8' }).split('\t')[0]);
+    const total =
+      installed.reduce((sum, path) => sum + kilobytes(join(ROOT, path)), 0) +
+      kilobytes(join(packed.project, 'node_modules/sitesync'));
+    expect(total).toBeLessThan(15 * 1024);
+  });
+
+  test('serve says in one line how to add the server packages', async () => {
+    for (const args of [
+      ['serve', '--port', '0'],
+      ['serve', 'accounts', 'list', '--db', 'x.db'],
+    ]) {
+      const result = await runCli(packed, args, { cwd: tempDir('serve'), env: {} });
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.err).toMatch(
+        /^error: sitesync serve needs the server packages \(fastify, better-sqlite3, pg, sonic-boom\); \S+ is not installed \(a CLI-only install, --omit=optional\): reinstall sitesync without --omit=optional to run the server\n$/,
+      );
+    }
+  });
+
+  test('the library loads without them', () => {
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('sitesync'); console.log(typeof m.plan, typeof m.startServer)",
+      ],
+      {
+        cwd: packed.project,
+        encoding: 'utf8',
+      },
+    );
+    expect(loaded).toBe('function function\n');
+  });
+});
