@@ -63,7 +63,7 @@ describe('a CLI-only install (npm install --omit=optional)', () => {
       const result = await runCli(packed, args, { cwd: tempDir('serve'), env: {} });
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.err).toMatch(
-        /^error: sitesync serve needs the server packages \(fastify, better-sqlite3, pg, sonic-boom\); \S+ is not installed \(a CLI-only install, --omit=optional\): reinstall sitesync without --omit=optional to run the server\n$/,
+        /^error: sitesync serve needs the server packages \(fastify, better-sqlite3, pg, sonic-boom, prom-client\); \S+ is not installed \(a CLI-only install, --omit=optional\): reinstall sitesync without --omit=optional to run the server\n$/,
       );
     }
   });
