@@ -12,8 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { createClient } from '../src/api/index.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
-import { captureIo } from '../src/cli/io.js';
-import { fanOut } from '../src/engine/targets.js';
+import { settleBounded } from '../src/engine/pool.js';
 import type { TargetDeclaration } from '../src/model/desired-state.js';
 import { Secret } from '../src/model/secret.js';
 import { startServer } from '../src/server/index.js';
@@ -56,16 +55,15 @@ async function timed(url: string, targets: number, round: string): Promise<numbe
     files: [],
     declaredIn: 'websites.yaml',
   }));
-  const io = captureIo();
   const started = performance.now();
-  const outcomes = await fanOut(declared, 4, io, async (target) => {
+  const outcomes = await settleBounded(declared, 4, async (target) => {
     const index = Number(target.name.slice(1));
     await planAndApply(url, KEYS[index] as string, `${round}-${target.name}`);
-    return { code: 0 };
   });
   const elapsed = performance.now() - started;
-  const failed = outcomes.filter((outcome) => outcome.code !== 0);
-  if (failed.length > 0) throw new Error(`targets failed: ${io.err()}`);
+  const failed = outcomes.filter((outcome) => !outcome.ok);
+  if (failed.length > 0)
+    throw new Error(`targets failed: ${failed.map((outcome) => String(!outcome.ok && outcome.error)).join('; ')}`);
   return elapsed;
 }
 

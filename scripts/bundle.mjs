@@ -23,7 +23,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.19',
-  external: ['better-sqlite3', 'fastify', '@fastify/*', 'pg', 'pg-native', 'sonic-boom', 'ajv'],
+  external: ['better-sqlite3', 'fastify', '@fastify/*', 'pg', 'pg-native', 'sonic-boom', 'prom-client', 'ajv'],
   // commander and undici are CommonJS: their require() of node: modules needs a real require in ESM.
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",

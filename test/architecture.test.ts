@@ -50,9 +50,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   api: ['model'],
   server: ['model'],
   apply: ['model', 'plan', 'api', 'render'],
+  // The pipeline: everything below it, never a front end (cli/, the library entry, server/).
+  engine: ['model', 'plan', 'config', 'api', 'apply', 'render'],
   // The watch loop, its ports and the adapter over the engine (engine-port.ts, load-targets.ts).
   watch: ['model', 'plan', 'api', 'apply', 'config', 'engine'],
-  // TODO(issue 25): engine/ still imports cli/ (Io, options, exit codes) while the pipeline moves out; restrict it.
 };
 
 /**
@@ -143,6 +144,46 @@ function staticClosure(entry: string): string[] {
   return [...seen];
 }
 
+/**
+ * The imports of `path` that load another file when it runs: static imports
+ * and re-exports (not `import type`) and dynamic `import()`, as absolute paths.
+ */
+function loadedImports(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const statics = [...text.matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;']*?\sfrom\s+)?'(\.[^']+)'/gm)]
+    .filter((match) => match[1] === undefined)
+    .map((match) => match[2]!);
+  const dynamics = [...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1]!);
+  return [...statics, ...dynamics].map((specifier) => resolve(dirname(path), specifier.replace(/\.js$/, '.ts')));
+}
+
+/** The static imports of `path` that load code (not `import type`), as absolute paths. */
+function staticImports(path: string): string[] {
+  return [...readFileSync(path, 'utf8').matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;']*?\sfrom\s+)?'(\.[^']+)'/gm)]
+    .filter((match) => match[1] === undefined)
+    .map((match) => resolve(dirname(path), match[2]!.replace(/\.js$/, '.ts')));
+}
+
+/** The longest chain of imports among the files of `dir` (a chain of one file has length 1), and the chain. */
+function longestChain(dir: string): string[] {
+  const files = new Set(sourceFiles(dir));
+  const memo = new Map<string, string[]>();
+  const chainFrom = (file: string): string[] => {
+    const known = memo.get(file);
+    if (known !== undefined) return known;
+    memo.set(file, [file]); // a cycle ends the chain here (the cycle test reports it)
+    let longest: string[] = [];
+    for (const next of loadedImports(file).filter((target) => files.has(target))) {
+      const chain = chainFrom(next);
+      if (chain.length > longest.length) longest = chain;
+    }
+    const chain = [file, ...longest];
+    memo.set(file, chain);
+    return chain;
+  };
+  return [...files].map(chainFrom).reduce((a, b) => (b.length > a.length ? b : a), []);
+}
+
 describe('architecture', () => {
   it('finds the imports it checks', () => {
     expect(imports.filter((entry) => entry.pkg === 'yaml').length).toBeGreaterThan(0);
@@ -174,6 +215,36 @@ describe('architecture', () => {
       })
       .map((entry) => `${entry.file} imports from ${entry.target}/`);
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the CLI shallow: no chain of imports among src/cli files longer than 5 (bin → main → command → helper → leaf)', () => {
+    const chain = longestChain(join(SRC, 'cli')).map((path) => relative(SRC, path));
+    expect(chain.length).toBeGreaterThan(2);
+    expect(chain.length, chain.join(' → ')).toBeLessThanOrEqual(5);
+  });
+
+  it('keeps each command thin: every src/cli/commands/*.ts at most 150 lines (flags → engine → view → exit code)', () => {
+    const long = sourceFiles(join(SRC, 'cli', 'commands'))
+      .map((path) => ({ file: relative(SRC, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter((entry) => entry.lines > 150);
+    expect(long).toEqual([]);
+  });
+
+  it('has no import cycle among the modules of src/ (static imports that load code)', () => {
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        cycles.push([...path.slice(path.indexOf(file)), file].map((one) => relative(SRC, one)).join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of staticImports(file)) visit(next, [...path, file]);
+      state.set(file, 'done');
+    };
+    for (const file of sourceFiles(SRC)) visit(file, []);
+    expect(cycles).toEqual([]);
   });
 
   it('keeps the server in its rooms: http/ sees the store contract only, the backends never meet', () => {

@@ -8,6 +8,7 @@
  */
 import { canonicalDomain, searchSpellings } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
+import { eachBounded } from '../model/pool.js';
 import type { LiveWebsite } from '../model/website.js';
 import type { ListPage } from './wire.js';
 
@@ -156,20 +157,15 @@ async function mapConcurrently<T, R>(
   const stop = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', stop, { once: true });
   const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T, controller.signal);
-    }
-  };
   try {
-    const failFast = (error: unknown) => {
-      controller.abort(error);
-      throw error;
-    };
-    const workers = Math.max(1, Math.min(limit, items.length));
-    await Promise.all(Array.from({ length: workers }, () => worker().catch(failFast)));
+    await eachBounded(items, limit, async (item, index) => {
+      try {
+        results[index] = await work(item, controller.signal);
+      } catch (error) {
+        controller.abort(error); // the first failure stops the pages in flight
+        throw error;
+      }
+    });
     return results;
   } finally {
     signal?.removeEventListener('abort', stop);

@@ -12,10 +12,10 @@ import type { Cancellable, WebsitesApi, WebsiteUpdate } from '../api/types.js';
 import { type ApplyResult, type ChangeResult, countOutcomes } from '../model/apply-result.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Change, CreateChange, FieldChange, Plan, UpdateChange } from '../model/plan.js';
+import { eachBounded } from '../model/pool.js';
 import type { DesiredWebsite, LiveWebsite, SettingName, WebsiteSettings } from '../model/website.js';
 import { describeFailure } from './failure.js';
 import type { Journal } from './journal.js';
-import { forEachBounded } from './pool.js';
 import { verifyApplied } from './verify.js';
 
 export const DEFAULT_PARALLELISM = 4;
@@ -75,7 +75,7 @@ export async function applyPlan(
   api = recordingWrites(api, written);
   for (const phase of PHASES) {
     const changes = plan.changes.filter((change) => change.action === phase);
-    await forEachBounded(
+    await eachBounded(
       changes,
       options.parallelism ?? DEFAULT_PARALLELISM,
       async (change) => {

@@ -5,8 +5,8 @@
  */
 import type { WebsitesApi } from '../api/types.js';
 import { canonicalDomain, indexLiveByDomain } from '../model/domain.js';
+import { eachBounded } from '../model/pool.js';
 import type { LiveWebsite } from '../model/website.js';
-import { forEachBounded } from './pool.js';
 
 /** A site to read: by id when it exists in the plan, else by domain (a planned create). */
 export interface ReadTarget {
@@ -40,7 +40,7 @@ export async function readTargets(
     }
     return found;
   }
-  await forEachBounded(targets, READ_PARALLELISM, async (target) => {
+  await eachBounded(targets, READ_PARALLELISM, async (target) => {
     const options = signal ? { signal } : {};
     const site =
       target.id === null ? await api.findWebsite(target.domain, options) : await api.getWebsite(target.id, options);

@@ -4,24 +4,23 @@
  * result or the refusal (--format json).
  */
 import { type Acknowledgements, acknowledgedBy as acknowledgedByFlags } from '../apply/acknowledge.js';
-import type { ApplyRefusal, ApplyResult } from '../model/apply-result.js';
+import type { Answer } from '../engine/apply-target.js';
+import { type ApplyRefusal, type ApplyResult, succeeded } from '../model/apply-result.js';
 import type { Plan } from '../model/plan.js';
-import { applyResultLines, cancelledText, renderApplyJson } from '../render/apply-result.js';
-import { type ErrorJson, renderApplyError } from '../render/error-document.js';
+import { jsonDocument } from '../model/text.js';
+import { applyJson, applyResultLines, cancelledText } from '../render/apply-result.js';
+import { applyErrorJson, type ErrorJson } from '../render/error-document.js';
 import { paint, planDocument, renderHuman } from '../render/index.js';
-import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import type { SharedOptions } from './shared-options.js';
-
-/** The answer at the confirmation prompt: `eof` is Ctrl-D, `interrupted` Ctrl-C or SIGTERM. */
-export type Answer = 'yes' | 'no' | 'eof' | 'interrupted';
 
 /** When a person is asked, the human plan also goes to stderr under --format json, so whoever types `yes` has seen it. */
 export class ApplyOutput {
   readonly #shared: SharedOptions;
   readonly #io: Io;
   #plan: Record<string, unknown> | undefined;
-  #written = false;
+  /** The JSON document written (--format json), kept for the document over targets. */
+  #document: Record<string, unknown> | undefined;
 
   constructor(shared: SharedOptions, io: Io) {
     this.#shared = shared;
@@ -39,39 +38,48 @@ export class ApplyOutput {
     if (asking) this.#io.stderr.write(human);
   }
 
-  nothingToDo(): number {
+  nothingToDo(): void {
     this.#json({ ok: true });
-    return exitCodeFor({ kind: 'done' });
   }
 
-  cancelled(answer: Exclude<Answer, 'yes'>, io: Io): number {
+  /** The answer was not `yes`: said on stderr, and the refusal's code. */
+  cancelled(answer: Exclude<Answer, 'yes'>): 'interrupted' | 'cancelled' {
     const message = cancelledText(answer);
-    io.stderr.write(`${message}\n`);
+    this.#io.stderr.write(`${message}\n`);
     const code = answer === 'interrupted' ? 'interrupted' : 'cancelled';
     this.refused({ code, message });
-    return exitCodeFor({ kind: 'refused', code });
+    return code;
   }
 
   refused(refusal: ApplyRefusal): void {
     this.#json({ ok: false, refusal });
   }
 
-  result(result: ApplyResult, ok: boolean): void {
+  result(result: ApplyResult): void {
+    const ok = succeeded(result);
     if (this.#shared.format === 'json') this.#json({ ok, result });
     else this.#io.stdout.write(paint(applyResultLines(result), this.#shared.color));
   }
 
   /** A failure that is not a refusal (config, network, usage, a bug): under --format json, a document all the same. */
   failed(error: ErrorJson): void {
-    if (this.#shared.format !== 'json' || this.#written) return;
-    this.#written = true;
-    this.#io.stdout.write(renderApplyError(error, this.#plan ?? null));
+    if (this.#shared.format !== 'json' || this.#document !== undefined) return;
+    this.#write(applyErrorJson(error, this.#plan ?? null));
+  }
+
+  /** The JSON document written, if any. */
+  document(): Record<string, unknown> | undefined {
+    return this.#document;
   }
 
   /** The JSON document, once, and only after the plan is known. */
   #json(parts: { ok: boolean; result?: ApplyResult; refusal?: ApplyRefusal }): void {
-    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#written) return;
-    this.#written = true;
-    this.#io.stdout.write(renderApplyJson({ plan: this.#plan, ...parts }));
+    if (this.#shared.format !== 'json' || this.#plan === undefined || this.#document !== undefined) return;
+    this.#write(applyJson({ plan: this.#plan, ...parts }));
+  }
+
+  #write(document: Record<string, unknown>): void {
+    this.#document = document;
+    this.#io.stdout.write(jsonDocument(document));
   }
 }

@@ -3,7 +3,8 @@
  * bundles this file (scripts/bundle.mjs) into dist/bin/, one module per
  * command loaded on demand, so a start resolves a handful of files, not hundreds.
  */
-import { EXIT, processIo } from './io.js';
+import { EXIT } from './exit-code.js';
+import { processIo } from './io.js';
 import { main } from './main.js';
 
 const controller = new AbortController();

@@ -9,7 +9,21 @@
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { type ErrorCode, isSitesyncError, SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import { EXIT } from './io.js';
+import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
+
+/** Exit codes, documented in docs/exit-codes.md. */
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  changes: 2,
+  unsafe: 3,
+  /** A plan with drift or a conflict, classified against a git baseline (--detailed-exitcode). */
+  drift: 4,
+  /** Ctrl-C: in-flight requests finished, the rest skipped. */
+  interrupted: 130,
+  /** The same interruption by SIGTERM (128 + 15, as a shell reports it): a CI job cancelled, `docker stop`. */
+  terminated: 143,
+} as const;
 
 export type CommandOutcome =
   /** Finished what it was asked (schema, export, serve, an apply with nothing to do). */
@@ -83,6 +97,12 @@ export function mostSevere(codes: readonly number[]): number {
     return index === -1 ? SEVERITY.indexOf(EXIT.error) : index;
   };
   return codes.reduce((worst, code) => (rank(code) < rank(worst) ? code : worst), EXIT.ok as number);
+}
+
+/** An error that ended one target's run, as its report holds it: exit code, one-line message, JSON error. */
+export function failureOf(error: unknown, aborted: boolean): { code: number; message: string; errorJson: ErrorJson } {
+  const message = isSitesyncError(error) ? error.message : error instanceof Error ? error.message : String(error);
+  return { code: exitCodeFor({ kind: 'failed', error, aborted }), message, errorJson: errorJsonOf(error, aborted) };
 }
 
 /** `plan --exit-codes STYLE` (docs/exit-codes.md, "Terraform-style scripts"). */

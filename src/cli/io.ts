@@ -38,20 +38,6 @@ export function todayOf(io: Pick<Io, 'now'>): string {
   return (io.now?.() ?? new Date()).toISOString().slice(0, 10);
 }
 
-/** Exit codes, documented in docs/exit-codes.md. */
-export const EXIT = {
-  ok: 0,
-  error: 1,
-  changes: 2,
-  unsafe: 3,
-  /** A plan with drift or a conflict, classified against a git baseline (--detailed-exitcode). */
-  drift: 4,
-  /** Ctrl-C: in-flight requests finished, the rest skipped. */
-  interrupted: 130,
-  /** The same interruption by SIGTERM (128 + 15, as a shell reports it): a CI job cancelled, `docker stop`. */
-  terminated: 143,
-} as const;
-
 function redacting(stream: NodeJS.WriteStream): OutputStream {
   return {
     write: (text) => {

@@ -8,8 +8,8 @@ import { printable } from '../model/text.js';
 import { renderApplyError, renderPlanError } from '../render/error-document.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './command-context.js';
-import { exitCodeFor } from './exit-code.js';
-import { aborted as abortedBy, EXIT, type Io } from './io.js';
+import { EXIT, exitCodeFor } from './exit-code.js';
+import { aborted as abortedBy, type Io } from './io.js';
 
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.ok;

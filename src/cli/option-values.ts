@@ -9,39 +9,13 @@ import { Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
 import { asciiGlob, isValidGlob } from '../model/glob.js';
 import { parseWriteOnlySync, type WriteOnlySync } from '../plan/policy.js';
-import { collect } from './repeatable.js';
 
-export interface WholeNumberRange {
-  min: number;
-  /** With a maximum, the message names the range. */
-  max?: number;
-  /** What the number counts, for the message ("of requests per minute (0: no limit)"); default "≥ min". */
-  meaning?: string;
-}
+/** commander argParser for a repeatable option: every value, in order. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-/** Digits only (surrounding spaces allowed): no sign, fraction, exponent or hex. */
-export function wholeNumberOption(option: string, text: string, range: WholeNumberRange): number {
-  const value = Number(text);
-  const { min, max } = range;
-  if (/^\s*\d+\s*$/.test(text) && value >= min && (max === undefined || value <= max)) return value;
-  if (max !== undefined) {
-    throw new SitesyncError('usage', `${option} must be a whole number from ${min} to ${max}, not "${text}"`);
-  }
-  throw new SitesyncError(
-    'usage',
-    `${option} ${JSON.stringify(text)}: expected a whole number ${range.meaning ?? `≥ ${min}`}`,
-  );
-}
+import { wholeNumberOption } from '../engine/numbers.js';
 
-/** A number of seconds, fractions allowed (`0.5`, `90`), within `range`: --timeout and its variable. */
-export function secondsOption(option: string, text: string, range: { min: number; max: number }): number {
-  const value = Number(text);
-  if (/^\s*\d+(\.\d+)?\s*$/.test(text) && value >= range.min && value <= range.max) return value;
-  throw new SitesyncError(
-    'usage',
-    `${option} must be a number of seconds from ${range.min} to ${range.max}, not ${JSON.stringify(text)}`,
-  );
-}
+export { secondsOption, type WholeNumberRange, wholeNumberOption } from '../engine/numbers.js';
 
 /** The globs given to a repeatable option, checked; `what` names what one should be. */
 export function globsOption(option: string, globs: string[] | undefined, what = 'a domain glob'): string[] {
@@ -77,4 +51,9 @@ export function readSyncWriteOnly(values: string[] | boolean | undefined): Write
 /** --target, for the commands that run on targets (plan, apply, export, validate). */
 export function targetOption() {
   return new Option('--target <name>', 'only this target of `targets:` (repeatable, globs allowed)').argParser(collect);
+}
+
+/** --target-parallelism: targets run at once (default 4). */
+export function targetParallelism(text: string | undefined): number {
+  return wholeNumberOption('--target-parallelism', text ?? '4', { min: 1 });
 }

@@ -9,9 +9,13 @@
  * (stderr), never stdout; the words are render/progress.ts's.
  */
 import type { Pacing } from '../api/index.js';
+import type { Acknowledgements } from '../apply/acknowledge.js';
 import type { ProgressEvent } from '../apply/apply-plan.js';
 import { isNotStarted } from '../model/apply-result.js';
 import { changeLine, liveLine } from '../render/progress.js';
+import type { ApplyOutput } from './apply-output.js';
+import type { CliContext } from './events.js';
+import type { Io } from './io.js';
 
 export interface ProgressStream {
   write(text: string): void;
@@ -79,5 +83,42 @@ export function progressReporter(
       drawn = false;
       ended = true;
     },
+  };
+}
+
+/**
+ * Follows the engine's events while it applies: the plan it made (shown
+ * first), then a progress line for the writes, with the client's notices
+ * above it. Returns the function that stops following.
+ */
+export function followApply(
+  output: ApplyOutput,
+  context: CliContext,
+  io: Io,
+  asking: boolean,
+  acks: Acknowledgements,
+): () => void {
+  let progress: ProgressReporter | undefined;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const notice = context.route.notice;
+  context.route.view = (event) => {
+    if (event.type === 'planned') output.plan(event.plan, event.target, asking, acks);
+    else if (event.type === 'writing') {
+      const { pacing, requestsAfter } = event;
+      progress = progressReporter(io.stderr, event.total, { pacing, requestsAfter });
+      const shown = progress;
+      context.route.notice = (line) => shown.notice(line);
+      // A wait for the rate limit may last a minute: the live line counts it down instead of freezing.
+      ticker = io.stderr.isTTY ? setInterval(() => shown.tick(), 1_000) : undefined;
+      ticker?.unref();
+    } else if (event.type === 'change') progress?.onProgress(event.progress);
+    else return false;
+    return true;
+  };
+  return () => {
+    clearInterval(ticker);
+    progress?.end();
+    context.route.notice = notice;
+    context.route.view = undefined;
   };
 }

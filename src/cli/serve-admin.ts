@@ -8,21 +8,15 @@
 import type { Command } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
 import type { Account, ServerStore } from '../server/index.js';
-import { ServerSetupError } from '../server/setup-error.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
 import { wholeNumberOption } from './option-values.js';
-import { DEFAULT_DB, serveDb, shownDb } from './serve-db.js';
+import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from './serve-db.js';
 import { importServer } from './server-modules.js';
 
 export const integerOption = (name: string, text: string, min: number, max: number): number =>
   wholeNumberOption(`--${name}`, text, { min, max });
-
-/** A server error that is the user's (short key, missing directory) → one readable line; others pass. */
-export function throwIfSetupError(error: unknown): void {
-  if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
-}
 
 /** Opens the database of an accounts command (an SQLite file or a postgres:// URL); only `create` may make a new file. */
 async function withStore<T>(db: string, create: boolean, work: (store: ServerStore) => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { SitesyncError } from '../model/errors.js';
+import { ServerSetupError } from '../server/setup-error.js';
 import type { Io } from './io.js';
 
 export const DEFAULT_DB = './sitesync.db';
@@ -50,4 +51,9 @@ export function serveDb(choice: { db?: string; dbFile?: string }, io: Io): strin
   if (choice.db === undefined) return io.env.SITESYNC_SERVE_DB ?? DEFAULT_DB;
   warnIfPasswordInArgv(choice.db, '--db', io);
   return choice.db;
+}
+
+/** A server error that is the user's (short key, missing directory) → one readable line; others pass. */
+export function throwIfSetupError(error: unknown): void {
+  if (error instanceof ServerSetupError) throw new SitesyncError('usage', error.message);
 }

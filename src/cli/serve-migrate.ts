@@ -8,8 +8,7 @@ import { SitesyncError } from '../model/errors.js';
 import type { CommandContext } from './command-context.js';
 import { exitCodeFor } from './exit-code.js';
 import type { Io } from './io.js';
-import { throwIfSetupError } from './serve-admin.js';
-import { shownDb, warnIfPasswordInArgv } from './serve-db.js';
+import { shownDb, throwIfSetupError, warnIfPasswordInArgv } from './serve-db.js';
 import { importServer } from './server-modules.js';
 
 async function migrate(options: { from: string; to: string; replace?: true }, io: Io): Promise<number> {

@@ -7,7 +7,7 @@
 import { SitesyncError } from '../model/errors.js';
 
 /** The server's own packages (package.json optionalDependencies). */
-export const SERVER_PACKAGES = ['fastify', 'better-sqlite3', 'pg', 'sonic-boom'] as const;
+export const SERVER_PACKAGES = ['fastify', 'better-sqlite3', 'pg', 'sonic-boom', 'prom-client'] as const;
 
 /** Runs `load` (a dynamic import of server code); a missing server package becomes one readable error. */
 export async function importServer<T>(load: () => Promise<T>): Promise<T> {

@@ -8,58 +8,24 @@
  * break in-process tests).
  */
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import { CLIENT_DEFAULTS, type Connection, createClient, resolveConnection, type WebsitesApi } from '../api/index.js';
-import type { TargetDeclaration } from '../model/desired-state.js';
+import { CLIENT_DEFAULTS } from '../api/index.js';
+import { TIMEOUT_RANGE } from '../engine/connect.js';
+import { LOG_LEVELS, type LogLevel } from '../engine/context.js';
+import type { ConnectionRequest, RunRequest } from '../engine/request.js';
 import { SitesyncError } from '../model/errors.js';
-import { printable } from '../model/text.js';
 import type { Io } from './io.js';
-import { globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
-import { collect } from './repeatable.js';
+import { collect, globsOption, secondsOption, targetOption, wholeNumberOption } from './option-values.js';
 
 export type OutputFormat = 'human' | 'json' | 'markdown';
-export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
+export { LOG_LEVELS, type LogLevel };
 /** How to reach the service: shared by plan, apply and export. */
-export interface ConnectionOptions {
-  url: string | undefined;
-  apiKeyFile: string | undefined;
-  /** The environment variable holding the key (a target's `key_env`); undefined: SITESYNC_API_KEY. */
-  apiKeyEnv?: string | undefined;
-  insecureHttp: boolean;
-  /** Requests per minute the client may send; undefined: the client's default. */
-  rateLimit: number | undefined;
-  /** --timeout in seconds (SITESYNC_TIMEOUT when absent: read by `openClient`); undefined: the client's default. */
-  timeout: number | undefined;
-  logLevel: LogLevel;
-}
+export type ConnectionOptions = ConnectionRequest;
 
-/** What plan and apply get after parsing: validated, defaults applied. */
-export interface SharedOptions extends ConnectionOptions {
-  /** -f/--file, repeatable; empty means the config loader's default (websites.yaml). */
-  files: string[];
+/** What plan and apply get after parsing: the engine's request, and how to show its answer. */
+export interface SharedOptions extends RunRequest {
   format: OutputFormat;
-  only: string[];
-  skip: string[];
   /** Colour decided from the TTY, NO_COLOR, FORCE_COLOR and --no-color. */
   color: boolean;
-  /** --target NAME-or-glob, repeatable (docs/config.md, Targets). */
-  targets: string[];
-  /** The target this run is for (set by engine/targets.ts): its settings apply over the loaded files'. */
-  target?: TargetDeclaration;
-  /** With `target`: the command's own files (before the target's), which declare the targets. */
-  rootFiles?: string[];
-  /**
-   * With `target`: the domains every chosen target configures. An --only or
-   * --sync-write-only domain that one of them lists is no typo in a target that does not.
-   */
-  spanDomains?: readonly string[];
-  /**
-   * With `target`: called after listing with the --only patterns that match
-   * nothing in this target (engine/patterns-across-targets.ts): the run, not this
-   * target, decides whether they are typos. Absent: they are refused here.
-   */
-  onlyAcrossTargets?: (unmatched: readonly string[]) => Promise<void>;
 }
 
 /** commander's raw values for the shared options (before readSharedOptions). */
@@ -170,93 +136,6 @@ export function readSharedOptions(
   };
 }
 
-/** The service URL and API key from --url, --api-key-file, the environment and the configuration's `api.url`. */
-export function connectionOf(
-  options: ConnectionOptions,
-  io: Pick<Io, 'env' | 'cwd'>,
-  configApiUrl?: string,
-): Connection {
-  return resolveConnection({
-    env: io.env,
-    cwd: io.cwd,
-    insecureHttp: options.insecureHttp,
-    ...(options.url !== undefined && { url: options.url }),
-    ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
-    ...(options.apiKeyEnv !== undefined && { apiKeyEnv: options.apiKeyEnv }),
-    ...(configApiUrl !== undefined && { configApiUrl }),
-  });
-}
-
-/**
- * Opens a client for a connection resolved by `connectionOf` (resolved once per
- * command, so a saved plan's key id comes from the same key the client uses);
- * debug logging goes to stderr (redacted by Io).
- * The client's notices (a wait of 5 s or more, an unreadable setting) go to
- * stderr as `warn:` lines, so they show at the default level: a person
- * watching a silent minute would think it hung. The caller closes it.
- */
-export function openClient(
-  options: ConnectionOptions,
-  io: Io,
-  connection: Connection,
-  concurrency?: number,
-  notices: NoticeSink = stderrNotices(io),
-): WebsitesApi {
-  const timeoutMs = requestTimeoutMs(options, io);
-  return createClient({
-    url: connection.url,
-    apiKey: connection.apiKey,
-    insecureHttp: options.insecureHttp,
-    ...(options.rateLimit !== undefined && { rateLimitPerMinute: options.rateLimit }),
-    ...(timeoutMs !== undefined && { timeouts: requestTimeouts(timeoutMs) }),
-    ...(concurrency !== undefined && { concurrency }),
-    // The client's lines quote the service (domains, values): shown printable, as every server string is.
-    ...(logs(options.logLevel, 'debug') && {
-      logger: (line: string) => io.stderr.write(`debug: ${printable(line)}\n`),
-    }),
-    ...(logs(options.logLevel, 'warn') && { notice: (line: string) => notices.write(`warn: ${printable(line)}`) }),
-  });
-}
-
-/**
- * Where a client's notices go: whole lines, written to stderr by default. A
- * sink (not a fixed stream) so apply's progress can take them over while its
- * live line is drawn, printing each on its own line above it.
- */
-export interface NoticeSink {
-  write: (line: string) => void;
-}
-
-export function stderrNotices(io: Io): NoticeSink {
-  return { write: (line) => io.stderr.write(`${line}\n`) };
-}
-
-/** One line on stderr when `level` is enabled. */
-export function log(options: Pick<ConnectionOptions, 'logLevel'>, io: Io, level: LogLevel, message: string): void {
-  if (logs(options.logLevel, level)) io.stderr.write(`${level}: ${message}\n`);
-}
-
-const TIMEOUT_RANGE = { min: 0.1, max: 3_600 };
-
-/** --timeout, else SITESYNC_TIMEOUT (validated alike), in milliseconds; undefined: the client's default. */
-function requestTimeoutMs(options: Pick<ConnectionOptions, 'timeout'>, io: Pick<Io, 'env'>): number | undefined {
-  const fromEnv = io.env.SITESYNC_TIMEOUT;
-  const seconds =
-    options.timeout ??
-    (fromEnv === undefined || fromEnv === '' ? undefined : secondsOption('SITESYNC_TIMEOUT', fromEnv, TIMEOUT_RANGE));
-  return seconds === undefined ? undefined : Math.round(seconds * 1000);
-}
-
-/**
- * The deadline of one request, retries and backoff included; one attempt
- * waits for the answer at most the client's default (30 s), or less when the
- * deadline is shorter: a stalled attempt is then retried where that is safe.
- */
-function requestTimeouts(timeoutMs: number) {
-  const { headersMs, bodyMs } = CLIENT_DEFAULTS.timeouts;
-  return { operationMs: timeoutMs, headersMs: Math.min(headersMs, timeoutMs), bodyMs: Math.min(bodyMs, timeoutMs) };
-}
-
 function parseRateLimit(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   return wholeNumberOption('--rate-limit', text, { min: 0, meaning: 'of requests per minute (0: no limit)' });
@@ -277,9 +156,4 @@ export function colorEnabled(input: {
   const force = input.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
   return input.isTTY;
-}
-
-/** True when messages at `level` should be printed under `threshold`. */
-export function logs(threshold: LogLevel, level: LogLevel): boolean {
-  return LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf(threshold);
 }

@@ -5,8 +5,9 @@
  * is shown, one question names each target's counts, and the one answer goes
  * to all of them: `yes` applies them, anything else cancels them all.
  */
-import type { Answer } from '../cli/apply-output.js';
+
 import type { Plan } from '../model/plan.js';
+import type { Answer } from './apply-target.js';
 
 interface Waiting {
   name: string;

@@ -8,7 +8,6 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
 import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
 import { type ConfigText, formatProblem, loadConfigTexts } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
@@ -16,8 +15,12 @@ import { DEFAULT_POLICY, type DesiredState, type TargetDeclaration } from '../mo
 import { SitesyncError } from '../model/errors.js';
 import type { Baseline, BaselineRef } from '../model/plan.js';
 import { ancestorOf, appliedTag, behindApplied, type Found, findCommit, origin } from './baseline-resolve.js';
+import type { EngineContext } from './context.js';
 import { fileAt, filesAt, insideWorkTree, kindAt } from './git.js';
 import { targetFiles } from './targets.js';
+
+/** Where configuration is read: the environment (SITESYNC_BASELINE, `${NAME}` references) and directory. */
+type Io = Pick<EngineContext, 'env' | 'cwd'>;
 
 /** The tag `apply --mark-applied` moves by default, and the default baseline when it exists. */
 export const DEFAULT_BASELINE_TAG = 'sitesync-applied';

@@ -6,11 +6,11 @@
  * change since the commit the tag moves from was judged (./write-only-since.ts).
  */
 import { resolve } from 'node:path';
-import type { Io } from '../cli/io.js';
 import { DEFAULT_CONFIG_FILE, displayPath } from '../config/files.js';
 import { SitesyncError } from '../model/errors.js';
 import { gitDir } from './baseline.js';
 import { appliedTag, behindApplied, type Found } from './baseline-resolve.js';
+import type { EngineContext as Io } from './context.js';
 import { commitOf, dirtyPaths, insideWorkTree, moveTag, validTagName } from './git.js';
 
 export interface MarkTarget {

@@ -44,9 +44,10 @@ export class PatternsAcrossTargets {
     only: readonly string[],
     chosen: readonly TargetDeclaration[],
     span: readonly string[] | undefined,
+    flag = '--only',
   ): PatternsAcrossTargets | undefined {
     if (only.length === 0) return undefined;
-    const words = { flag: '--only', matchesNo: 'matches no website in the configuration or the account' };
+    const words = { flag, matchesNo: 'matches no website in the configuration or the account' };
     return new PatternsAcrossTargets(words, only, namesOf(chosen), span);
   }
 
@@ -54,13 +55,10 @@ export class PatternsAcrossTargets {
   static allowDelete(
     globs: readonly string[],
     chosen: readonly TargetDeclaration[],
+    flag = '--allow-delete',
   ): PatternsAcrossTargets | undefined {
     if (globs.length === 0) return undefined;
-    return new PatternsAcrossTargets(
-      { flag: '--allow-delete', matchesNo: 'matches no planned delete' },
-      globs,
-      namesOf(chosen),
-    );
+    return new PatternsAcrossTargets({ flag, matchesNo: 'matches no planned delete' }, globs, namesOf(chosen));
   }
 
   /** The hook a target's run calls with what it did not match (after listing, or planning). */

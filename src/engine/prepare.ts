@@ -1,20 +1,10 @@
 /**
  * The steps `plan`, `apply` and `export` share before they differ: load the
- * desired state (every problem printed before failing), resolve the
+ * desired state (every problem an event before failing), resolve the
  * connection once (URL, key, key id), open a client, list the live sites, and
- * plan. Commands import these steps, never each other.
+ * plan. The engine's plan, apply and export start here.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
-import { type Io, todayOf } from '../cli/io.js';
-import {
-  type ConnectionOptions,
-  connectionOf,
-  log,
-  type NoticeSink,
-  openClient,
-  type SharedOptions,
-  stderrNotices,
-} from '../cli/shared-options.js';
 import { missingMessage, type SecretMode } from '../config/env.js';
 import { formatProblem, invalidConfigMessage, loadConfig, omittedLine } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
@@ -35,23 +25,28 @@ import {
   writeOnlyResend,
 } from '../plan/index.js';
 import { problemJson } from '../render/validate.js';
+import { connectionOf, openClient } from './connect.js';
+import { type EngineContext, todayOf } from './context.js';
+import { namesOf, type OptionNames, type RunRequest } from './request.js';
 import { refuseOverAllowance } from './website-allowance.js';
 
-/** Loads and validates the configuration; every problem is printed before failing. */
+/** Loads and validates the configuration; every problem is a `problem` event before failing. */
 export async function loadDesiredState(
-  shared: Pick<SharedOptions, 'files' | 'target'>,
-  io: Io,
+  shared: Pick<RunRequest, 'files' | 'target'>,
+  context: EngineContext,
   secrets: SecretMode = 'resolve',
 ): Promise<DesiredState> {
-  const loaded = await loadConfig({ files: shared.files, cwd: io.cwd, env: io.env, secrets, signal: io.signal });
-  // A configuration declaring targets is loaded again for each target, whose run prints its warnings.
+  const { cwd, env, signal } = context;
+  const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal });
+  // A configuration declaring targets is loaded again for each target, whose run reports its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
   const { omitted } = loaded;
-  if (!quiet) for (const warning of loaded.warnings) io.stderr.write(`${formatProblem(warning)}\n`);
-  if (!quiet && omitted.warnings > 0) io.stderr.write(`${omittedLine(omitted.warnings, 'warning')}\n`);
+  const notice = (message: string) => context.events({ type: 'notice', message });
+  if (!quiet) for (const problem of loaded.warnings) context.events({ type: 'problem', problem });
+  if (!quiet && omitted.warnings > 0) notice(omittedLine(omitted.warnings, 'warning'));
   if (loaded.state === undefined) {
-    for (const error of loaded.errors) io.stderr.write(`${formatProblem(error)}\n`);
-    if (omitted.errors > 0) io.stderr.write(`${omittedLine(omitted.errors, 'error')}\n`);
+    for (const problem of loaded.errors) context.events({ type: 'problem', problem });
+    if (omitted.errors > 0) notice(omittedLine(omitted.errors, 'error'));
     // The problems ride along for the JSON error document (render/error-document.ts).
     const problems = loaded.errors.map((problem) => problemJson({ ...problem, text: formatProblem(problem) }));
     throw new SitesyncError('config', invalidConfigMessage(loaded.errors, omitted.errors), { problems });
@@ -65,8 +60,17 @@ export interface Session {
   connection: Connection;
   /** The caller closes it. */
   api: WebsitesApi;
-  /** Where the client's notices go (apply's progress takes them over while it draws). */
-  notices: NoticeSink;
+}
+
+/**
+ * Gives up the secrets a session holds (its websites' passwords, its API
+ * key): a process that loads its configuration again (`watch`, each cycle)
+ * calls it once nothing will print the old ones, so the redaction registry
+ * holds what is in use (model/secret.ts).
+ */
+export function releaseSecrets(session: Pick<Session, 'state' | 'connection'>): void {
+  for (const site of session.state.websites) site.password?.release();
+  session.connection.apiKey.release();
 }
 
 /**
@@ -74,42 +78,35 @@ export interface Session {
  * change in flight). `secrets`: `check` where no password is sent (plan).
  */
 export async function openSession(
-  shared: SharedOptions,
-  io: Io,
+  shared: RunRequest,
+  context: EngineContext,
   concurrency?: number,
   secrets: SecretMode = 'resolve',
   /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
   loaded?: DesiredState,
 ): Promise<Session> {
-  const state = loaded ?? (await loadDesiredState(shared, io, secrets));
-  const connection = connectionOf(shared, io, state.apiUrl);
-  const notices = stderrNotices(io);
-  return { state, connection, api: openClient(shared, io, connection, concurrency, notices), notices };
+  const state = loaded ?? (await loadDesiredState(shared, context, secrets));
+  const connection = connectionOf(shared, context, state.apiUrl);
+  return { state, connection, api: openClient(shared, context, connection, concurrency) };
 }
 
 /**
- * The live sites a plan needs, with a debug line of what the listing cost:
+ * The live sites a plan needs, and an event saying what the listing cost:
  * every site of the account, or, given `domains` (see `targetedDomains`),
  * only the sites with those exact domains, one `search` each. One function
  * per target, so a fan-out over several installations calls it once for each.
  */
 export async function listLive(
   api: WebsitesApi,
-  options: ConnectionOptions,
-  io: Io,
+  context: EngineContext,
   domains?: readonly string[],
 ): Promise<LiveWebsite[]> {
   const before = api.stats.requests;
-  const calls = io.signal ? { signal: io.signal } : {};
+  const calls = context.signal ? { signal: context.signal } : {};
   const live = domains === undefined ? await api.listWebsites(calls) : await api.listWebsitesNamed(domains, calls);
-  const { retries, throttled } = api.stats;
-  const what = domains === undefined ? 'websites' : `websites named by --only (${domains.length} searched)`;
-  log(
-    options,
-    io,
-    'debug',
-    `listed ${live.length} ${what} in ${api.stats.requests - before} requests (${retries} retries, ${throttled} throttled)`,
-  );
+  const { retries, throttled, requests } = api.stats;
+  const cost = { count: live.length, requests: requests - before, retries, throttled };
+  context.events({ type: 'listed', ...cost, ...(domains !== undefined && { searched: domains.length }) });
   return live;
 }
 
@@ -157,35 +154,41 @@ export interface PlanChoices {
 /** Lists the live sites and plans the session's configuration against them with the command line's choices. */
 export async function planSession(
   session: Session,
-  shared: SharedOptions,
-  io: Io,
+  shared: RunRequest,
+  context: EngineContext,
   choices: PlanChoices,
 ): Promise<Planned> {
   const { syncWriteOnly } = choices;
   const configured = [...session.state.websites.map((site) => site.domain), ...(shared.spanDomains ?? [])];
   // Before any request: only configured sites can be re-sent.
-  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured);
+  if (syncWriteOnly !== false) refuseUnmatchedSyncSites(syncWriteOnly.sites, configured, namesOf(shared));
   const policy = policyFromConfig(session.state.policy, {
     only: shared.only,
     skip: shared.skip,
     syncWriteOnly,
     unlistedIsDrift: choices.unlistedIsDrift === true,
-    today: todayOf(io),
+    today: todayOf(context),
   });
   const domains = targetedDomains(policy);
-  const live = await listLive(session.api, shared, io, domains);
+  const live = await listLive(session.api, context, domains);
   const unmatched = unmatchedOnly(shared.only, configured, live);
   if (shared.onlyAcrossTargets !== undefined) await shared.onlyAcrossTargets(unmatched);
   else if (unmatched.length > 0) {
     throw new SitesyncError(
       'usage',
-      `--only ${unmatched.join(', ')} matches no website in the configuration or the account`,
+      `${namesOf(shared).only} ${unmatched.join(', ')} matches no website in the configuration or the account`,
     );
   }
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
   const result = plan(session.state.websites, live, policy, choices.baseline);
   refuseUncreatable(result, session.state.websites);
-  await refuseOverAllowance(session.api, result, domains === undefined ? live.length : undefined, shared, io);
+  await refuseOverAllowance(
+    session.api,
+    result,
+    domains === undefined ? live.length : undefined,
+    context,
+    shared.logLevel,
+  );
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
   if (domains !== undefined) delete result.coverage;
   return { live, liveCount, policy, plan: result };
@@ -217,12 +220,17 @@ function unmatchedOnly(only: readonly string[], configured: readonly string[], l
 }
 
 /** A --sync-write-only domain or glob that names no configured website is a typo: only listed sites are re-sent. */
-export function refuseUnmatchedSyncSites(sites: readonly string[], configured: readonly string[], where = ''): void {
+export function refuseUnmatchedSyncSites(
+  sites: readonly string[],
+  configured: readonly string[],
+  names: OptionNames,
+  where = '',
+): void {
   const unmatched = sites.filter((glob) => !configured.some((domain) => matchesGlob(domain, glob)));
   if (unmatched.length === 0) return;
   throw new SitesyncError(
     'usage',
-    `--sync-write-only ${unmatched.join(', ')} matches no website in the configuration${where}`,
+    `${names.syncWriteOnly} ${unmatched.join(', ')} matches no website in the configuration${where}`,
   );
 }
 
@@ -236,7 +244,8 @@ export function requireResentPasswords(
   result: Plan,
   policy: PlanPolicy,
   desired: readonly DesiredWebsite[],
-  io: Io,
+  context: EngineContext,
+  names: OptionNames,
 ): void {
   if (!policy.syncWriteOnly) return;
   const resendOf = writeOnlyResend(policy);
@@ -252,10 +261,11 @@ export function requireResentPasswords(
   for (const site of missing) {
     const variable = (site.password as UnresolvedSecret).variable;
     const where = site.source ? `${site.source.file}:${site.source.line}:${site.source.column}: ` : '';
-    io.stderr.write(`${where}${site.domain}: the password ${missingMessage([variable], io.env)}\n`);
+    const message = `${where}${site.domain}: the password ${missingMessage([variable], context.env)}`;
+    context.events({ type: 'notice', message });
   }
   throw new SitesyncError(
     'config',
-    `--sync-write-only sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
+    `${names.syncWriteOnly} sends the password of ${missing.length === 1 ? 'this website' : `these ${missing.length} websites`}: set the variable (only the passwords a plan sends are needed)`,
   );
 }

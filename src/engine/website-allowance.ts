@@ -6,12 +6,12 @@
  * contract) or without a limit is not checked.
  */
 import type { WebsitesApi } from '../api/index.js';
-import type { Io } from '../cli/io.js';
-import { type ConnectionOptions, log } from '../cli/shared-options.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import { allowanceExcess } from '../plan/allowance.js';
+import { logs } from './connect.js';
+import type { EngineContext, LogLevel } from './context.js';
 
 /**
  * `held`: the account's websites when the whole account was listed; undefined
@@ -21,28 +21,26 @@ export async function refuseOverAllowance(
   api: WebsitesApi,
   result: Plan,
   held: number | undefined,
-  options: Pick<ConnectionOptions, 'logLevel'>,
-  io: Io,
+  context: EngineContext,
+  logLevel: LogLevel,
 ): Promise<void> {
   if (!result.changes.some((change) => change.action === 'create')) return;
-  const calls = io.signal ? { signal: io.signal } : {};
+  const calls = context.signal ? { signal: context.signal } : {};
+  const debug = (message: string) => {
+    if (logs(logLevel, 'debug')) context.events({ type: 'log', level: 'debug', message });
+  };
   const account = await api.readAccount(calls);
   if (account === undefined || account.websiteLimit === null) {
-    log(
-      options,
-      io,
-      'debug',
-      `website allowance: ${account === undefined ? 'not offered by the service' : 'no limit'}`,
-    );
+    debug(`website allowance: ${account === undefined ? 'not offered by the service' : 'no limit'}`);
     return;
   }
   const limit = account.websiteLimit;
   const count = held ?? (await api.countWebsites(calls));
   if (count === undefined) {
-    log(options, io, 'debug', 'website allowance: the service does not say how many websites the account holds');
+    debug('website allowance: the service does not say how many websites the account holds');
     return;
   }
-  log(options, io, 'debug', `website allowance: ${count} of ${limit} websites held`);
+  debug(`website allowance: ${count} of ${limit} websites held`);
   const excess = allowanceExcess(result, limit, count);
   if (excess === undefined) return;
   const freed = excess.deletes > 0 ? ` (${excess.deletes} deleted first)` : '';

@@ -1,13 +1,11 @@
 /**
- * The CLI half of "never lose a write-only change" (../plan/unsent-writes.ts):
+ * The engine's half of "never lose a write-only change" (../plan/unsent-writes.ts):
  * before an apply that will move the applied tag writes anything, the
  * configuration at the commit the tag names now is loaded and every
  * write-only value changed since then must be in the plan; otherwise the
  * apply is refused, naming each site and value.
  */
 
-import type { Io } from '../cli/io.js';
-import type { SharedOptions } from '../cli/shared-options.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
 import { listFirst } from '../model/text.js';
@@ -15,13 +13,15 @@ import { CONFIG_FIELD_NAMES, type DesiredWebsite, type LiveWebsite } from '../mo
 import { unsentWrites } from '../plan/index.js';
 import { type BaselineAt, baselineFor } from './baseline.js';
 import { origin } from './baseline-resolve.js';
+import type { EngineContext } from './context.js';
 import type { MarkTarget } from './mark-applied.js';
+import type { RunRequest } from './request.js';
 
 export async function refuseUnsentWrites(
   mark: MarkTarget | undefined,
-  shared: SharedOptions,
+  shared: RunRequest,
   given: { plan: Plan; desired: readonly DesiredWebsite[]; live: readonly LiveWebsite[]; policy: PlanPolicy },
-  io: Io,
+  io: Pick<EngineContext, 'env' | 'cwd'>,
 ): Promise<void> {
   // The first mark has no earlier applied commit to judge against (markApplied says so).
   if (mark?.from === undefined || given.plan.baseline?.commit === mark.from.commit) return;

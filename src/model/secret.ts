@@ -4,19 +4,36 @@
  * placeholder; only `reveal()` gives the value, and only the HTTP edge calls it.
  * Every Secret also registers its value with the process-wide redactor, so
  * text that reaches a terminal, file or log can be scrubbed as a last line of
- * defence (see `redact`). Imports nothing.
+ * defence (see `redact`), until it is released. Imports nothing.
  */
 
 const PLACEHOLDER = '(secret)';
-const registered = new Set<string>();
+/** Each registered value and how many live Secrets hold it. */
+const registered = new Map<string, number>();
 
 export class Secret {
   readonly #value: string;
+  #held: boolean;
 
   constructor(value: string) {
     this.#value = value;
     // Very short values would redact ordinary words; they are still never printed directly.
-    if (value.length >= 4) registered.add(value);
+    this.#held = value.length >= 4;
+    if (this.#held) registered.set(value, (registered.get(value) ?? 0) + 1);
+  }
+
+  /**
+   * This Secret is no longer used: its value stops being redacted once no
+   * other Secret holds it. For a long-running process (`watch`) that loads
+   * its configuration again each cycle and releases the previous load's
+   * secrets, so that the registry holds what is in use, not every value ever seen.
+   */
+  release(): void {
+    if (!this.#held) return;
+    this.#held = false;
+    const holders = (registered.get(this.#value) ?? 1) - 1;
+    if (holders > 0) registered.set(this.#value, holders);
+    else registered.delete(this.#value);
   }
 
   reveal(): string {
@@ -65,7 +82,7 @@ export class UnresolvedSecret extends Secret {
 /** Replaces every registered secret value in `text` with a placeholder. */
 export function redact(text: string): string {
   let out = text;
-  for (const value of registered) {
+  for (const value of registered.keys()) {
     if (out.includes(value)) out = out.split(value).join(PLACEHOLDER);
   }
   return out;

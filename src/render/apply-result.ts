@@ -138,13 +138,20 @@ export function resultJson(result: ApplyResult): Record<string, unknown> {
  * `plan --format json`), then the result, or the refusal, or neither (nothing
  * to change); `ok` so scripts need not rely on the exit code alone.
  */
-export function renderApplyJson(input: {
+export function renderApplyJson(input: ApplyJsonInput): string {
+  return jsonDocument(applyJson(input));
+}
+
+export interface ApplyJsonInput {
   plan: Record<string, unknown>;
   ok: boolean;
   result?: ApplyResult | undefined;
   refusal?: ApplyRefusal | undefined;
-}): string {
-  const document = {
+}
+
+/** The document `renderApplyJson` writes, as a value (an element of the document over targets). */
+export function applyJson(input: ApplyJsonInput): Record<string, unknown> {
+  return {
     formatVersion: APPLY_RESULT_FORMAT_VERSION,
     ok: input.ok,
     plan: input.plan,
@@ -152,7 +159,6 @@ export function renderApplyJson(input: {
     refusal: input.refusal ?? null,
     error: null,
   };
-  return jsonDocument(document);
 }
 
 /** The refusal of a stale plan: each site that moved, and what to run instead. */

@@ -61,13 +61,10 @@ export function renderPlanError(error: ErrorJson): string {
 
 /** `plan` is the plan document when the failure came after planning, else null. */
 export function renderApplyError(error: ErrorJson, plan: Record<string, unknown> | null = null): string {
-  const document = {
-    formatVersion: APPLY_RESULT_FORMAT_VERSION,
-    ok: false,
-    plan,
-    result: null,
-    refusal: null,
-    error,
-  };
-  return jsonDocument(document);
+  return jsonDocument(applyErrorJson(error, plan));
+}
+
+/** The document `renderApplyError` writes, as a value. */
+export function applyErrorJson(error: ErrorJson, plan: Record<string, unknown> | null = null): Record<string, unknown> {
+  return { formatVersion: APPLY_RESULT_FORMAT_VERSION, ok: false, plan, result: null, refusal: null, error };
 }

@@ -10,6 +10,7 @@ import { type Connection, createClient, RateLimiter, resolveConnection, type Web
 import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
+import { releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
@@ -44,6 +45,7 @@ interface Resolved {
 
 interface Open {
   target: LoadedTarget;
+  connection: Connection;
   api: WebsitesApi;
   /** The last check's plan: what `heal` chooses from. */
   last?: { plan: Plan; liveCount: number };
@@ -117,19 +119,29 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const changed = next !== digest;
       digest = next;
       const newLimiters = updateLimiters(targets);
+      const previous = [...open.values()];
       for (const [name, was] of open) {
-        const now = targets.find(({ target }) => target.name === name)?.target;
-        const origin = new URL(was.api.url).origin;
-        if (now === undefined || now.connectionKey !== was.target.connectionKey || newLimiters.has(origin)) {
+        const fresh = targets.find(({ target }) => target.name === name);
+        const moved =
+          fresh === undefined ||
+          fresh.target.connectionKey !== was.target.connectionKey ||
+          fresh.connection.keyId !== was.connection.keyId || // the key file or variable now holds another key
+          newLimiters.has(new URL(was.api.url).origin);
+        if (moved) {
           await was.api.close();
           open.delete(name);
         }
       }
       for (const resolved of targets) {
         const was = open.get(resolved.target.name);
-        const target = resolved.target;
-        open.set(target.name, was === undefined ? { target, api: clientFor(resolved) } : { ...was, target });
+        const { target, connection } = resolved;
+        open.set(
+          target.name,
+          was === undefined ? { target, connection, api: clientFor(resolved) } : { ...was, target, connection },
+        );
       }
+      // The previous load's secrets are no longer held (the same values, loaded again, still are).
+      for (const was of previous) releaseSecrets({ state: was.target.state, connection: was.connection });
       return { ok: true, targets: targets.map(({ target }) => target.name), changed };
     },
 

@@ -12,7 +12,7 @@ import { enginePort } from './engine-port.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { TargetSource } from './load-targets.js';
 import type { Logger } from './log.js';
-import { WatchMetrics } from './metrics.js';
+import { loadMetrics, type WatchMetrics } from './metrics.js';
 import type { WatchPort } from './port.js';
 import { type StatusServer, startStatusServer } from './status-server.js';
 import { Watcher } from './watcher.js';
@@ -56,7 +56,7 @@ export interface RunningWatch {
 
 export async function startWatch(settings: WatchSettings): Promise<RunningWatch> {
   const { log, clock } = settings;
-  const metrics = new WatchMetrics();
+  const metrics = await loadMetrics(settings.metricsAddress !== undefined);
   const webhooks = new Webhooks(settings.webhooks, { clock, log });
   const port =
     settings.port ??

@@ -277,6 +277,30 @@ describe('apply over targets', () => {
     const after = await fixture.ws.run(['plan', '--target', 'staging', '--detailed-exitcode']);
     expect(after.code).toBe(2);
   });
+
+  it('with --all-or-nothing and one target at a time, applies every target that passes (the barrier is a step)', async () => {
+    const applied = await fixture.ws.run([
+      'apply',
+      '--auto-approve',
+      '--all-or-nothing',
+      '--target-parallelism',
+      '1',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+    ]);
+    expect(applied.code).toBe(0);
+    const after = await fixture.ws.run([
+      'plan',
+      '--target',
+      'staging',
+      '--target',
+      'production',
+      '--detailed-exitcode',
+    ]);
+    expect(after.code).toBe(0);
+  });
 });
 
 describe('validate over targets', () => {

@@ -8,8 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SERVER_PACKAGES } from '../../src/cli/server-modules.js';
-import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli, runCli } from './built-cli.js';
+import { startTestServer } from '../helpers/server.js';
+import { tempDir, tempDirWith } from '../helpers/temp.js';
+import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
 import { type PackedCli, packCli } from './packed-cli.js';
 
 const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'];
@@ -63,8 +64,36 @@ describe('a CLI-only install (npm install --omit=optional)', () => {
       const result = await runCli(packed, args, { cwd: tempDir('serve'), env: {} });
       expect(result.code, args.join(' ')).toBe(1);
       expect(result.err).toMatch(
-        /^error: sitesync serve needs the server packages \(fastify, better-sqlite3, pg, sonic-boom\); \S+ is not installed \(a CLI-only install, --omit=optional\): reinstall sitesync without --omit=optional to run the server\n$/,
+        /^error: sitesync serve needs the server packages \(fastify, better-sqlite3, pg, sonic-boom, prom-client\); \S+ is not installed \(a CLI-only install, --omit=optional\): reinstall sitesync without --omit=optional to run the server\n$/,
       );
+    }
+  });
+
+  test('watch runs without prom-client, and --metrics-addr says in one line that it needs it', async () => {
+    const refused = await runCli(packed, ['watch', '--metrics-addr', '127.0.0.1:0'], {
+      cwd: tempDir('watch'),
+      env: {},
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(
+      'error: --metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional\n',
+    );
+    const server = await startTestServer();
+    try {
+      const dir = tempDirWith('watch', { 'websites.yaml': 'version: 1\nwebsites:\n  - domain: a.example\n' });
+      const control: NonNullable<RunOptions['control']> = {};
+      const watched = await runCli(packed, ['watch', '--log-format', 'json'], {
+        cwd: dir,
+        env: { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key },
+        control,
+        onStderr: (chunk) => {
+          if (chunk.includes('"msg":"checked"')) control.signal?.('SIGTERM');
+        },
+      });
+      expect(watched.code, watched.err).toBe(0);
+      expect(watched.err).toContain('"drift":1');
+    } finally {
+      await server.close();
     }
   });
 

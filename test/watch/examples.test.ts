@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { WatchMetrics } from '../../src/watch/metrics.js';
+import { PrometheusMetrics } from '../../src/watch/prometheus.js';
 import { parseExposition } from '../helpers/prometheus-text.js';
 
 const read = (path: string) => readFileSync(path, 'utf8');
@@ -30,7 +30,7 @@ describe('examples/watch', () => {
   });
 
   it('alerts on metrics the watch exports', async () => {
-    const metrics = new WatchMetrics();
+    const metrics = new PrometheusMetrics();
     metrics.know('production');
     const exported = new Set(parseExposition(await metrics.text()).samples.map((sample) => sample.name));
     const rules = parseAllDocuments(read('examples/watch/kubernetes/prometheusrule.yaml'))[0]!.toJS();

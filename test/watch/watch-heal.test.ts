@@ -14,7 +14,7 @@ import { parseWindow, type Window } from '../../src/watch/window.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { MINUTE, useCleanups, watchOneAccount } from './support.js';
+import { MINUTE, useCleanups, watchInProcess, watchOneAccount } from './support.js';
 
 const MONDAY_NOON = Date.parse('2026-07-06T12:00:00Z');
 const cleanups = useCleanups();
@@ -140,5 +140,37 @@ describe('a configuration that stops validating', () => {
     status = watch.watcher.status();
     expect(status.config).toEqual({ ok: true });
     expect(watch.lines.filter((line) => String(line.msg).startsWith('configuration invalid'))).toHaveLength(1);
+  });
+
+  it('picks up a rotated API key from --api-key-file at the next cycle', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const other = await server.createAccount();
+    await insertWebsite(server, 'other.example', { accountId: other.id, values: STORED_DEFAULTS });
+    const dir = tempDir('watch-rotate');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: other.example\n');
+    writeFileSync(join(dir, 'key'), server.key);
+    const watch = await watchInProcess({
+      source: {
+        files: [],
+        targets: [],
+        cwd: dir,
+        env: { SITESYNC_URL: server.url },
+        apiKeyFile: 'key',
+        insecureHttp: false,
+        heals: false,
+      },
+      intervalMs: MINUTE,
+      budgetPerMinute: 20,
+      renotifyMs: 24 * 60 * MINUTE,
+      webhooks: [],
+      clock: manualClock(0),
+    });
+    cleanups.push(() => watch.close());
+    await watch.run(1);
+    expect(watch.watcher.status().targets[0]?.counts).toMatchObject({ in_sync: 0, drift: 1 }); // not in this account
+    writeFileSync(join(dir, 'key'), other.key);
+    await watch.run(2);
+    expect(watch.watcher.status().targets[0]?.counts).toMatchObject({ in_sync: 1, drift: 0 });
   });
 });

@@ -15,10 +15,11 @@ import type { RunningServer } from '../../server/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, redact } from '../io.js';
-import { integerOption, registerAdminCommands, throwIfSetupError } from '../serve-admin.js';
-import { DEFAULT_DB, serveDb, shownDb } from '../serve-db.js';
+import { registerAdminCommands } from '../serve-admin.js';
+import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 import { registerOpenApi } from '../serve-openapi.js';
+import { listeningLine, serveNumbers } from '../serve-settings.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
@@ -41,13 +42,8 @@ interface ServeOptions {
 
 async function serve(given: ServeOptions, io: Io): Promise<number> {
   const options = { ...given, db: serveDb(given, io) };
-  const port = integerOption('port', options.port, 0, 65535);
-  const throttlePerMinute = integerOption('throttle', options.throttle, 0, 1_000_000);
-  const failedAuthPerMinute = integerOption('auth-failures', options.authFailures, 0, 1_000_000);
-  const requestTimeoutMs = integerOption('request-timeout', options.requestTimeout, 1, 3600) * 1000;
-  const shutdownGraceMs = integerOption('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000;
-  const poolSize = integerOption('pool-size', options.poolSize, 1, 1000);
-  const statementTimeoutMs = integerOption('statement-timeout', options.statementTimeout, 1, 3600) * 1000;
+  const numbers = serveNumbers(options);
+  const { port } = numbers;
   const { describeProvisioning, parseKeyList, publicBase, startServer } = await importServer(
     () => import('../../server/index.js'),
   );
@@ -76,15 +72,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   try {
     server = await startServer({
       host: options.host,
-      port,
+      ...numbers,
       db: options.db,
       keys,
-      throttlePerMinute,
-      failedAuthPerMinute,
-      requestTimeoutMs,
-      shutdownGraceMs,
-      poolSize,
-      statementTimeoutMs,
       ...(options.trustProxy !== undefined && {
         trustProxy: options.trustProxy === true ? true : options.trustProxy.split(','),
       }),
@@ -104,12 +94,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   }
   const provisioned = describeProvisioning(server.provisioning);
   if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
-  const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
-  const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
-  const metrics = server.metricsUrl === undefined ? '' : `, metrics on ${server.metricsUrl}`;
-  io.stderr.write(
-    `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}${metrics}, ${keys.length === 0 ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)' : `${keys.length} key(s) from SITESYNC_SERVE_KEYS`}\n`,
-  );
+  io.stderr.write(listeningLine(server, options, keys.length));
   await stopped(io.signal);
   await server.close();
   writer?.flush();

@@ -20,8 +20,7 @@ import {
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import { type Io, todayOf } from '../io.js';
-import { targetOption } from '../option-values.js';
-import { collect } from '../repeatable.js';
+import { collect, targetOption } from '../option-values.js';
 
 export interface ValidateOptions {
   file: string[];

@@ -10,10 +10,11 @@ import { systemClock } from '../../api/clock.js';
 import { createLogger, type Level, startWatch } from '../../watch/index.js';
 import { WATCH_DEFAULTS, type WatchFlags, watchSettings } from '../../watch/options.js';
 import type { CommandContext } from '../command-context.js';
-import { EXIT, type Io } from '../io.js';
+import { EXIT } from '../exit-code.js';
+import type { Io } from '../io.js';
 import { openJournal } from '../journal-file.js';
 import { targetOption } from '../option-values.js';
-import { collect } from '../repeatable.js';
+import { collect } from '../shared-options.js';
 
 const repeatable = (flags: string, description: string) => new Option(flags, description).argParser(collect);
 

@@ -1,0 +1,48 @@
+/**
+ * `sitesync serve`'s numeric options read and checked (each a usage error
+ * naming the option), and the line it prints once it listens.
+ */
+import type { RunningServer } from '../server/index.js';
+import { wholeNumberOption } from './option-values.js';
+import { shownDb } from './serve-db.js';
+
+export interface ServeNumbers {
+  port: string;
+  throttle: string;
+  authFailures: string;
+  requestTimeout: string;
+  shutdownGrace: string;
+  poolSize: string;
+  statementTimeout: string;
+}
+
+const integer = (name: string, text: string, min: number, max: number): number =>
+  wholeNumberOption(`--${name}`, text, { min, max });
+
+export function serveNumbers(options: ServeNumbers) {
+  return {
+    port: integer('port', options.port, 0, 65535),
+    throttlePerMinute: integer('throttle', options.throttle, 0, 1_000_000),
+    failedAuthPerMinute: integer('auth-failures', options.authFailures, 0, 1_000_000),
+    requestTimeoutMs: integer('request-timeout', options.requestTimeout, 1, 3600) * 1000,
+    shutdownGraceMs: integer('shutdown-grace', options.shutdownGrace, 0, 3600) * 1000,
+    poolSize: integer('pool-size', options.poolSize, 1, 1000),
+    statementTimeoutMs: integer('statement-timeout', options.statementTimeout, 1, 3600) * 1000,
+  };
+}
+
+/** `sitesync serve: listening on …`: where, which database (no password), links, metrics and keys. */
+export function listeningLine(
+  server: RunningServer,
+  options: { db: string; quirks?: string | undefined; publicUrl?: string | undefined },
+  keys: number,
+): string {
+  const mode = options.quirks ? ` (quirks: ${options.quirks})` : '';
+  const links = options.publicUrl === undefined ? '' : `, links to ${options.publicUrl}`;
+  const metrics = server.metricsUrl === undefined ? '' : `, metrics on ${server.metricsUrl}`;
+  const keyWords =
+    keys === 0
+      ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)'
+      : `${keys} key(s) from SITESYNC_SERVE_KEYS`;
+  return `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}${metrics}, ${keyWords}\n`;
+}

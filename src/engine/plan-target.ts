@@ -1,0 +1,67 @@
+/**
+ * Plan for one target: open a session (configuration, connection, client),
+ * list and plan (classified against the baseline given), check that the
+ * passwords a --sync-write-only plan sends are set, and sign the plan for a
+ * later apply. Never writes to the service. The exit code is the caller's.
+ */
+import type { DesiredState } from '../model/desired-state.js';
+import type { Plan } from '../model/plan.js';
+import {
+  createSavedPlan,
+  explain,
+  type SavedPlan,
+  type SiteExplanation,
+  signSavedPlan,
+  type WriteOnlySync,
+} from '../plan/index.js';
+import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
+import type { EngineContext } from './context.js';
+import { openSession, planSession, requireResentPasswords } from './prepare.js';
+import { namesOf, type RunRequest } from './request.js';
+
+export interface PlanRequest extends RunRequest, BaselineFlags {
+  syncWriteOnly: WriteOnlySync | false;
+  unlistedIsDrift: boolean;
+  /** Also explain every compared field (raw and canonical values). */
+  explain: boolean;
+  /** A target's run: the baseline commit, resolved once for every target (undefined: none). */
+  baselineAt?: BaselineAt | undefined;
+}
+
+export interface PlannedTarget {
+  plan: Plan;
+  /** The service's URL. */
+  target: string;
+  explanation?: SiteExplanation[];
+  /** Signed with the connection's key: what a plan file holds. */
+  saved: SavedPlan;
+}
+
+export async function planTarget(
+  request: PlanRequest,
+  context: EngineContext,
+  loaded?: DesiredState,
+): Promise<PlannedTarget> {
+  // Its own baseline (one target), or its target's files at the commit resolved for all.
+  const baseline =
+    request.target === undefined
+      ? await loadBaseline(request.files, request, context)
+      : await baselineFor(request, request.baselineAt, context);
+  const session = await openSession(request, context, undefined, 'check', loaded);
+  const { api, state, connection } = session;
+  try {
+    const { live, policy, plan } = await planSession(session, request, context, {
+      syncWriteOnly: request.syncWriteOnly,
+      unlistedIsDrift: request.unlistedIsDrift,
+      baseline,
+    });
+    requireResentPasswords(plan, policy, state.websites, context, namesOf(request));
+    const { keyId, sign } = connection;
+    const unsigned = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan, live });
+    const planned: PlannedTarget = { plan, target: api.url, saved: signSavedPlan(unsigned, sign) };
+    if (request.explain) planned.explanation = explain(state.websites, live, policy);
+    return planned;
+  } finally {
+    await api.close();
+  }
+}
