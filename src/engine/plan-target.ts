@@ -16,6 +16,7 @@ import {
 } from '../plan/index.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
+import { type EarlyListing, whileListing } from './early-listing.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
 
@@ -41,13 +42,16 @@ export async function planTarget(
   request: PlanRequest,
   context: EngineContext,
   loaded?: DesiredState,
+  /** The full listing started with this request before `loaded` was read (engine/early-listing.ts). */
+  early?: EarlyListing,
 ): Promise<PlannedTarget> {
   // Its own baseline (one target), or its target's files at the commit resolved for all.
-  const baseline =
+  const baseline = await whileListing(early, () =>
     request.target === undefined
-      ? await loadBaseline(request.files, request, context)
-      : await baselineFor(request, request.baselineAt, context);
-  const session = await openSession(request, context, undefined, 'check', loaded);
+      ? loadBaseline(request.files, request, context)
+      : baselineFor(request, request.baselineAt, context),
+  );
+  const session = await whileListing(early, () => openSession(request, context, undefined, 'check', loaded, early));
   const { api, state, connection } = session;
   try {
     const { live, policy, plan } = await planSession(session, request, context, {
@@ -62,6 +66,7 @@ export async function planTarget(
     if (request.explain) planned.explanation = explain(state.websites, live, policy);
     return planned;
   } finally {
-    await api.close();
+    // An early listing may still run if planning stopped before awaiting it.
+    await (early?.cancel() ?? api.close());
   }
 }
