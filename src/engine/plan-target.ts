@@ -34,8 +34,8 @@ export interface PlannedTarget {
   /** The service's URL. */
   target: string;
   explanation?: SiteExplanation[];
-  /** Signed with the connection's key: what a plan file holds. */
-  saved: SavedPlan;
+  /** Signed with the connection's key: what a plan file holds (made on first read). */
+  readonly saved: SavedPlan;
 }
 
 export async function planTarget(
@@ -61,8 +61,20 @@ export async function planTarget(
     });
     requireResentPasswords(plan, policy, state.websites, context, namesOf(request));
     const { keyId, sign } = connection;
-    const unsigned = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan, live });
-    const planned: PlannedTarget = { plan, target: api.url, saved: signSavedPlan(unsigned, sign) };
+    const target = api.url;
+    let saved: SavedPlan | undefined;
+    const planned: PlannedTarget = {
+      plan,
+      target,
+      // Built when asked for (plan --out, the library): a copy of every live site and a digest over it.
+      get saved() {
+        saved ??= signSavedPlan(
+          createSavedPlan({ target, configDigest: state.digest, keyId, policy, plan, live }),
+          sign,
+        );
+        return saved;
+      },
+    };
     if (request.explain) planned.explanation = explain(state.websites, live, policy);
     return planned;
   } finally {
