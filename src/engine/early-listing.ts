@@ -8,6 +8,7 @@
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
 import type { LiveWebsite } from '../model/website.js';
+import type { WriteOnlySync } from '../plan/index.js';
 import { connectionOf, openClient } from './connect.js';
 import type { EngineContext } from './context.js';
 import type { RunRequest } from './request.js';
@@ -27,10 +28,17 @@ export interface EarlyListing {
  * the URL comes from the request or the environment, the key resolves, and
  * the listing will be a full one (no --only, which may turn into per-domain
  * searches depending on the configuration's policy; no --target, which needs
- * `targets:`). Otherwise undefined, and the plan lists after loading, as before.
+ * `targets:`; no --sync-write-only naming sites, which is refused before any
+ * request when they match no configured site). Otherwise undefined, and the
+ * plan lists after loading, as before.
  */
-export function startEarlyListing(request: RunRequest, context: EngineContext): EarlyListing | undefined {
-  if (request.only.length > 0 || request.targets.length > 0 || request.target !== undefined) return undefined;
+export function startEarlyListing(
+  request: RunRequest & { syncWriteOnly?: WriteOnlySync | false },
+  context: EngineContext,
+): EarlyListing | undefined {
+  const { only, targets, target, syncWriteOnly } = request;
+  if (only.length > 0 || targets.length > 0 || target !== undefined) return undefined;
+  if (syncWriteOnly && syncWriteOnly.sites.length > 0) return undefined;
   const fromEnv = context.env.SITESYNC_URL;
   if (request.url === undefined && (fromEnv === undefined || fromEnv.trim() === '')) return undefined;
   let connection: Connection;

@@ -73,4 +73,13 @@ describe('plan lists while the configuration is read', () => {
     expect(run.code).toBe(before.code);
     expect(run.err).toBe(before.err);
   });
+
+  it('no listing starts when --sync-write-only names a site: its typo is refused before any request', async () => {
+    const ws = workspace(server);
+    ws.write('websites.yaml', 'version: 1\nwebsites:\n  - domain: a.example.com\n');
+    const run = await ws.run(['plan', '--sync-write-only', 'a.exmaple.com']);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('--sync-write-only a.exmaple.com matches no website in the configuration');
+    expect(requests).toEqual([]);
+  });
 });
