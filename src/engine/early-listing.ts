@@ -39,6 +39,7 @@ export function startEarlyListing(
   const { only, targets, target, syncWriteOnly } = request;
   if (only.length > 0 || targets.length > 0 || target !== undefined) return undefined;
   if (syncWriteOnly && syncWriteOnly.sites.length > 0) return undefined;
+  if (context.signal?.aborted) return undefined; // stopped already: the load says so, and nothing is sent
   const fromEnv = context.env.SITESYNC_URL;
   if (request.url === undefined && (fromEnv === undefined || fromEnv.trim() === '')) return undefined;
   let connection: Connection;
