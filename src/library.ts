@@ -13,6 +13,7 @@ import { loadConfig } from './config/index.js';
 import { type ApplyOutcome, type ApplyRequest, applyTarget } from './engine/apply-target.js';
 import { applyTargets as applyEachTarget } from './engine/apply-targets.js';
 import type { EngineContext, EngineEvent, LogLevel } from './engine/context.js';
+import { startEarlyListing, whileListing } from './engine/early-listing.js';
 import { type Exported, exportSites as exportLive } from './engine/export-sites.js';
 import { type PlannedTarget, type PlanRequest, planTarget } from './engine/plan-target.js';
 import { planTargets as planEachTarget, type TargetSettled } from './engine/plan-targets.js';
@@ -104,8 +105,10 @@ export interface TargetsOptions {
 export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
   const context = contextOf(options);
   const request = planRequest(options);
-  const root = await loadRoot(request, context, 'check');
-  return planResult(await planTarget(request, context, root));
+  // The listing starts while the configuration is read when the URL does not come from it.
+  const early = startEarlyListing(request, context);
+  const root = await whileListing(early, () => loadRoot(request, context, 'check'));
+  return planResult(await planTarget(request, context, root, early));
 }
 
 /** Plans every chosen target of a configuration with `targets:`; one target's failure is its own. */

@@ -90,11 +90,16 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: Buil
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
   const websites = entries.map((entry) => entry.site).sort(byDomain);
+  let digest: string | undefined;
   const state: DesiredState = {
     websites,
     policy,
     files: files.map((file) => file.source.display),
-    digest: configDigest({ websites, policy, apiUrl }),
+    // Hashed when read (validate's output, a saved plan): a plan without --out never needs it.
+    get digest() {
+      digest ??= configDigest({ websites, policy, apiUrl });
+      return digest;
+    },
     warnings: problems,
   };
   if (apiUrl !== undefined) state.apiUrl = apiUrl;

@@ -16,6 +16,7 @@ import {
 } from '../plan/index.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
+import { type EarlyListing, whileListing } from './early-listing.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
 
@@ -33,21 +34,24 @@ export interface PlannedTarget {
   /** The service's URL. */
   target: string;
   explanation?: SiteExplanation[];
-  /** Signed with the connection's key: what a plan file holds. */
-  saved: SavedPlan;
+  /** Signed with the connection's key: what a plan file holds (made on first read). */
+  readonly saved: SavedPlan;
 }
 
 export async function planTarget(
   request: PlanRequest,
   context: EngineContext,
   loaded?: DesiredState,
+  /** The full listing started with this request before `loaded` was read (engine/early-listing.ts). */
+  early?: EarlyListing,
 ): Promise<PlannedTarget> {
   // Its own baseline (one target), or its target's files at the commit resolved for all.
-  const baseline =
+  const baseline = await whileListing(early, () =>
     request.target === undefined
-      ? await loadBaseline(request.files, request, context)
-      : await baselineFor(request, request.baselineAt, context);
-  const session = await openSession(request, context, undefined, 'check', loaded);
+      ? loadBaseline(request.files, request, context)
+      : baselineFor(request, request.baselineAt, context),
+  );
+  const session = await whileListing(early, () => openSession(request, context, undefined, 'check', loaded, early));
   const { api, state, connection } = session;
   try {
     const { live, policy, plan } = await planSession(session, request, context, {
@@ -57,11 +61,24 @@ export async function planTarget(
     });
     requireResentPasswords(plan, policy, state.websites, context, namesOf(request));
     const { keyId, sign } = connection;
-    const unsigned = createSavedPlan({ target: api.url, configDigest: state.digest, keyId, policy, plan, live });
-    const planned: PlannedTarget = { plan, target: api.url, saved: signSavedPlan(unsigned, sign) };
+    const target = api.url;
+    let saved: SavedPlan | undefined;
+    const planned: PlannedTarget = {
+      plan,
+      target,
+      // Built when asked for (plan --out, the library): a copy of every live site and a digest over it.
+      get saved() {
+        saved ??= signSavedPlan(
+          createSavedPlan({ target, configDigest: state.digest, keyId, policy, plan, live }),
+          sign,
+        );
+        return saved;
+      },
+    };
     if (request.explain) planned.explanation = explain(state.websites, live, policy);
     return planned;
   } finally {
-    await api.close();
+    // An early listing may still run if planning stopped before awaiting it.
+    await (early?.cancel() ?? api.close());
   }
 }

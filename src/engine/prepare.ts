@@ -27,6 +27,7 @@ import {
 import { problemJson } from '../render/validate.js';
 import { connectionOf, openClient } from './connect.js';
 import { type EngineContext, todayOf } from './context.js';
+import type { EarlyListing } from './early-listing.js';
 import { namesOf, type OptionNames, type RunRequest } from './request.js';
 import { refuseOverAllowance } from './website-allowance.js';
 
@@ -60,6 +61,8 @@ export interface Session {
   connection: Connection;
   /** The caller closes it. */
   api: WebsitesApi;
+  /** The full listing started before the configuration was read (engine/early-listing.ts), if any. */
+  listing?: () => Promise<LiveWebsite[]>;
 }
 
 /**
@@ -84,8 +87,11 @@ export async function openSession(
   secrets: SecretMode = 'resolve',
   /** Already loaded with the same files and `secrets` (the check for `targets:` loads it first). */
   loaded?: DesiredState,
+  /** Started with the same request before `loaded` was read: its connection and client are the session's. */
+  early?: EarlyListing,
 ): Promise<Session> {
   const state = loaded ?? (await loadDesiredState(shared, context, secrets));
+  if (early !== undefined) return { state, connection: early.connection, api: early.api, listing: early.live };
   const connection = connectionOf(shared, context, state.apiUrl);
   return { state, connection, api: openClient(shared, context, connection, concurrency) };
 }
@@ -100,10 +106,17 @@ export async function listLive(
   api: WebsitesApi,
   context: EngineContext,
   domains?: readonly string[],
+  /** A full listing already under way on `api` (engine/early-listing.ts): awaited, not sent again. */
+  started?: () => Promise<LiveWebsite[]>,
 ): Promise<LiveWebsite[]> {
-  const before = api.stats.requests;
+  const before = started === undefined ? api.stats.requests : 0;
   const calls = context.signal ? { signal: context.signal } : {};
-  const live = domains === undefined ? await api.listWebsites(calls) : await api.listWebsitesNamed(domains, calls);
+  const live =
+    started !== undefined && domains === undefined
+      ? await started()
+      : domains === undefined
+        ? await api.listWebsites(calls)
+        : await api.listWebsitesNamed(domains, calls);
   const { retries, throttled, requests } = api.stats;
   const cost = { count: live.length, requests: requests - before, retries, throttled };
   context.events({ type: 'listed', ...cost, ...(domains !== undefined && { searched: domains.length }) });
@@ -170,7 +183,7 @@ export async function planSession(
     today: todayOf(context),
   });
   const domains = targetedDomains(policy);
-  const live = await listLive(session.api, context, domains);
+  const live = await listLive(session.api, context, domains, session.listing);
   const unmatched = unmatchedOnly(shared.only, configured, live);
   if (shared.onlyAcrossTargets !== undefined) await shared.onlyAcrossTargets(unmatched);
   else if (unmatched.length > 0) {

@@ -9,6 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { startEarlyListing, whileListing } from '../../engine/early-listing.js';
 import { type PlanRequest, planTarget } from '../../engine/plan-target.js';
 import { loadDesiredState } from '../../engine/prepare.js';
 import { refuseTargetsWithout } from '../../engine/targets.js';
@@ -80,11 +81,15 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const bound = targetParallelism(flags.targetParallelism);
   const context = cliContext(io, shared.logLevel);
   // Passwords are resolved where they are needed: requireResentPasswords, after planning.
-  const root = await loadDesiredState(shared, context, 'check');
   const request = planRequest(shared, flags);
-  if (root.targets !== undefined) return planTargets(root.targets, request, shared, flags, bound, io);
-  refuseTargetsWithout(shared);
-  const planned = await planTarget(request, context, root);
+  const early = startEarlyListing(request, context);
+  const root = await whileListing(early, () => loadDesiredState(shared, context, 'check'));
+  if (root.targets !== undefined) {
+    await early?.cancel();
+    return planTargets(root.targets, request, shared, flags, bound, io);
+  }
+  await whileListing(early, async () => refuseTargetsWithout(shared));
+  const planned = await planTarget(request, context, root, early);
   if (flags.out !== undefined) {
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
