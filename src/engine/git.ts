@@ -19,7 +19,14 @@ export interface GitOutput {
 /** Configuration files beyond this are refused by the loader anyway (4 MiB); the margin is for the listing. */
 const MAX_OUTPUT = 16 * 1024 * 1024;
 
-export function git(cwd: string, args: readonly string[]): Promise<GitOutput> {
+export interface GitOptions {
+  /** Ends the child process (a watch that stops). */
+  signal?: AbortSignal;
+  /** Kills a git that hangs (a fetch from an unreachable remote); none by default. */
+  timeoutMs?: number;
+}
+
+export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -28,6 +35,8 @@ export function git(cwd: string, args: readonly string[]): Promise<GitOutput> {
         cwd,
         encoding: 'utf8',
         maxBuffer: MAX_OUTPUT,
+        ...(options.signal && { signal: options.signal }),
+        ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
         // The environment of the process (PATH, HOME, GIT_*), never a prompt, messages in English.
         env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       },

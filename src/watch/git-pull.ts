@@ -5,7 +5,7 @@
  * processes only, so /metrics keeps answering while git works; a failure
  * (network, a diverged checkout) is a reason to keep the last good configuration.
  */
-import { execFile } from 'node:child_process';
+import { git as runGit } from '../engine/git.js';
 
 export interface GitPull {
   /** The configuration's directory (inside the checkout). */
@@ -17,18 +17,11 @@ export interface GitPull {
   tag: string;
 }
 
-function git(dir: string, args: readonly string[], signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-C', dir, ...args],
-      { signal, timeout: 120_000, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-      (error, stdout, stderr) => {
-        if (error === null) resolve(stdout.trim());
-        else reject(new Error(`git ${args[0]}: ${stderr.trim().split('\n').pop() || error.message}`));
-      },
-    );
-  });
+/** The engine's git edge, with a deadline and the watch's signal; a failure is an error naming the command. */
+async function git(dir: string, args: readonly string[], signal: AbortSignal): Promise<string> {
+  const out = await runGit(dir, args, { signal, timeoutMs: 120_000 });
+  if (!out.ok) throw new Error(`git ${args[0]}: ${out.stderr.trim().split('\n').pop()}`);
+  return out.stdout.trim();
 }
 
 export function gitPuller(pull: GitPull): (signal: AbortSignal) => Promise<void> {
