@@ -65,6 +65,8 @@ export interface ServerOptions {
   maxDbPages?: number;
   /** How long a write waits for another process's lock on the database before 503 (default 5,000 ms). */
   lockWaitMs?: number;
+  /** SQLite only: told once when opening the file waits for another process's lock (up to 60 s). */
+  onLockWait?: () => void;
   /** Largest accepted request body in bytes (default 64 KiB); larger → 413. */
   bodyLimit?: number;
   /** Failed authentications per minute per client IP before 429; default 30; 0 = off. */
@@ -121,6 +123,7 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
   return openSqliteStore(db, {
     ...(options.lockWaitMs !== undefined && { lockWaitMs: options.lockWaitMs }),
     ...(options.maxDbPages !== undefined && { maxPages: options.maxDbPages }),
+    ...(options.onLockWait && { onLockWait: options.onLockWait }),
   });
 }
 

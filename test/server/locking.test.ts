@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../src/server/index.js';
+import { SITESYNC_COMMAND } from '../helpers/serve-process.js';
 import { request } from '../helpers/server.js';
 import { useTempDir } from '../helpers/temp.js';
 
@@ -118,6 +119,41 @@ describe('a database locked by another process', () => {
     }
     expect(await exited).toBe(0);
     expect({ out, err }).toEqual({ out: 'ok', err: 'waiting\n' });
+  });
+
+  it('sitesync serve tells the operator when it waits at start-up for a lock, then listens once it is released', async () => {
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    const [command, ...rest] = SITESYNC_COMMAND;
+    const child = spawn(command!, [...rest, 'serve', '--port', '0', '--db', db], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', SITESYNC_SERVE_KEYS: KEY },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const exited = new Promise<void>((done) => child.on('close', () => done()));
+    const seen = (text: string) =>
+      new Promise<boolean>((done) => {
+        const look = () => err.includes(text) && done(true);
+        child.stderr.on('data', (chunk) => {
+          err += chunk;
+          look();
+        });
+        look();
+        exited.then(() => done(false));
+      });
+    try {
+      // Released only once the server says it waits: it cannot give up first (it waits up to 60 s).
+      expect(await seen('is locked by another process; waiting up to 60 s'), `stderr: ${err}`).toBe(true);
+      other.exec('ROLLBACK');
+      expect(await seen('listening on'), `stderr: ${err}`).toBe(true);
+      expect(err).toContain(`sitesync serve: ${db} is locked by another process; waiting up to 60 s\n`);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 
   it('lets four processes start on one new database file at the same moment', async () => {

@@ -82,6 +82,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       ...(options.metricsAddr !== undefined && { metricsAddr: options.metricsAddr }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
+      // Opening waits synchronously, so the line is written at once (stderr is synchronous on a pipe or file).
+      onLockWait: () =>
+        io.stderr.write(`sitesync serve: ${shownDb(options.db)} is locked by another process; waiting up to 60 s\n`),
       ...(options.quirks && { quirks: options.quirks }),
     });
   } catch (error) {
