@@ -26,6 +26,7 @@ import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock, resolvePassword, type WrittenRule } from './settings-block.js';
+import { runSteps } from './steps.js';
 import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
@@ -76,6 +77,22 @@ export interface BuildOptions {
 }
 
 export function buildState(files: readonly LoadedFile[], env: Env, options: BuildOptions = {}): BuildResult {
+  return runSteps(buildSteps(files, env, options));
+}
+
+/** Websites resolved between two pauses of `buildSteps`. */
+const SITES_PER_STEP = 500;
+
+/**
+ * `buildState` with a pause (`yield`) every SITES_PER_STEP websites: a caller
+ * that lets the event loop in at each pause (loadConfig) keeps a listing that
+ * runs meanwhile (engine/early-listing.ts) going while a large file is built.
+ */
+export function* buildSteps(
+  files: readonly LoadedFile[],
+  env: Env,
+  options: BuildOptions = {},
+): Generator<void, BuildResult> {
   const secrets = options.secrets ?? 'resolve';
   const problems: ConfigProblem[] = [];
   const top = mergeTopLevel(files, problems);
@@ -86,7 +103,19 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: Buil
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
-  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets, today));
+  const entries: Entry[] = [];
+  for (const file of files) {
+    const list: unknown = file.config.websites;
+    if (!Array.isArray(list)) continue;
+    for (let index = 0; index < list.length; index++) {
+      const item: unknown = list[index];
+      if (index % SITES_PER_STEP === SITES_PER_STEP - 1) yield;
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+      const at = { source: file.source, index };
+      const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
+      if (entry) entries.push(entry);
+    }
+  }
   problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
@@ -131,24 +160,6 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], sec
   };
   if (located.value.privacy !== undefined) defaults.privacyAt = () => locate(located.source, ['defaults', 'privacy']);
   return defaults;
-}
-
-function resolveWebsites(
-  file: LoadedFile,
-  defaults: Defaults,
-  env: Env,
-  problems: ConfigProblem[],
-  secrets: SecretMode,
-  today: string | undefined,
-): Entry[] {
-  const list: unknown = file.config.websites;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((item: unknown, index) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
-    const at = { source: file.source, index };
-    const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
-    return entry ? [entry] : [];
-  });
 }
 
 function resolveWebsite(
