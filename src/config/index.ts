@@ -29,6 +29,8 @@ export interface LoadOptions extends Omit<ReadOptions, 'limit'>, BuildOptions {
   files: string[];
   cwd: string;
   env: Env;
+  /** Called with the files' texts once all are read, before they are parsed (an early listing scans `api.url`). */
+  onRead?: (texts: readonly string[]) => void;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     if ('error' in read) problems.push(read.error);
     else sources.push({ text: read.text, file: file.display });
   }
+  if (problems.length === 0) options.onRead?.(sources.map((source) => source.text));
   if (problems.length === 0) {
     const quick = await runStepsYielding(quickSteps(sources, options), options.signal);
     if (quick) return quick;
