@@ -56,10 +56,9 @@ interface Defaults extends ResolvedBlock {
 /** A resolved website and where its domain is written, for duplicate messages. */
 interface Entry {
   site: DesiredWebsite;
-  /** Its place in `websites`. */
+  /** Its file and place in that file's `websites`: its domain's position is found only for a duplicate's message. */
+  source: SourceFile;
   index: number;
-  /** Found only for a duplicate's message: a valid file needs no position but each site's own. */
-  domainAt: () => SourceLocation;
 }
 
 export interface BuildResult {
@@ -208,7 +207,7 @@ function resolveWebsite(
   if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
     site.passwordVersion = String(version);
   passwordProblems(source, path, item, settings.privacy, defaults, problems);
-  return { site, index, domainAt: () => locate(source, [...path, 'domain']) };
+  return { site, source, index };
 }
 
 /** ignore_changes of defaults and of the site, once each, in field order. */
@@ -323,9 +322,11 @@ function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
       severity: 'error',
       code: 'duplicate',
       path: `${formatPath(['websites', entry.index])}.domain`,
-      message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt())} (${formatPath(['websites', earlier.index])})`,
-      source: entry.domainAt(),
+      message: `${entry.site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', earlier.index])})`,
+      source: domainAt(entry),
     });
   }
   return problems;
 }
+
+const domainAt = (entry: Entry): SourceLocation => locate(entry.source, ['websites', entry.index, 'domain']);
