@@ -63,8 +63,8 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     if ('error' in read) problems.push(read.error);
     else sources.push({ text: read.text, file: file.display });
   }
-  if (problems.length === 0) options.onRead?.(sources.map((source) => source.text));
   if (problems.length === 0) {
+    options.onRead?.(sources.map((source) => source.text));
     const quick = await runStepsYielding(quickSteps(sources, options), options.signal);
     if (quick) return quick;
   }
@@ -98,7 +98,8 @@ export function loadConfigTexts(sources: readonly ConfigText[], env: Env, option
 
 /**
  * A configuration without a single problem, read the fast way (quick-parse.ts);
- * undefined at the first sign of anything else, and loadSources says what.
+ * undefined at the first sign of anything else, and loadSteps says what.
+ * Pauses after each file's parse and schema check, and in the build.
  */
 function* quickSteps(
   sources: readonly ConfigText[],
