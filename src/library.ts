@@ -13,7 +13,7 @@ import { loadConfig } from './config/index.js';
 import { type ApplyOutcome, type ApplyRequest, applyTarget } from './engine/apply-target.js';
 import { applyTargets as applyEachTarget } from './engine/apply-targets.js';
 import type { EngineContext, EngineEvent, LogLevel } from './engine/context.js';
-import { startEarlyListing, whileListing } from './engine/early-listing.js';
+import { loadWhileListing } from './engine/early-listing.js';
 import { type Exported, exportSites as exportLive } from './engine/export-sites.js';
 import { type PlannedTarget, type PlanRequest, planTarget } from './engine/plan-target.js';
 import { planTargets as planEachTarget, type TargetSettled } from './engine/plan-targets.js';
@@ -105,9 +105,10 @@ export interface TargetsOptions {
 export async function plan(options: PlanOptions = {}): Promise<PlanResult> {
   const context = contextOf(options);
   const request = planRequest(options);
-  // The listing starts while the configuration is read when the URL does not come from it.
-  const early = startEarlyListing(request, context);
-  const root = await whileListing(early, () => loadRoot(request, context, 'check'));
+  // The listing starts while the configuration is read (engine/early-listing.ts).
+  const { state: root, early } = await loadWhileListing(request, context, (onRead) =>
+    loadRoot(request, context, 'check', onRead),
+  );
   return planResult(await planTarget(request, context, root, early));
 }
 
@@ -259,8 +260,13 @@ function applyRequest(options: ApplyOptions): ApplyRequest {
 }
 
 /** The configuration, refused when it declares targets (each target has its own connection). */
-async function loadRoot(request: RunRequest, context: EngineContext, secrets: 'check' | 'resolve') {
-  const root: DesiredState = await loadDesiredState(request, context, secrets);
+async function loadRoot(
+  request: RunRequest,
+  context: EngineContext,
+  secrets: 'check' | 'resolve',
+  onRead?: (texts: readonly string[]) => void,
+) {
+  const root: DesiredState = await loadDesiredState(request, context, secrets, onRead);
   if (root.targets !== undefined) {
     throw new SitesyncError('usage', 'the configuration declares targets: use planTargets or applyTargets');
   }

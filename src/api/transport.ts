@@ -5,7 +5,9 @@
  * `network` errors that say whether the request may have reached the server.
  * No retries, pacing or status interpretation here (see requester.ts).
  */
-import { type Dispatcher, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
+// Only the pool, not undici's index: its fetch, WebSocket, cache and mock modules cost every plan ~60 ms of start-up and ~8 MB.
+import Pool from 'undici/lib/dispatcher/pool.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Secret } from '../model/secret.js';
 import { VERSION } from '../version.js';

@@ -26,6 +26,7 @@ import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
 import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
 import { type ResolvedBlock, resolveBlock, resolvePassword, type WrittenRule } from './settings-block.js';
+import { runSteps } from './steps.js';
 import { resolveTargets } from './targets.js';
 import {
   type LoadedFile,
@@ -55,9 +56,9 @@ interface Defaults extends ResolvedBlock {
 /** A resolved website and where its domain is written, for duplicate messages. */
 interface Entry {
   site: DesiredWebsite;
-  path: string;
-  /** Found only for a duplicate's message: a valid file needs no position but each site's own. */
-  domainAt: () => SourceLocation;
+  /** Its file and place in that file's `websites`: its domain's position is found only for a duplicate's message. */
+  source: SourceFile;
+  index: number;
 }
 
 export interface BuildResult {
@@ -75,6 +76,22 @@ export interface BuildOptions {
 }
 
 export function buildState(files: readonly LoadedFile[], env: Env, options: BuildOptions = {}): BuildResult {
+  return runSteps(buildSteps(files, env, options));
+}
+
+/** Websites resolved between two pauses of `buildSteps`. */
+const SITES_PER_STEP = 500;
+
+/**
+ * `buildState` with a pause (`yield`) every SITES_PER_STEP websites: a caller
+ * that lets the event loop in at each pause (loadConfig) keeps a listing that
+ * runs meanwhile (engine/early-listing.ts) going while a large file is built.
+ */
+export function* buildSteps(
+  files: readonly LoadedFile[],
+  env: Env,
+  options: BuildOptions = {},
+): Generator<void, BuildResult> {
   const secrets = options.secrets ?? 'resolve';
   const problems: ConfigProblem[] = [];
   const top = mergeTopLevel(files, problems);
@@ -85,7 +102,19 @@ export function buildState(files: readonly LoadedFile[], env: Env, options: Buil
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
-  const entries = files.flatMap((file) => resolveWebsites(file, defaults, env, problems, secrets, today));
+  const entries: Entry[] = [];
+  for (const file of files) {
+    const list: unknown = file.config.websites;
+    if (!Array.isArray(list)) continue;
+    for (let index = 0; index < list.length; index++) {
+      const item: unknown = list[index];
+      if (index % SITES_PER_STEP === SITES_PER_STEP - 1) yield;
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
+      const at = { source: file.source, index };
+      const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
+      if (entry) entries.push(entry);
+    }
+  }
   problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
@@ -132,24 +161,6 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], sec
   return defaults;
 }
 
-function resolveWebsites(
-  file: LoadedFile,
-  defaults: Defaults,
-  env: Env,
-  problems: ConfigProblem[],
-  secrets: SecretMode,
-  today: string | undefined,
-): Entry[] {
-  const list: unknown = file.config.websites;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((item: unknown, index) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return [];
-    const at = { source: file.source, index };
-    const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
-    return entry ? [entry] : [];
-  });
-}
-
 function resolveWebsite(
   { source, index }: { source: SourceFile; index: number },
   item: Readonly<Record<string, unknown>>,
@@ -161,42 +172,49 @@ function resolveWebsite(
 ): Entry | undefined {
   const path = ['websites', index];
   // The password is resolved below, and only for a site that sends one.
-  const { password: ownPassword, ...ownValues } = item;
-  const own = resolveBlock(source, path, ownValues, env, problems, secrets);
+  const own = resolveBlock(source, path, item, env, problems, secrets, false);
   if (typeof item.domain !== 'string') return undefined;
-  const domain = checkDomain(source, [...path, 'domain'], item.domain, problems);
+  const domain = checkDomain(source, path, item.domain, problems);
   if (domain === undefined) return undefined;
 
-  const settings = { ...defaultSettings(), ...defaults.settings, ...own.settings };
-  const ignored = new Set([...defaults.ignoreChanges, ...own.ignoreChanges]);
+  const settings = Object.assign(defaultSettings(), defaults.settings, own.settings);
   const site: DesiredWebsite = {
     domain,
     settings,
-    ignoreChanges: FIELD_ORDER.filter((field) => ignored.has(field)),
+    ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
     source: locate(source, path),
     raw: writtenValues(defaults.written, item),
   };
   // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
-  const rules = [
-    ...defaults.ignoreRules.filter(({ rule }) => !own.ignoreChanges.includes(rule.field)),
-    ...own.ignoreRules,
-  ].map(({ rule }) => rule);
-  if (rules.length > 0) site.ignoreRules = rules;
+  if (defaults.ignoreRules.length > 0 || own.ignoreRules.length > 0) {
+    const rules = [
+      ...defaults.ignoreRules.filter(({ rule }) => !own.ignoreChanges.includes(rule.field)),
+      ...own.ignoreRules,
+    ].map(({ rule }) => rule);
+    if (rules.length > 0) site.ignoreRules = rules;
+  }
   if (today !== undefined) problems.push(...expiredRuleAdvice(own.ignoreRules, today));
   // Only a password-protected site has one: a password written for (or defaulted to) any other is never
   // sent, so its variable is never needed, not even by apply.
   if (settings.privacy === 'password') {
     const password =
-      ownPassword === undefined
+      item.password === undefined
         ? defaults.sharedPassword()
-        : resolvePassword(source, [...path, 'password'], ownPassword, env, problems, secrets);
+        : resolvePassword(source, [...path, 'password'], item.password, env, problems, secrets);
     if (password) site.password = password;
   }
   const version = item.password_version ?? defaults.written.password_version;
   if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
     site.passwordVersion = String(version);
-  problems.push(...passwordProblems(source, path, item, settings.privacy, defaults));
-  return { site, path: formatPath(path), domainAt: () => locate(source, [...path, 'domain']) };
+  passwordProblems(source, path, item, settings.privacy, defaults, problems);
+  return { site, source, index };
+}
+
+/** ignore_changes of defaults and of the site, once each, in field order. */
+function ignoredFields(fromDefaults: readonly FieldName[], own: readonly FieldName[]): FieldName[] {
+  if (fromDefaults.length === 0 && own.length === 0) return [];
+  const ignored = new Set([...fromDefaults, ...own]);
+  return FIELD_ORDER.filter((field) => ignored.has(field));
 }
 
 /**
@@ -214,8 +232,14 @@ function expiredRuleAdvice(rules: readonly WrittenRule[], today: string): Config
 }
 
 /** What the user wrote for this site (its own values over the defaults), minus any password reference. */
-function writtenValues(...blocks: Readonly<Record<string, unknown>>[]): Record<string, unknown> {
-  const { password: _password, ...values } = Object.assign({}, ...blocks) as Record<string, unknown>;
+function writtenValues(
+  defaults: Readonly<Record<string, unknown>>,
+  own: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const block of [defaults, own]) {
+    for (const key of Object.keys(block)) if (key !== 'password') values[key] = block[key];
+  }
   return values;
 }
 
@@ -225,47 +249,49 @@ function passwordProblems(
   item: Readonly<Record<string, unknown>>,
   privacy: Privacy,
   defaults: Defaults,
-): ConfigProblem[] {
+  problems: ConfigProblem[],
+): void {
   const written = item.password !== undefined || defaults.passwordWritten;
   if (privacy === 'password' && !written) {
     const own = item.privacy !== undefined;
     const from = own || !defaults.privacyAt ? '' : ` (from defaults at ${formatLocation(defaults.privacyAt())})`;
     const message = `has privacy: password${from} but no password; add password: \${NAME}`;
-    return [{ ...problemAt(source, own ? [...path, 'privacy'] : path, message), path: formatPath(path) }];
-  }
-  if (privacy !== 'password' && item.password !== undefined) {
+    problems.push({ ...problemAt(source, own ? [...path, 'privacy'] : path, message), path: formatPath(path) });
+  } else if (privacy !== 'password' && item.password !== undefined) {
     const message = 'is ignored: a password is only used when privacy is password';
-    return [problemAt(source, [...path, 'password'], message, { severity: 'warning' })];
+    problems.push(problemAt(source, [...path, 'password'], message, { severity: 'warning' }));
   }
-  return [];
 }
 
 function checkDomain(
   source: SourceFile,
-  path: DataPath,
+  /** The website's path: messages name its `domain`. */
+  site: DataPath,
   written: string,
   problems: ConfigProblem[],
 ): string | undefined {
   const domain = canonicalDomain(written);
-  if (!isStorableDomain(domain) && isAdoptableDomain(domain)) {
+  const valid = isValidServiceDomain(domain);
+  const storable = valid || isStorableDomain(domain);
+  if (!storable && isAdoptableDomain(domain)) {
     // Validation cannot see the live sites: plan refuses to create it (uncreatableDomains), adopts it when live.
     const message = `${JSON.stringify(written)} is not a valid domain for a new website; the service may already hold it (it stores some such domains), so it is managed when live and never created`;
-    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+    problems.push(problemAt(source, [...site, 'domain'], message, { severity: 'warning' }));
     return domain;
   }
-  if (!isStorableDomain(domain)) {
+  if (!storable) {
     const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
     const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;
-    problems.push(problemAt(source, path, message));
+    problems.push(problemAt(source, [...site, 'domain'], message));
     return undefined;
   }
   if (domain !== written) {
     const message = `${JSON.stringify(written)} is read as ${domain}${readAsWhy(written, domain)}; write ${domain}`;
-    problems.push(problemAt(source, path, message, { severity: 'warning' }));
-  } else if (!isValidServiceDomain(domain)) {
+    problems.push(problemAt(source, [...site, 'domain'], message, { severity: 'warning' }));
+  } else if (!valid) {
     // The service stores it (so sitesync manages it), but it is not a hostname browsers and DNS accept.
     const message = `${JSON.stringify(written)} is not a standard hostname (underscore); the service stores it, so it is managed as written`;
-    problems.push(problemAt(source, path, message, { severity: 'warning' }));
+    problems.push(problemAt(source, [...site, 'domain'], message, { severity: 'warning' }));
   }
   return domain;
 }
@@ -295,10 +321,12 @@ function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
     problems.push({
       severity: 'error',
       code: 'duplicate',
-      path: `${entry.path}.domain`,
-      message: `${entry.site.domain} is listed twice: also at ${formatLocation(earlier.domainAt())} (${earlier.path})`,
-      source: entry.domainAt(),
+      path: `${formatPath(['websites', entry.index])}.domain`,
+      message: `${entry.site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', earlier.index])})`,
+      source: domainAt(entry),
     });
   }
   return problems;
 }
+
+const domainAt = (entry: Entry): SourceLocation => locate(entry.source, ['websites', entry.index, 'domain']);

@@ -6,12 +6,13 @@
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { countOf } from '../model/text.js';
-import { type BuildOptions, buildState } from './build.js';
+import { type BuildOptions, buildSteps } from './build.js';
 import type { Env } from './env.js';
 import { listConfigFiles, type ReadOptions, readConfigFile } from './files.js';
 import { quickParse } from './quick-parse.js';
 import { checkSchema, schemaAccepts } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
+import { runSteps, runStepsYielding } from './steps.js';
 import type { LoadedFile } from './top-level.js';
 import { parseConfigText } from './yaml-file.js';
 
@@ -28,6 +29,8 @@ export interface LoadOptions extends Omit<ReadOptions, 'limit'>, BuildOptions {
   files: string[];
   cwd: string;
   env: Env;
+  /** Called with the files' texts once all are read, before they are parsed (an early listing scans `api.url`). */
+  onRead?: (texts: readonly string[]) => void;
 }
 
 /**
@@ -61,33 +64,12 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     else sources.push({ text: read.text, file: file.display });
   }
   if (problems.length === 0) {
-    const quick = loadQuickly(sources, options);
+    options.onRead?.(sources.map((source) => source.text));
+    const quick = await runStepsYielding(quickSteps(sources, options), options.signal);
     if (quick) return quick;
   }
   const order = listing.files.map((file) => file.display);
-  return finishInterruptibly(loadSteps(sources, problems, order, options), options.signal);
-}
-
-/**
- * Runs the steps of a slow load, letting the event loop in between them: a
- * SIGTERM during a long check (a file of 100,000 unknown keys) is seen after
- * the step in progress, not after the whole load, and ends it as `interrupted`.
- */
-async function finishInterruptibly<T>(steps: Generator<void, T>, signal: AbortSignal | undefined): Promise<T> {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
-    if (signal?.aborted) throw new SitesyncError('interrupted', 'interrupted while checking the configuration');
-  }
-}
-
-/** The steps run at once (text in memory: nothing to interrupt). */
-function finish<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runStepsYielding(loadSteps(sources, problems, order, options), options.signal);
 }
 
 /** One configuration given as text (no file is read): `file` is the name its messages show. */
@@ -110,21 +92,28 @@ export function loadConfigText(text: string, file: string, env: Env, options: Bu
  */
 export function loadConfigTexts(sources: readonly ConfigText[], env: Env, options: BuildOptions = {}): LoadResult {
   const order = sources.map((source) => source.file);
-  return loadQuickly(sources, { env, ...options }) ?? finish(loadSteps(sources, [], order, { env, ...options }));
+  const all = { env, ...options };
+  return runSteps(quickSteps(sources, all)) ?? runSteps(loadSteps(sources, [], order, all));
 }
 
 /**
  * A configuration without a single problem, read the fast way (quick-parse.ts);
- * undefined at the first sign of anything else, and loadSources says what.
+ * undefined at the first sign of anything else, and loadSteps says what.
+ * Pauses after each file's parse and schema check, and in the build.
  */
-function loadQuickly(sources: readonly ConfigText[], options: BuildOptions & { env: Env }): LoadResult | undefined {
+function* quickSteps(
+  sources: readonly ConfigText[],
+  options: BuildOptions & { env: Env },
+): Generator<void, LoadResult | undefined> {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
     const quick = quickParse(source.text, source.file);
+    yield;
     if (!quick || !schemaAccepts(quick.data)) return undefined;
     loaded.push({ source: quick.source, config: quick.data });
+    yield;
   }
-  const built = buildState(loaded, options.env, options);
+  const built = yield* buildSteps(loaded, options.env, options);
   if (!built.state || built.problems.length > 0) return undefined;
   return {
     state: built.state,
@@ -155,7 +144,7 @@ function* loadSteps(
     // Possibly invalid data: the checks that follow guard every value they read.
     loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
   }
-  const built = buildState(loaded, options.env, options);
+  const built = yield* buildSteps(loaded, options.env, options);
   append(problems, built.problems);
   yield;
 

@@ -2,11 +2,16 @@
  * Listing while parsing: when the connection does not depend on the
  * configuration (the URL from the request or SITESYNC_URL, which win over
  * `api.url` anyway), the full listing starts before the configuration is
- * read, so the pages arrive while it is parsed and validated. Listing is
- * read-only; a configuration that fails (or declares `targets:`) cancels it
- * and waits for it to settle. docs/architecture.md says when it starts.
+ * read; when the URL is the file's `api.url`, as soon as the files are read,
+ * from a scan of their text (config/api-url-scan.ts). The pages arrive while
+ * the configuration is parsed and validated. Listing is read-only; a
+ * configuration that fails (or declares `targets:`, or whose `api.url` is not
+ * the one scanned) cancels it and waits for it to settle.
+ * docs/architecture.md says when it starts.
  */
 import type { Connection, WebsitesApi } from '../api/index.js';
+import { scanApiUrl } from '../config/api-url-scan.js';
+import type { DesiredState } from '../model/desired-state.js';
 import type { LiveWebsite } from '../model/website.js';
 import type { WriteOnlySync } from '../plan/index.js';
 import { connectionOf, openClient } from './connect.js';
@@ -21,6 +26,8 @@ export interface EarlyListing {
   live(): Promise<LiveWebsite[]>;
   /** Aborts the listing, waits for it to settle and closes the client. */
   cancel(): Promise<void>;
+  /** The `api.url` it was started with, scanned from the configuration's text (undefined: the request's or env's URL). */
+  scannedApiUrl?: string;
 }
 
 /**
@@ -35,16 +42,19 @@ export interface EarlyListing {
 export function startEarlyListing(
   request: RunRequest & { syncWriteOnly?: WriteOnlySync | false },
   context: EngineContext,
+  /** The configuration's `api.url` as scanned from its text (used only when neither the request nor env has a URL). */
+  scannedApiUrl?: string,
 ): EarlyListing | undefined {
   const { only, targets, target, syncWriteOnly } = request;
   if (only.length > 0 || targets.length > 0 || target !== undefined) return undefined;
   if (syncWriteOnly && syncWriteOnly.sites.length > 0) return undefined;
   if (context.signal?.aborted) return undefined; // stopped already: the load says so, and nothing is sent
   const fromEnv = context.env.SITESYNC_URL;
-  if (request.url === undefined && (fromEnv === undefined || fromEnv.trim() === '')) return undefined;
+  const urlOutside = request.url !== undefined || (fromEnv !== undefined && fromEnv.trim() !== '');
+  if (!urlOutside && scannedApiUrl === undefined) return undefined;
   let connection: Connection;
   try {
-    connection = connectionOf(request, context);
+    connection = connectionOf(request, context, urlOutside ? undefined : scannedApiUrl);
   } catch {
     return undefined; // the same error comes again, in its usual place, once the configuration is valid
   }
@@ -61,6 +71,7 @@ export function startEarlyListing(
   return {
     connection,
     api,
+    ...(!urlOutside && { scannedApiUrl }),
     live: () => listing,
     cancel: async () => {
       controller.abort();
@@ -71,11 +82,41 @@ export function startEarlyListing(
 }
 
 /** Runs `load` (reading and validating the configuration) while `early` lists; a failed load cancels the listing. */
-export async function whileListing<T>(early: EarlyListing | undefined, load: () => Promise<T>): Promise<T> {
+export async function whileListing<T>(
+  early: Pick<EarlyListing, 'cancel'> | undefined,
+  load: () => Promise<T>,
+): Promise<T> {
   try {
     return await load();
   } catch (error) {
     await early?.cancel();
     throw error;
   }
+}
+
+/**
+ * Loads the configuration (`load`) while listing: the listing starts before
+ * when the URL is the request's or env's, else once the files are read if
+ * their `api.url` can be scanned (`load` calls `onRead` with their texts).
+ * A listing whose scanned URL the loaded configuration contradicts is cancelled.
+ */
+export async function loadWhileListing(
+  request: RunRequest & { syncWriteOnly?: WriteOnlySync | false },
+  context: EngineContext,
+  load: (onRead?: (texts: readonly string[]) => void) => Promise<DesiredState>,
+): Promise<{ state: DesiredState; early: EarlyListing | undefined }> {
+  let early = startEarlyListing(request, context);
+  const onRead =
+    early === undefined
+      ? (texts: readonly string[]) => {
+          const scanned = scanApiUrl(texts, context.env);
+          if (scanned !== undefined) early = startEarlyListing(request, context, scanned);
+        }
+      : undefined;
+  const state = await whileListing({ cancel: () => early?.cancel() ?? Promise.resolve() }, () => load(onRead));
+  if (early?.scannedApiUrl !== undefined && early.scannedApiUrl !== state.apiUrl) {
+    await early.cancel();
+    early = undefined;
+  }
+  return { state, early };
 }

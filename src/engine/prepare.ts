@@ -36,9 +36,11 @@ export async function loadDesiredState(
   shared: Pick<RunRequest, 'files' | 'target'>,
   context: EngineContext,
   secrets: SecretMode = 'resolve',
+  /** Given the files' texts once read, before parsing (engine/early-listing.ts). */
+  onRead?: (texts: readonly string[]) => void,
 ): Promise<DesiredState> {
   const { cwd, env, signal } = context;
-  const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal });
+  const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal, ...(onRead && { onRead }) });
   // A configuration declaring targets is loaded again for each target, whose run reports its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
   const { omitted } = loaded;

@@ -63,15 +63,24 @@ describe('plan lists while the configuration is read', () => {
   it('a configuration failing validation after the listing fails as before, with only the listing sent', async () => {
     const { run } = await planFromFifo(INVALID);
     expect(requests.map((request) => request.method)).toEqual(['GET']);
-    // As before: the URL from the file itself (api.url last, so the lines match) means no early listing.
+    // As before: an api.url the scan does not read (a flow mapping; last, so the lines match) means no early listing.
     requests = [];
     const sequential = workspace(server, { SITESYNC_URL: '' });
-    sequential.write('websites.yaml', `${INVALID}api:\n  url: ${server.url}\n`);
+    sequential.write('websites.yaml', `${INVALID}api: { url: ${server.url} }\n`);
     const before = await sequential.run(['plan', '--format', 'json']);
     expect(requests).toEqual([]);
     expect(run.err).toContain('websites.yaml:4');
     expect(run.code).toBe(before.code);
     expect(run.err).toBe(before.err);
+  });
+
+  it('with the URL only in api.url, the plan is the usual one, from one listing', async () => {
+    const ws = workspace(server, { SITESYNC_URL: '' });
+    ws.write('websites.yaml', `version: 1\napi:\n  url: ${server.url}\nwebsites:\n  - domain: a.example.com\n`);
+    const run = await ws.run(['plan', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(requests).toEqual([expect.objectContaining({ method: 'GET', path: '/api/v1/websites', status: 200 })]);
+    expect(JSON.parse(run.out).summary).toMatchObject({ create: 0, update: 0, delete: 0 });
   });
 
   it('no listing starts when --sync-write-only names a site: its typo is refused before any request', async () => {

@@ -230,6 +230,18 @@ describe('loadConfig files', () => {
     ]);
   });
 
+  it('hands the texts read to onRead before parsing them (an early listing scans api.url), and only when all were read', async () => {
+    const broken = 'version: 1\napi:\n  url: https://stats.example.com\nwebsites: [\n';
+    const cwd = tempConfigDir({ 'conf/a.yaml': broken, 'conf/b.yaml': 'version: 1\n' });
+    const seen: string[][] = [];
+    const result = await loadConfig({ files: ['conf'], cwd, env: {}, onRead: (texts) => seen.push([...texts]) });
+    expect(result.errors.length).toBeGreaterThan(0);
+    expect(seen).toEqual([[broken, 'version: 1\n']]);
+    seen.length = 0;
+    await loadConfig({ files: ['conf', 'missing.yaml'], cwd, env: {}, onRead: (texts) => seen.push([...texts]) });
+    expect(seen).toEqual([]);
+  });
+
   it('reports an empty directory, and several missing files at once', async () => {
     const cwd = tempConfigDir({ 'empty/.keep': '' });
     const result = await loadConfig({ files: ['empty', 'x.yaml', 'y.yaml'], cwd, env: {} });

@@ -9,7 +9,7 @@
  */
 import { resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
-import { startEarlyListing, whileListing } from '../../engine/early-listing.js';
+import { loadWhileListing, whileListing } from '../../engine/early-listing.js';
 import { type PlanRequest, planTarget } from '../../engine/plan-target.js';
 import { loadDesiredState } from '../../engine/prepare.js';
 import { refuseTargetsWithout } from '../../engine/targets.js';
@@ -82,8 +82,9 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
   const context = cliContext(io, shared.logLevel);
   // Passwords are resolved where they are needed: requireResentPasswords, after planning.
   const request = planRequest(shared, flags);
-  const early = startEarlyListing(request, context);
-  const root = await whileListing(early, () => loadDesiredState(shared, context, 'check'));
+  const { state: root, early } = await loadWhileListing(request, context, (onRead) =>
+    loadDesiredState(shared, context, 'check', onRead),
+  );
   if (root.targets !== undefined) {
     await early?.cancel();
     return planTargets(root.targets, request, shared, flags, bound, io);
