@@ -1,0 +1,76 @@
+// Listings from servers that paginate differently from the reference server (through a rewriting proxy):
+// the client must still read every site, or fail; a partial listing would make a prune plan wrong.
+import { afterEach, describe, expect, it } from 'vitest';
+import { plan } from '../../src/plan/index.js';
+import { type FaultProxy, type ProxiedRequest, startFaultProxy } from '../helpers/fault-proxy.js';
+import { desired, policy } from '../plan/builders.js';
+import { type Setup, seed, setup } from './support.js';
+
+interface PageBody {
+  data: { id: number }[];
+  links?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}
+
+const isListing = (request: ProxiedRequest) => request.method === 'GET' && request.path.startsWith('/api/v1/websites?');
+
+describe('a listing through a server that paginates differently', () => {
+  let env: Setup;
+  let proxy: FaultProxy;
+  afterEach(async () => {
+    await proxy.close();
+    await env.close();
+  });
+
+  async function start(count: number, rewrite: (page: PageBody, request: ProxiedRequest) => void) {
+    env = await setup('normal');
+    await seed(env.server, count);
+    proxy = await startFaultProxy({
+      target: env.server.url,
+      rewrite: (request, body) => {
+        if (!isListing(request)) return undefined;
+        rewrite(body as PageBody, request);
+        return body;
+      },
+    });
+    return env.connect({ url: proxy.url });
+  }
+
+  // Laravel's simple pagination: no last_page, no total, no next link; only a short (or empty) page ends it.
+  it.each([
+    ['with', false],
+    ['without', true],
+  ])(
+    'without last_page, total or next (%s per_page): every site of exactly full pages is read',
+    async (_, dropPerPage) => {
+      const client = await start(200, (page) => {
+        delete page.links;
+        for (const key of ['last_page', 'total', 'next_page_url', ...(dropPerPage ? ['per_page'] : [])]) {
+          delete page.meta?.[key];
+        }
+      });
+      const sites = await client.listWebsites();
+      expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+      expect(client.stats.requests).toBe(3); // two full pages, then the empty page that ends the listing
+
+      // A prune plan over it deletes exactly the one site left out of the configuration, and creates nothing.
+      const config = sites.filter((site) => site.domain !== 'site-150.example.com').map((site) => desired(site.domain));
+      const changes = plan(config, sites, policy({ prune: true })).changes;
+      expect(changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['delete site-150.example.com']);
+    },
+  );
+
+  it('a page shorter than the announced total is an error after reading again, never a partial listing', async () => {
+    // A server whose count includes a site its pages never show (page 2 loses its last record).
+    const client = await start(200, (page, request) => {
+      if (new URL(request.path, 'http://server').searchParams.get('page') === '2') page.data.pop();
+    });
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'protocol',
+      details: { reason: 'unstable_listing' },
+      message:
+        'the website list changed while it was read, 3 times (199 websites read, 200 announced); nothing was changed, try again when no one else is editing the account',
+    });
+    expect(client.stats.requests).toBe(6);
+  });
+});
