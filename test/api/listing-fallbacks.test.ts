@@ -12,6 +12,7 @@ interface PageBody {
   meta?: Record<string, unknown>;
 }
 
+const pageOf = (request: ProxiedRequest) => new URL(request.path, 'http://server').searchParams.get('page');
 const isListing = (request: ProxiedRequest) => request.method === 'GET' && request.path.startsWith('/api/v1/websites?');
 
 describe('a listing through a server that paginates differently', () => {
@@ -63,7 +64,7 @@ describe('a listing through a server that paginates differently', () => {
   it('a page shorter than the announced total is an error after reading again, never a partial listing', async () => {
     // A server whose count includes a site its pages never show (page 2 loses its last record).
     const client = await start(200, (page, request) => {
-      if (new URL(request.path, 'http://server').searchParams.get('page') === '2') page.data.pop();
+      if (pageOf(request) === '2') page.data.pop();
     });
     await expect(client.listWebsites()).rejects.toMatchObject({
       code: 'protocol',
@@ -72,5 +73,43 @@ describe('a listing through a server that paginates differently', () => {
         'the website list changed while it was read, 3 times (199 websites read, 200 announced); nothing was changed, try again when no one else is editing the account',
     });
     expect(client.stats.requests).toBe(6);
+  });
+
+  it('with a next link but no last_page or total: the last full page ends the listing, without an extra request', async () => {
+    const client = await start(200, (page) => {
+      delete page.meta?.last_page;
+      delete page.meta?.total;
+    });
+    expect(await client.listWebsites()).toHaveLength(200);
+    expect(client.stats.requests).toBe(2);
+  });
+
+  it('a last_page past 10,000 pages is refused after the first request', async () => {
+    const client = await start(3, (page) => {
+      if (page.meta) page.meta.last_page = 10_001;
+    });
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'protocol',
+      message: 'the listing claims 10001 pages; refusing to read that many',
+    });
+    expect(client.stats.requests).toBe(1);
+  });
+
+  // A cache in front of the service that ignores the query string answers page 1 for every page.
+  it.each([
+    ['that says which page it is', 'asked for page 2, got page 1'],
+    ['that does not say which page it is', 'website 1 appeared on two pages'],
+  ])('a server answering page 1 again, %s, is an error, never a listing', async (_, problem) => {
+    let first: PageBody | undefined;
+    const client = await start(150, (page) => {
+      first ??= structuredClone(page);
+      Object.assign(page, structuredClone(first));
+      if (problem.startsWith('website')) delete page.meta?.current_page;
+    });
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'protocol',
+      details: { reason: 'unstable_listing' },
+      message: expect.stringContaining(`3 times (${problem})`),
+    });
   });
 });
