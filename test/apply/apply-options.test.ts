@@ -1,0 +1,116 @@
+// What applyPlan accounts for beyond the plain run: changes to skip, a delete already done, a password
+// sent from the configuration, the journal's reasons, the requests a run cost, the read-back left out.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { memoryJournal } from '../../src/apply/journal.js';
+import type { DesiredWebsite } from '../../src/model/website.js';
+import { plan } from '../../src/plan/index.js';
+import { desired, policy } from '../plan/builders.js';
+import { type ApplyFixture, domainsInDb, startFixture } from './support.js';
+
+const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
+
+describe('applyPlan options and outcomes', () => {
+  let fx: ApplyFixture;
+  beforeEach(async () => {
+    fx = await startFixture('normal');
+  });
+  afterEach(() => fx.close());
+
+  const planFor = async (config: DesiredWebsite[]) =>
+    plan(config, await fx.api.listWebsites(), policy({ prune: true }));
+
+  test('a change to skip is not sent, and is journalled with its reason', async () => {
+    const config = [desired('done.example'), desired('todo.example')];
+    const journal = memoryJournal();
+    const skip = new Map([['done.example', 'already applied: the live state matches the plan']]);
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api, { skip, journal });
+    expect(result.changes).toEqual([
+      {
+        action: 'create',
+        domain: 'done.example',
+        id: null,
+        outcome: 'skipped',
+        reason: 'already applied: the live state matches the plan',
+      },
+      { action: 'create', domain: 'todo.example', id: 1, outcome: 'applied' },
+    ]);
+    expect(result.counts).toEqual({ applied: 1, failed: 0, skipped: 1, total: 2 });
+    expect(await domainsInDb(fx.server)).toEqual(['todo.example']);
+    expect(journal.entries.filter((entry) => entry.event !== 'planned')).toEqual([
+      {
+        event: 'skipped',
+        action: 'create',
+        domain: 'done.example',
+        id: null,
+        reason: 'already applied: the live state matches the plan',
+      },
+      { event: 'started', action: 'create', domain: 'todo.example', id: null },
+      { event: 'succeeded', action: 'create', domain: 'todo.example', id: 1 },
+    ]);
+  });
+
+  test('a delete of a site already gone counts as applied, saying so', async () => {
+    const gone = await fx.other.createWebsite(desired('gone.example'));
+    const planned = await planFor([]);
+    await fx.other.deleteWebsite(gone.id);
+    const journal = memoryJournal();
+    const result = await applyPlan(planned, new Map(), fx.api, { journal });
+    expect(result.changes).toEqual([
+      { action: 'delete', domain: 'gone.example', id: gone.id, outcome: 'applied', reason: 'already gone' },
+    ]);
+    expect(result.verification).toEqual({ status: 'checked', divergences: [] });
+    expect(journal.entries.at(-1)).toEqual({
+      event: 'succeeded',
+      action: 'delete',
+      domain: 'gone.example',
+      id: gone.id,
+      reason: 'already gone',
+    });
+  });
+
+  test('a password the plan sends comes from the configuration', async () => {
+    const site = await fx.other.createWebsite(desired('locked.example'));
+    const config = [desired('locked.example', { privacy: 'password' }, { password: 'correct-horse-battery' })];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
+    expect(result.changes).toEqual([{ action: 'update', domain: 'locked.example', id: site.id, outcome: 'applied' }]);
+    expect(result.verification).toEqual({ status: 'checked', divergences: [] });
+    expect((await fx.api.getWebsite(site.id))?.hasPassword).toBe(true);
+  });
+
+  test('a plan that sends a password the configuration does not hold fails that change, sending nothing', async () => {
+    const site = await fx.other.createWebsite(desired('locked.example'));
+    const config = [desired('locked.example', { privacy: 'password' }, { password: 'correct-horse-battery' })];
+    const planned = await planFor(config);
+    const result = await applyPlan(planned, byDomain([desired('locked.example', { privacy: 'password' })]), fx.api);
+    expect(result.changes).toEqual([
+      expect.objectContaining({
+        action: 'update',
+        domain: 'locked.example',
+        id: site.id,
+        outcome: 'failed',
+        code: 'config',
+        reason: expect.stringContaining('the plan sends a password, but the configuration has none'),
+      }),
+    ]);
+    expect(result.requests).toBe(0);
+    expect((await fx.api.getWebsite(site.id))?.settings.privacy).toBe(site.settings.privacy);
+  });
+
+  test('a create missing from the configuration map is sent with the plan settings', async () => {
+    const config = [desired('planned.example', { privacy: 'private', favorite: true })];
+    const result = await applyPlan(await planFor(config), new Map(), fx.api);
+    expect(result.changes).toEqual([{ action: 'create', domain: 'planned.example', id: 1, outcome: 'applied' }]);
+    expect((await fx.api.getWebsite(1))?.settings).toMatchObject({ privacy: 'private', favorite: true });
+  });
+
+  test('without the read-back: only the writes are sent, and counted', async () => {
+    const config = [desired('a.example'), desired('b.example')];
+    const planned = await planFor(config);
+    const result = await applyPlan(planned, byDomain(config), fx.api, { verify: false });
+    expect(result.verification).toEqual({ status: 'not_needed', divergences: [] });
+    expect(result.requests).toBe(2);
+    const checked = await applyPlan(await planFor([]), new Map(), fx.api);
+    expect(checked.requests).toBe(2 + 1); // two deletes, then one listing (cheaper than two reads)
+  });
+});
