@@ -112,7 +112,7 @@ async function readPages(fetchPage: PageFetcher, concurrency: number, signal?: A
   if (first.lastPage > MAX_PAGES) {
     throw new SitesyncError('protocol', `the listing claims ${first.lastPage} pages; refusing to read that many`);
   }
-  const rest = Array.from({ length: Math.max(0, first.lastPage - 1) }, (_, i) => i + 2);
+  const rest = Array.from({ length: first.lastPage - 1 }, (_, i) => i + 2); // last_page 0: length -1 counts as 0
   return [first, ...(await mapConcurrently(rest, concurrency, signal, fetchPage))];
 }
 

@@ -23,43 +23,42 @@ describe('a listing through a server that paginates differently', () => {
     await env.close();
   });
 
-  async function start(count: number, rewrite: (page: PageBody, request: ProxiedRequest) => void) {
+  /** `answer` edits the page in place, or returns the body to send instead. */
+  async function start(count: number, answer: (page: PageBody, request: ProxiedRequest) => unknown) {
     env = await setup('normal');
     await seed(env.server, count);
     proxy = await startFaultProxy({
       target: env.server.url,
       rewrite: (request, body) => {
         if (!isListing(request)) return undefined;
-        rewrite(body as PageBody, request);
-        return body;
+        return answer(body as PageBody, request) ?? body;
       },
     });
     return env.connect({ url: proxy.url });
   }
 
-  // Laravel's simple pagination: no last_page, no total, no next link; only a short (or empty) page ends it.
+  // Laravel's simple pagination (no last_page, no total, no next link), or a bare array of sites:
+  // only a short (or empty) page ends the listing.
   it.each([
-    ['with', false],
-    ['without', true],
-  ])(
-    'without last_page, total or next (%s per_page): every site of exactly full pages is read',
-    async (_, dropPerPage) => {
-      const client = await start(200, (page) => {
-        delete page.links;
-        for (const key of ['last_page', 'total', 'next_page_url', ...(dropPerPage ? ['per_page'] : [])]) {
-          delete page.meta?.[key];
-        }
-      });
-      const sites = await client.listWebsites();
-      expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
-      expect(client.stats.requests).toBe(3); // two full pages, then the empty page that ends the listing
+    ['simple pagination', (page: PageBody) => ({ ...page, links: undefined, meta: { per_page: 100 } })],
+    ['a bare array', (page: PageBody) => page.data],
+  ])('%s: every site of exactly full pages is read', async (_, answer) => {
+    const client = await start(200, answer);
+    const sites = await client.listWebsites();
+    expect(sites.map((site) => site.id)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(client.stats.requests).toBe(3); // two full pages, then the empty page that ends the listing
 
-      // A prune plan over it deletes exactly the one site left out of the configuration, and creates nothing.
-      const config = sites.filter((site) => site.domain !== 'site-150.example.com').map((site) => desired(site.domain));
-      const changes = plan(config, sites, policy({ prune: true })).changes;
-      expect(changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['delete site-150.example.com']);
-    },
-  );
+    // A prune plan over it deletes exactly the one site left out of the configuration, and creates nothing.
+    const config = sites.filter((site) => site.domain !== 'site-150.example.com').map((site) => desired(site.domain));
+    const changes = plan(config, sites, policy({ prune: true })).changes;
+    expect(changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['delete site-150.example.com']);
+  });
+
+  it('a next link on every page, even an empty one: the empty page ends the listing', async () => {
+    const client = await start(100, (page) => ({ data: page.data, links: { next: 'http://server/next' } }));
+    expect(await client.listWebsites()).toHaveLength(100);
+    expect(client.stats.requests).toBe(2);
+  });
 
   it('a page shorter than the announced total is an error after reading again, never a partial listing', async () => {
     // A server whose count includes a site its pages never show (page 2 loses its last record).

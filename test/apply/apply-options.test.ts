@@ -5,8 +5,9 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import { memoryJournal } from '../../src/apply/journal.js';
 import type { DesiredWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/index.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, domainsInDb, startFixture } from './support.js';
+import { type ApplyFixture, domainsInDb, startFixture, testClient } from './support.js';
 
 const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
 
@@ -112,5 +113,25 @@ describe('applyPlan options and outcomes', () => {
     expect(result.requests).toBe(2);
     const checked = await applyPlan(await planFor([]), new Map(), fx.api);
     expect(checked.requests).toBe(2 + 1); // two deletes, then one listing (cheaper than two reads)
+  });
+
+  test('a read-back the server does not answer leaves the run unverified, saying why', async () => {
+    const proxy = await startFaultProxy({ target: fx.server.url });
+    const api = testClient(proxy.url, fx.server.key);
+    try {
+      const config = [desired('new.example')];
+      const planned = plan(config, await api.listWebsites(), policy({ prune: true }));
+      proxy.setPlan((request) => (request.method === 'GET' ? 'server-500' : 'pass'));
+      const result = await applyPlan(planned, byDomain(config), api);
+      expect(result.changes).toEqual([{ action: 'create', domain: 'new.example', id: 1, outcome: 'applied' }]);
+      expect(result.verification).toEqual({
+        status: 'unavailable',
+        divergences: [],
+        error: expect.stringMatching(/^could not read the sites back: GET \/api\/v1\/websites.* → 500/),
+      });
+    } finally {
+      await api.close();
+      await proxy.close();
+    }
   });
 });
