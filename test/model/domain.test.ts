@@ -145,7 +145,7 @@ describe('which domains the service validates, stores, or holds only from before
     ['a\\b.example', false, false, false],
     ['a\tb.example', false, false, false],
     ['a\x7fb.example', false, false, false],
-    ['${HOST}.example', false, false, false],
+    ['$' + '{HOST}.example', false, false, false], // an environment reference left unexpanded
   ])('%j: valid %s, storable %s, adoptable %s', (domain, valid, storable, adoptable) => {
     expect(isValidServiceDomain(domain)).toBe(valid);
     expect(isStorableDomain(domain)).toBe(storable);
