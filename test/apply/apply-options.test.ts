@@ -8,7 +8,7 @@ import { plan } from '../../src/plan/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, domainsInDb, startFixture, testClient } from './support.js';
+import { type ApplyFixture, domainsInDb, seedWebsites, startFixture, testClient } from './support.js';
 
 const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
 
@@ -167,5 +167,21 @@ describe('applyPlan options and outcomes', () => {
     } finally {
       await api.close();
     }
+  });
+
+  test('the read-back after 3 creates in an account of 400 reads the 3 sites, not 5 pages of the listing', async () => {
+    await seedWebsites(
+      fx.server,
+      Array.from({ length: 400 }, (_, i) => `kept-${i}.example`),
+    );
+    const config = [
+      ...Array.from({ length: 400 }, (_, i) => desired(`kept-${i}.example`)),
+      ...['a', 'b', 'c'].map((name) => desired(`${name}.example`)),
+    ];
+    const planned = await planFor(config);
+    const before = fx.api.stats.requests;
+    const result = await applyPlan(planned, byDomain(config), fx.api);
+    expect(result.verification).toEqual({ status: 'checked', divergences: [] });
+    expect(fx.api.stats.requests - before).toBe(3 + 3);
   });
 });
