@@ -18,7 +18,8 @@ export default {
   // A loaded 2-core machine slows a mutant's tests several-fold: a timeout must mean an endless loop, not load.
   timeoutMS: 10_000,
   timeoutFactor: 2.5,
-  // Static mutants (module-level constants) need every test re-run without per-test coverage: slow, and run apart.
+  // Static mutants (module-level constants, evaluated once at import) can only be tested by re-running every
+  // test for each: ignored (reported as such, not scored).
   ignoreStatic: true,
   tempDirName: '.stryker-tmp',
 };
