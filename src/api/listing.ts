@@ -75,15 +75,15 @@ export async function listNamed(
   const found = new Map<number, LiveWebsite>();
   for (const domain of wanted) {
     const spellings = searchSpellings(domain);
-    let hits = 0;
+    let hit = false;
     for (const spelling of spellings) {
       for (const site of await search(spelling)) {
         if (canonicalDomain(site.domain) !== domain) continue;
         found.set(site.id, site);
-        hits++;
+        hit = true;
       }
     }
-    if (hits === 0 && spellings.length > 1) return named(await search(undefined));
+    if (!hit && spellings.length > 1) return named(await search(undefined));
   }
   return [...found.values()].sort((a, b) => a.id - b.id);
 }

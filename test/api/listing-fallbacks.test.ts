@@ -54,6 +54,12 @@ describe('a listing through a server that paginates differently', () => {
     expect(changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['delete site-150.example.com']);
   });
 
+  it('a bare array: a short page is the last one, without an extra request', async () => {
+    const client = await start(150, (page) => page.data);
+    expect(await client.listWebsites()).toHaveLength(150);
+    expect(client.stats.requests).toBe(2);
+  });
+
   it('a next link on every page, even an empty one: the empty page ends the listing', async () => {
     const client = await start(100, (page) => ({ data: page.data, links: { next: 'http://server/next' } }));
     expect(await client.listWebsites()).toHaveLength(100);
@@ -110,5 +116,24 @@ describe('a listing through a server that paginates differently', () => {
       details: { reason: 'unstable_listing' },
       message: expect.stringContaining(`3 times (${problem})`),
     });
+  });
+
+  it('a page that keeps failing fails the listing with its own error, never a partial listing', async () => {
+    const client = await start(250, () => undefined);
+    proxy.setPlan((request) => (pageOf(request) === '2' ? 'server-500' : 'pass'));
+    await expect(client.listWebsites()).rejects.toMatchObject({
+      code: 'server',
+      message: expect.stringContaining('page=2'),
+    });
+  });
+
+  it('an interrupt during the concurrent pages stops the listing as interrupted', async () => {
+    const controller = new AbortController();
+    const client = await start(250, () => undefined);
+    proxy.setPlan((request) => {
+      if (pageOf(request) === '2') controller.abort(new Error('SIGINT'));
+      return 'pass';
+    });
+    await expect(client.listWebsites({ signal: controller.signal })).rejects.toMatchObject({ code: 'interrupted' });
   });
 });

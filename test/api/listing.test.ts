@@ -75,6 +75,9 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     const sites = await env.client.listWebsitesNamed(['Example.com', 'other.test', 'absent.test']);
     expect(sites.map((site) => `${site.id} ${site.domain}`)).toEqual(['201 example.com', '252 other.test']);
     expect(env.client.stats.requests).toBe(3 + 1 + 1);
+    // One lookup walks the search's pages until the exact domain (on page 3), then stops.
+    expect((await env.client.findWebsite('example.com'))?.id).toBe(201);
+    expect(env.client.stats.requests).toBe(3 + 1 + 1 + 3);
   });
 
   it('lists named sites in id order, whatever the order asked', async () => {

@@ -96,6 +96,7 @@ describe('applyPlan options and outcomes', () => {
       }),
     ]);
     expect(result.requests).toBe(0);
+    expect(result.verification).toEqual({ status: 'not_needed', divergences: [] }); // nothing was applied
     expect((await fx.api.getWebsite(site.id))?.settings.privacy).toBe(site.settings.privacy);
   });
 
@@ -183,5 +184,40 @@ describe('applyPlan options and outcomes', () => {
     const result = await applyPlan(planned, byDomain(config), fx.api);
     expect(result.verification).toEqual({ status: 'checked', divergences: [] });
     expect(fx.api.stats.requests - before).toBe(3 + 3);
+  });
+
+  test('the read-back counts sites outside manage and sites kept without prune in the account size', async () => {
+    await seedWebsites(
+      fx.server,
+      Array.from({ length: 200 }, (_, i) => `theirs-${i}.other`),
+    );
+    await seedWebsites(
+      fx.server,
+      Array.from({ length: 200 }, (_, i) => `kept-${i}.example`),
+    );
+    const config = ['a', 'b', 'c'].map((name) => desired(`${name}.example`));
+    const manage = { include: ['*'], exclude: ['*.other'] };
+    const planned = plan(config, await fx.api.listWebsites(), policy({ prune: false, manage }));
+    expect(planned.summary).toMatchObject({ create: 3, outOfScope: 200, kept: 200 });
+    const before = fx.api.stats.requests;
+    await applyPlan(planned, byDomain(config), fx.api);
+    expect(fx.api.stats.requests - before).toBe(3 + 3); // 403 sites: three reads, not five pages
+  });
+
+  test('a create the server answered but did not store is reported missing', async () => {
+    const store = fx.server.server.store;
+    const insertWebsite = store.insertWebsite.bind(store);
+    store.insertWebsite = async (...args) => {
+      const created = await insertWebsite(...args);
+      await store.deleteWebsite(created.accountId, created.id); // lost behind the answer
+      return created;
+    };
+    const config = [desired('lost.example')];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
+    expect(result.changes).toEqual([{ action: 'create', domain: 'lost.example', id: 1, outcome: 'applied' }]);
+    expect(result.verification).toEqual({
+      status: 'checked',
+      divergences: [{ domain: 'lost.example', kind: 'missing' }],
+    });
   });
 });

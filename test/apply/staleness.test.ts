@@ -7,7 +7,7 @@ import { ALREADY_APPLIED } from '../../src/model/apply-result.js';
 import type { Plan } from '../../src/model/plan.js';
 import { fingerprintsOf, plan } from '../../src/plan/index.js';
 import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, startFixture } from './support.js';
+import { type ApplyFixture, MODES, startFixture } from './support.js';
 
 // An update (privacy), a delete and a create: the three kinds of change a plan holds.
 const CONFIG = [
@@ -15,12 +15,12 @@ const CONFIG = [
   desired('create.example', { privacy: 'private', favorite: true }),
 ];
 
-describe('checkFreshness', () => {
+describe.each(MODES)('checkFreshness (%s)', (mode) => {
   let fx: ApplyFixture;
   let planned: Plan;
   let ids: Record<string, number>;
   beforeEach(async () => {
-    fx = await startFixture('normal');
+    fx = await startFixture(mode);
     const update = await fx.other.createWebsite(desired('update.example', { privacy: 'public', email: true }));
     const remove = await fx.other.createWebsite(desired('delete.example'));
     ids = { update: update.id, delete: remove.id };
@@ -79,5 +79,12 @@ describe('checkFreshness', () => {
   test('a site to update that is gone since the plan is stale, not skipped', async () => {
     await fx.other.deleteWebsite(ids.update as number);
     expect((await check(1_000)).moved).toEqual([{ domain: 'update.example', kind: 'gone', moves: [] }]);
+  });
+
+  test.each([1_000, 2])('an interrupt stops the reads as interrupted (%i)', async (liveCount) => {
+    const signal = AbortSignal.abort(new Error('SIGINT'));
+    await expect(
+      checkFreshness(planned.changes, fingerprintsOf(planned), fx.api, { liveCount, signal }),
+    ).rejects.toMatchObject({ code: 'interrupted' });
   });
 });
