@@ -67,6 +67,7 @@ describe('searchSpellings: what to search for to find a site however the service
     ['www.shop.example', ['shop.example']],
     ['xn--bcher-kva.example', ['xn--bcher-kva.example', 'bücher.example']],
     ['BÜCHER.example.', ['xn--bcher-kva.example', 'bücher.example']],
+    ['exa mple.cöm', ['exa mple.cöm']], // no ASCII form: never an empty search (which would match every site)
   ])('%s → %j', (domain, expected) => {
     expect(searchSpellings(domain)).toEqual(expected);
   });
@@ -120,6 +121,8 @@ describe('which domains the service validates, stores, or holds only from before
     ['a_b.example', false, true, true],
     ['_dmarc.example', false, true, true],
     [`_${label('x', 62)}.com`, false, true, true],
+    [`_${LONGEST.slice(1)}`, false, true, true], // 255 characters with an underscore: stored
+    [`-${LONGEST.slice(1)}`, false, false, true], // 255 characters the service holds from before
     ['xn--bcher-kva.example', true, true, true],
     ['', false, false, false],
     ['example', false, false, false],
@@ -170,5 +173,7 @@ describe('byDomain orders by code unit, the same on every machine', () => {
     const sorted = ['b.com', 'a.com', 'B.com', 'a.com'].map((domain) => ({ domain })).sort(byDomain);
     expect(sorted.map((entry) => entry.domain)).toEqual(['B.com', 'a.com', 'a.com', 'b.com']);
     expect(byDomain({ domain: 'a.com' }, { domain: 'a.com' })).toBe(0);
+    expect(byDomain({ domain: 'b.com' }, { domain: 'a.com' })).toBe(1);
+    expect(byDomain({ domain: 'a.com' }, { domain: 'b.com' })).toBe(-1);
   });
 });
