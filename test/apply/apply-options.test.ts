@@ -84,7 +84,9 @@ describe('applyPlan options and outcomes', () => {
     const site = await fx.other.createWebsite(desired('locked.example'));
     const config = [desired('locked.example', { privacy: 'password' }, { password: 'correct-horse-battery' })];
     const planned = await planFor(config);
-    const result = await applyPlan(planned, byDomain([desired('locked.example', { privacy: 'password' })]), fx.api);
+    const journal = memoryJournal();
+    const withoutPassword = byDomain([desired('locked.example', { privacy: 'password' })]);
+    const result = await applyPlan(planned, withoutPassword, fx.api, { journal });
     expect(result.changes).toEqual([
       expect.objectContaining({
         action: 'update',
@@ -97,6 +99,7 @@ describe('applyPlan options and outcomes', () => {
     ]);
     expect(result.requests).toBe(0);
     expect(result.verification).toEqual({ status: 'not_needed', divergences: [] }); // nothing was applied
+    expect(journal.entries.at(-1)).toMatchObject({ event: 'failed', domain: 'locked.example', code: 'config' });
     expect((await fx.api.getWebsite(site.id))?.settings.privacy).toBe(site.settings.privacy);
   });
 
