@@ -15,5 +15,11 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   thresholds: { high: 95, low: 90, break: 90 },
   concurrency: 2,
+  // A loaded 2-core machine slows a mutant's tests several-fold: a timeout must mean an endless loop, not load.
+  timeoutMS: 10_000,
+  timeoutFactor: 2.5,
+  // Static mutants (module-level constants, evaluated once at import) can only be tested by re-running every
+  // test for each: ignored (reported as such, not scored).
+  ignoreStatic: true,
   tempDirName: '.stryker-tmp',
 };

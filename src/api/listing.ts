@@ -75,15 +75,15 @@ export async function listNamed(
   const found = new Map<number, LiveWebsite>();
   for (const domain of wanted) {
     const spellings = searchSpellings(domain);
-    let hits = 0;
+    let hit = false;
     for (const spelling of spellings) {
       for (const site of await search(spelling)) {
         if (canonicalDomain(site.domain) !== domain) continue;
         found.set(site.id, site);
-        hits++;
+        hit = true;
       }
     }
-    if (hits === 0 && spellings.length > 1) return named(await search(undefined));
+    if (!hit && spellings.length > 1) return named(await search(undefined));
   }
   return [...found.values()].sort((a, b) => a.id - b.id);
 }
@@ -112,7 +112,7 @@ async function readPages(fetchPage: PageFetcher, concurrency: number, signal?: A
   if (first.lastPage > MAX_PAGES) {
     throw new SitesyncError('protocol', `the listing claims ${first.lastPage} pages; refusing to read that many`);
   }
-  const rest = Array.from({ length: Math.max(0, first.lastPage - 1) }, (_, i) => i + 2);
+  const rest = Array.from({ length: first.lastPage - 1 }, (_, i) => i + 2); // last_page 0: length -1 counts as 0
   return [first, ...(await mapConcurrently(rest, concurrency, signal, fetchPage))];
 }
 

@@ -30,7 +30,6 @@ export async function readTargets(
   signal?: AbortSignal,
 ): Promise<Map<string, LiveWebsite | undefined>> {
   const found = new Map<string, LiveWebsite | undefined>();
-  if (targets.length === 0) return found;
   if (listingCost(liveCount) < targets.length) {
     const all = await api.listWebsites(signal ? { signal } : {});
     const byId = new Map(all.map((site) => [site.id, site]));

@@ -38,7 +38,7 @@ export async function checkFreshness(
   changes.forEach((change, index) => {
     const site = live.get(change.domain);
     const expected = fingerprints[index]?.fingerprint ?? null;
-    if (site === undefined ? expected === null : expected !== null && fingerprintLive(site) === expected) return;
+    if (site === undefined ? expected === null : fingerprintLive(site) === expected) return;
     if (inPlannedState(change, site)) alreadyApplied.set(change.domain, ALREADY_APPLIED);
     else moved.push(howMoved(change, site));
   });

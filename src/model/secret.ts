@@ -40,10 +40,6 @@ export class Secret {
     return this.#value;
   }
 
-  equals(other: Secret | undefined): boolean {
-    return other !== undefined && other.#value === this.#value;
-  }
-
   toJSON(): string {
     return PLACEHOLDER;
   }
@@ -73,17 +69,11 @@ export class UnresolvedSecret extends Secret {
   override reveal(): string {
     throw new Error(`the password from ${this.variable} was not resolved`);
   }
-
-  override equals(): boolean {
-    return false;
-  }
 }
 
 /** Replaces every registered secret value in `text` with a placeholder. */
 export function redact(text: string): string {
   let out = text;
-  for (const value of registered.keys()) {
-    if (out.includes(value)) out = out.split(value).join(PLACEHOLDER);
-  }
+  for (const value of registered.keys()) out = out.replaceAll(value, PLACEHOLDER);
   return out;
 }

@@ -62,6 +62,7 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     expect((await env.client.findWebsite('WWW.Site-1.Example.com'))?.id).toBe(1);
     expect((await env.client.findWebsite('site-119.example.com'))?.id).toBe(119);
     expect(await env.client.findWebsite('site-1.example')).toBeUndefined();
+    expect(env.client.stats.requests).toBe(3); // one page of matches each: no request past the last page
   });
 
   it('lists named sites through search: every page of substring matches, exact domains kept', async () => {
@@ -74,6 +75,28 @@ describe.each(MODES)('listWebsites against the %s server', (mode) => {
     const sites = await env.client.listWebsitesNamed(['Example.com', 'other.test', 'absent.test']);
     expect(sites.map((site) => `${site.id} ${site.domain}`)).toEqual(['201 example.com', '252 other.test']);
     expect(env.client.stats.requests).toBe(3 + 1 + 1);
+    // One lookup walks the search's pages until the exact domain (on page 3), then stops.
+    expect((await env.client.findWebsite('example.com'))?.id).toBe(201);
+    expect(env.client.stats.requests).toBe(3 + 1 + 1 + 3);
+  });
+
+  it('lists named sites in id order, whatever the order asked', async () => {
+    env = await setup(mode);
+    await seed(env.server, 3);
+    const sites = await env.client.listWebsitesNamed(['site-3.example.com', 'site-1.example.com']);
+    expect(sites.map((site) => site.id)).toEqual([1, 3]);
+  });
+
+  it('an international domain: found by its ASCII or Unicode search, else in the whole account', async () => {
+    env = await setup(mode);
+    await insertWebsite(env.server, 'bücher.example'); // stored in Unicode: only the Unicode search finds it
+    await insertWebsite(env.server, 'cafe\u0301.example'); // a decomposed accent: no search finds it
+    const unicode = await env.client.listWebsitesNamed(['xn--bcher-kva.example']);
+    expect(unicode.map((site) => site.domain)).toEqual(['bücher.example']);
+    expect(env.client.stats.requests).toBe(2);
+    const decomposed = await env.client.listWebsitesNamed(['café.example']);
+    expect(decomposed.map((site) => site.id)).toEqual([2]);
+    expect(env.client.stats.requests).toBe(2 + 3); // two searches, then the whole account
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { acknowledgedBy, refusalOf, unacknowledged } from '../../src/apply/acknowledge.js';
+import { acknowledged, acknowledgedBy, refusalOf, unacknowledged } from '../../src/apply/acknowledge.js';
 import { safetyRefusalText } from '../../src/render/safety-refusal.js';
 
 /** The refusal as apply/ decides it and render/ words it. */
@@ -120,5 +120,30 @@ describe('deletes named with --allow-delete count as acknowledged under the perc
     ]);
     expect(acknowledgedBy(tooManyDeletes, { allowDelete: [], maxDeletes: 9 })).toEqual(['--max-deletes 9']);
     expect(acknowledgedBy(rename, { allowDelete: [] })).toBeUndefined();
+  });
+});
+
+describe('acknowledged and unacknowledged split the violations', () => {
+  test('a glob acknowledges over-limit deletes but not the rename among them', () => {
+    const acks = { allowDelete: ['*.com'] };
+    expect(acknowledged([tooManyDeletes, rename], acks)).toEqual([tooManyDeletes]);
+    expect(unacknowledged([tooManyDeletes, rename], acks)).toEqual([rename]);
+  });
+
+  test('naming one delete of four brings 33.3% of 12 sites to 25%: exactly the limit, acknowledged', () => {
+    const mostlyDeletes: SafetyViolation = { ...tooManyChanged, deletes: ['a.com', 'b.com', 'c.com'] };
+    expect(acknowledged([mostlyDeletes], { allowDelete: ['a.com'] })).toEqual([mostlyDeletes]);
+    expect(acknowledgedBy(mostlyDeletes, { allowDelete: ['a.com'] })).toEqual(['--allow-delete a.com']);
+    expect(acknowledged([{ ...mostlyDeletes, total: 11 }], { allowDelete: ['a.com'] })).toEqual([]); // 27.3%
+  });
+
+  test('a raised percentage is named among the flags that acknowledged the share', () => {
+    expect(acknowledgedBy(tooManyChanged, { allowDelete: [], maxChangePercent: 40 })).toEqual([
+      '--max-change-percent 40',
+    ]);
+  });
+
+  test('only the exact domain is named as acknowledging a rename, not a glob given beside it', () => {
+    expect(acknowledgedBy(rename, { allowDelete: ['a.*', 'a.com'] })).toEqual(['--allow-delete a.com']);
   });
 });

@@ -105,6 +105,54 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
     expect(await domainsInDb(fx.server)).toEqual(['a.example', 'b.example']);
   });
 
+  test('the read-back names a delete the server answered as done but did not carry out', async () => {
+    await fx.other.createWebsite(desired('kept.example'));
+    await fx.other.createWebsite(desired('stubborn.example'));
+    // A server that acknowledges the delete and keeps the site (a lost write behind a load balancer).
+    const store = fx.server.server.store;
+    store.deleteWebsite = async () => true;
+    const config = [desired('kept.example')];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
+    expect(result.changes).toEqual([{ action: 'delete', domain: 'stubborn.example', id: 2, outcome: 'applied' }]);
+    expect(result.verification).toEqual({
+      status: 'checked',
+      divergences: [{ domain: 'stubborn.example', kind: 'still_exists' }],
+    });
+    expect(applyResultLines(result).map((line) => line.text)).toEqual(
+      expect.arrayContaining([
+        'the server did not take (read back after the apply):',
+        '  stubborn.example: still exists after the delete',
+      ]),
+    );
+    expect(await domainsInDb(fx.server)).toEqual(['kept.example', 'stubborn.example']);
+  });
+
+  test('the read-back names what the server answered as done but did not store, a password by name only', async () => {
+    const site = await fx.other.createWebsite(desired('forgetful.example'));
+    // A server that acknowledges the update but stores neither the email flag nor the password.
+    const store = fx.server.server.store;
+    const updateWebsite = store.updateWebsite.bind(store);
+    store.updateWebsite = (accountId, id, { email: _email, passwordHash: _hash, ...kept }, now) =>
+      updateWebsite(accountId, id, kept, now);
+    const config = [
+      desired('forgetful.example', { privacy: 'password', email: true }, { password: 'correct-horse-battery' }),
+    ];
+    const result = await applyPlan(await planFor(config), byDomain(config), fx.api);
+    expect(result.changes).toEqual([
+      { action: 'update', domain: 'forgetful.example', id: site.id, outcome: 'applied' },
+    ]);
+    // The real service echoes what was sent in its answer, so there a lost write looks like another writer's.
+    const echoed = mode === 'phpanalytics-v31' && { otherWriter: true };
+    expect(result.verification).toEqual({
+      status: 'checked',
+      divergences: [
+        { domain: 'forgetful.example', kind: 'field', field: 'email', wanted: true, actual: false, ...echoed },
+        { domain: 'forgetful.example', kind: 'field', field: 'password', ...echoed },
+      ],
+    });
+    expect(JSON.stringify(result)).not.toContain('correct-horse-battery');
+  });
+
   test('the read-back names a site another writer changed during the run', async () => {
     const config = [desired('contested.example', { privacy: 'private', email: true })];
     // Someone changes the site in the web UI right after we created it: the server has stored our create

@@ -56,6 +56,8 @@ export interface FaultProxyOptions {
   plan?: FaultPlan;
   /** Retry-After of a `throttle` fault, in seconds (default 1). */
   retryAfterSeconds?: number;
+  /** Rewrites a passed-through JSON answer (a server that answers differently); undefined keeps it. */
+  rewrite?: (request: ProxiedRequest, body: unknown) => unknown;
 }
 
 export interface FaultProxy {
@@ -141,6 +143,13 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     res.writeHead(status, { 'content-type': 'text/html' }).end(htmlPage(status, title));
   };
 
+  const rewriteBody = (request: ProxiedRequest, upstream: Upstream): string | undefined => {
+    const isJson = String(upstream.headers['content-type']).startsWith('application/json');
+    if (options.rewrite === undefined || !isJson) return undefined;
+    const body = options.rewrite(request, JSON.parse(upstream.body.toString('utf8')));
+    return body === undefined ? undefined : JSON.stringify(body);
+  };
+
   const respondUnreadable = (res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"message":"OK"}');
   };
@@ -197,8 +206,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }
       case 'pass': {
         const { 'transfer-encoding': _encoding, connection: _connection, ...headers } = upstream.headers;
-        res.writeHead(upstream.status, headers);
-        return void res.end(upstream.body);
+        const rewritten = rewriteBody(request, upstream);
+        if (rewritten === undefined) return void res.writeHead(upstream.status, headers).end(upstream.body);
+        const { 'content-length': _length, ...rest } = headers;
+        return void res.writeHead(upstream.status, rest).end(rewritten);
       }
     }
   };

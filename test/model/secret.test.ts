@@ -1,7 +1,8 @@
 // The redaction registry holds what is in use: a released Secret's value stops
 // being redacted once no other Secret holds it (a reloading process, `watch`).
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { redact, Secret } from '../../src/model/secret.js';
+import { redact, Secret, UnresolvedSecret } from '../../src/model/secret.js';
 
 describe('Secret.release', () => {
   it('keeps a value redacted while another Secret holds it, and forgets it after the last', () => {
@@ -15,5 +16,36 @@ describe('Secret.release', () => {
     second.release();
     expect(redact(`key ${value}`)).toBe(`key ${value}`);
     expect(`${second}`).toBe('(secret)'); // released, still never printed by itself
+  });
+});
+
+describe('Secret', () => {
+  const value = `never-printed-${process.pid}-abcdef`;
+
+  it('shows a placeholder wherever it is printed; only reveal() gives the value', () => {
+    const secret = new Secret(value);
+    expect(JSON.stringify({ apiKey: secret })).toBe('{"apiKey":"(secret)"}');
+    expect(String(secret)).toBe('(secret)');
+    expect(`${secret}`).toBe('(secret)');
+    expect(inspect({ apiKey: secret })).toBe('{ apiKey: (secret) }');
+    expect(secret.reveal()).toBe(value);
+    secret.release();
+  });
+
+  it('redacts every occurrence of every value held, from 4 characters on', () => {
+    const long = new Secret(`${value}-long`);
+    expect(redact(value)).toBe(value); // released by the tests above
+    const four = new Secret('k3y!');
+    const three = new Secret('abc'); // would redact ordinary words: never printed directly, but not scrubbed
+    expect(redact(`${value}-long, again ${value}-long; k3y!; abc`)).toBe('(secret), again (secret); (secret); abc');
+    for (const secret of [long, four, three]) secret.release();
+    expect(redact('k3y!')).toBe('k3y!');
+  });
+
+  it('an unresolved password names its variable when revealed, and only that', () => {
+    const unset = new UnresolvedSecret('SHOP_PASSWORD');
+    expect(() => unset.reveal()).toThrow('the password from SHOP_PASSWORD was not resolved');
+    expect(redact('SHOP_PASSWORD')).toBe('SHOP_PASSWORD'); // the name of a variable is not a secret
+    expect(JSON.stringify(unset)).toBe('"(secret)"');
   });
 });

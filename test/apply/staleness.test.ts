@@ -1,0 +1,90 @@
+// The freshness check before an apply, against the reference server: each planned site read again and
+// sorted into unchanged, already in the planned state (skip) or moved (the plan is stale), by listing or
+// per-site reads, whichever costs fewer requests.
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { checkFreshness } from '../../src/apply/staleness.js';
+import { ALREADY_APPLIED } from '../../src/model/apply-result.js';
+import type { Plan } from '../../src/model/plan.js';
+import { fingerprintsOf, plan } from '../../src/plan/index.js';
+import { desired, policy } from '../plan/builders.js';
+import { type ApplyFixture, MODES, startFixture } from './support.js';
+
+// An update (privacy), a delete and a create: the three kinds of change a plan holds.
+const CONFIG = [
+  desired('update.example', { privacy: 'private', email: true }),
+  desired('create.example', { privacy: 'private', favorite: true }),
+];
+
+describe.each(MODES)('checkFreshness (%s)', (mode) => {
+  let fx: ApplyFixture;
+  let planned: Plan;
+  let ids: Record<string, number>;
+  beforeEach(async () => {
+    fx = await startFixture(mode);
+    const update = await fx.other.createWebsite(desired('update.example', { privacy: 'public', email: true }));
+    const remove = await fx.other.createWebsite(desired('delete.example'));
+    ids = { update: update.id, delete: remove.id };
+    planned = plan(CONFIG, await fx.api.listWebsites(), policy({ prune: true }));
+    expect(planned.changes.map((change) => `${change.action} ${change.domain}`)).toEqual([
+      'delete delete.example',
+      'create create.example',
+      'update update.example',
+    ]);
+  });
+  afterEach(() => fx.close());
+
+  const check = (liveCount: number) => checkFreshness(planned.changes, fingerprintsOf(planned), fx.api, { liveCount });
+
+  test.each([
+    ['per-site reads on a large account', 1_000, 3],
+    ['one listing on a small account', 2, 1],
+  ])('nothing moved: the plan holds (%s)', async (_, liveCount, requests) => {
+    const before = fx.api.stats.requests;
+    expect(await check(liveCount)).toEqual({ alreadyApplied: new Map(), moved: [] });
+    expect(fx.api.stats.requests - before).toBe(requests);
+  });
+
+  test.each([1_000, 2])('every change already made by someone else: each is skipped, none is stale (%i)', async (n) => {
+    await fx.other.deleteWebsite(ids.delete as number);
+    await fx.other.createWebsite(CONFIG[1] as (typeof CONFIG)[1]);
+    await fx.other.updateWebsite(ids.update as number, { settings: { privacy: 'private' } });
+    const freshness = await check(n);
+    expect(freshness.moved).toEqual([]);
+    expect([...freshness.alreadyApplied]).toEqual([
+      ['delete.example', ALREADY_APPLIED],
+      ['create.example', ALREADY_APPLIED],
+      ['update.example', ALREADY_APPLIED],
+    ]);
+  });
+
+  test.each([1_000, 2])('sites moved since the plan are named with how they moved (%i)', async (n) => {
+    await fx.other.updateWebsite(ids.delete as number, { settings: { email: true } });
+    const appeared = await fx.other.createWebsite(desired('create.example', { privacy: 'public', favorite: true }));
+    await fx.other.updateWebsite(ids.update as number, { settings: { email: false } });
+    expect(await check(n)).toEqual({
+      alreadyApplied: new Map(),
+      moved: [
+        { domain: 'delete.example', kind: 'changed', moves: [{ field: 'email', planned: false, now: true }] },
+        {
+          domain: 'create.example',
+          kind: 'appeared',
+          id: appeared.id,
+          moves: [{ field: 'privacy', planned: 'private', now: 'public' }],
+        },
+        { domain: 'update.example', kind: 'changed', moves: [{ field: 'email', planned: true, now: false }] },
+      ],
+    });
+  });
+
+  test('a site to update that is gone since the plan is stale, not skipped', async () => {
+    await fx.other.deleteWebsite(ids.update as number);
+    expect((await check(1_000)).moved).toEqual([{ domain: 'update.example', kind: 'gone', moves: [] }]);
+  });
+
+  test.each([1_000, 2])('an interrupt stops the reads as interrupted (%i)', async (liveCount) => {
+    const signal = AbortSignal.abort(new Error('SIGINT'));
+    await expect(
+      checkFreshness(planned.changes, fingerprintsOf(planned), fx.api, { liveCount, signal }),
+    ).rejects.toMatchObject({ code: 'interrupted' });
+  });
+});
