@@ -41,7 +41,8 @@ export default defineConfig({
     pool: 'forks',
     // Temporary directories: removed after each test or file, and a run that leaves one behind fails.
     setupFiles: ['test/helpers/temp-cleanup.ts'],
-    globalSetup: ['test/helpers/temp-leaks.ts'],
+    // The run's own temp directory (a leftover fails the run) and the directory of its one CLI build.
+    globalSetup: ['test/helpers/temp-leaks.ts', 'test/helpers/cli-build.ts'],
     projects: [
       {
         extends: true,

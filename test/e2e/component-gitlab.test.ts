@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
+import { type BuiltCli, builtCli } from './built-cli.js';
 import { type PackedCli, packCli } from './packed-cli.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
 import { componentJobs, type GitlabRun, runGitlabJob } from './runner/gitlab-runner.js';
@@ -23,11 +23,10 @@ beforeAll(async () => {
   toolCache = tempDir('gitlab-tool-cache');
   server = await startTestServer();
   gitlab = await startGitlabStandIn('7');
-  built = buildCli('component-gitlab');
+  built = await builtCli();
   packed = packCli(built, 'component-gitlab');
 }, 120_000);
 afterAll(async () => {
-  built?.remove();
   await gitlab?.close();
   await server?.close();
 });

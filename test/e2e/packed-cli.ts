@@ -1,5 +1,5 @@
 /**
- * sitesync as users install it: the tarball `npm pack` makes of a fresh build
+ * sitesync as users install it: the tarball `npm pack` makes of the run's build
  * (built-cli.ts), unpacked into a project's node_modules/sitesync, with only
  * the dependencies an install with `--omit=optional` brings (linked from this
  * checkout's node_modules; their own dependencies resolve there too). The
@@ -54,6 +54,5 @@ export function packCli(built: BuiltCli, name: string): PackedCli {
     bin: join(installed, 'bin', 'sitesync.js'),
     tarball: join(out, tarball),
     project,
-    remove: built.remove,
   };
 }

@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { client } from '../helpers/server.js';
 import { startTargetServers, type TargetServers } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
+import { type BuiltCli, builtCli } from './built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -66,11 +66,10 @@ describe('the GitOps loop over examples/targets, as a runner runs examples/ci/ta
   beforeAll(async () => {
     started = await startTargetServers({ staging: {}, production: {} });
     api = await startGithubStandIn(REPOSITORY);
-    built = buildCli('workflow-targets');
+    built = await builtCli();
     packed = packCli(built, 'workflow-targets');
   }, 120_000);
   afterAll(async () => {
-    built?.remove();
     await api?.close();
     await started?.close();
   });
