@@ -21,18 +21,27 @@ export interface BuiltCli {
 /** The run's build of the CLI: made now when no test file has asked yet, else the one made (or being made). */
 export async function builtCli(): Promise<BuiltCli> {
   const dir = inject('cliBuildDir');
+  await oncePerRun(dir, 'the build of the CLI', () => build(dir));
+  return { bin: join(dir, 'bin', 'sitesync.js') };
+}
+
+/**
+ * Runs `make` (which fills `dir`) in the first worker that asks during this
+ * run; the others wait for its outcome, a failure included.
+ */
+export async function oncePerRun(dir: string, what: string, make: () => void): Promise<void> {
   const outcome = join(dir, 'outcome.json');
   mkdirSync(join(dir, '..'), { recursive: true });
-  let builder = true;
+  let maker = true;
   try {
     mkdirSync(dir);
   } catch {
-    builder = false;
+    maker = false;
   }
-  if (builder) {
+  if (maker) {
     let error: string | null = null;
     try {
-      build(dir);
+      make();
     } catch (caught) {
       error = String((caught as { stderr?: Buffer }).stderr ?? caught);
     }
@@ -42,8 +51,7 @@ export async function builtCli(): Promise<BuiltCli> {
   // Polls a file another worker writes once (no timing involved; the hook's timeout ends a hung build).
   while (!existsSync(outcome)) await sleep(100);
   const { error } = JSON.parse(readFileSync(outcome, 'utf8')) as { error: string | null };
-  if (error !== null) throw new Error(`the build of the CLI for this run failed: ${error}`);
-  return { bin: join(dir, 'bin', 'sitesync.js') };
+  if (error !== null) throw new Error(`${what} for this run failed: ${error}`);
 }
 
 function build(dir: string): void {

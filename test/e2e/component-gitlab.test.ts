@@ -8,23 +8,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, builtCli } from './built-cli.js';
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
 import { componentJobs, type GitlabRun, runGitlabJob } from './runner/gitlab-runner.js';
 import { gitopsRepo } from './runner/gitops-repo.js';
 
 let server: TestServer;
 let gitlab: GitlabStandIn;
-let built: BuiltCli;
 let packed: PackedCli;
 let toolCache: string;
 beforeAll(async () => {
   toolCache = tempDir('gitlab-tool-cache');
   server = await startTestServer();
   gitlab = await startGitlabStandIn('7');
-  built = await builtCli();
-  packed = packCli(built, 'component-gitlab');
+  packed = await packedCli('component-gitlab');
 }, 120_000);
 afterAll(async () => {
   await gitlab?.close();

@@ -11,7 +11,7 @@ import { SERVER_PACKAGES } from '../../src/cli/server-modules.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir, tempDirWith } from '../helpers/temp.js';
 import { type BuiltCli, builtCli, type RunOptions, runCli } from './built-cli.js';
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 
 const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'];
 const ROOT = join(import.meta.dirname, '../..');
@@ -20,7 +20,7 @@ let built: BuiltCli;
 let packed: PackedCli;
 beforeAll(async () => {
   built = await builtCli();
-  packed = packCli(built, 'package-packed');
+  packed = await packedCli('package-packed');
 }, 120_000);
 
 describe.each([

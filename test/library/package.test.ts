@@ -2,13 +2,13 @@
 // into a temporary project from the npm cache (--prefer-offline: a consumer
 // resolves the newest versions its ranges allow, which the cache may lack),
 // running the example that opens docs/library.md against a reference server
-// in a child process. dist/ is the run's build (test/e2e/built-cli.ts), copied
-// into a staging directory, so the checkout's dist/ is left alone.
+// in a child process. The tarball is the run's (test/e2e/packed-cli.ts), so
+// the checkout's dist/ is left alone.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { builtCli } from '../e2e/built-cli.js';
+import { packedTarball } from '../e2e/packed-cli.js';
 import { type ServeProcess, startServeProcess } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -21,26 +21,6 @@ function docsExample(): string {
   const block = /```js\n([\s\S]*?)```/.exec(doc)?.[1];
   if (block === undefined) throw new Error('docs/library.md opens with no ```js example');
   return block;
-}
-
-/** `npm pack` of the sources as they are now: the package.json, its `files`, and the run's fresh build. */
-async function packTarball(): Promise<string> {
-  const stage = tempDir('pack-stage');
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  // dist/ comes from the build; `!pattern` entries only narrow what npm pack takes from the copy.
-  const copied = manifest.files.filter((file) => !file.startsWith('dist') && !file.startsWith('!'));
-  for (const entry of [...copied, 'package.json', 'README.md']) {
-    cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
-  }
-  cpSync(join((await builtCli()).bin, '../../dist'), join(stage, 'dist'), { recursive: true });
-  const out = tempDir('pack-out');
-  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', out], {
-    cwd: stage,
-    stdio: 'pipe',
-  });
-  const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
-  return join(out, tarball);
 }
 
 /** A project that installs the tarball from the local npm cache only, as a consumer's would. */
@@ -94,7 +74,7 @@ describe('the npm package', () => {
   });
 
   test('installs from its tarball and runs the example of docs/library.md against a reference server', async () => {
-    const project = consumerProject(await packTarball());
+    const project = consumerProject(await packedTarball());
     writeFileSync(join(project, 'plan.mjs'), docsExample());
     writeFileSync(
       join(project, 'websites.yaml'),
