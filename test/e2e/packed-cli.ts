@@ -1,9 +1,10 @@
 /**
- * sitesync as users install it: the tarball `npm pack` makes of the run's build
- * (built-cli.ts), packed once per run, unpacked into a project's node_modules/sitesync, with only
- * the dependencies an install with `--omit=optional` brings (linked from this
- * checkout's node_modules; their own dependencies resolve there too). The
- * server packages (optionalDependencies) are absent, as for a CLI-only user.
+ * sitesync as users install it: the tarball `npm pack` makes of the run's
+ * build (built-cli.ts), packed once per run, unpacked into a project's
+ * node_modules/sitesync, with only the dependencies an install with
+ * `--omit=optional` brings (linked from this checkout's node_modules; their own
+ * dependencies resolve there too). The server packages (optionalDependencies)
+ * are absent, as for a CLI-only user.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
