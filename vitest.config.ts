@@ -39,9 +39,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // vitest's default on 2 cores is one worker (cores - 1); most files wait on servers, child
+    // processes and PostgreSQL part of their time, so two keep both cores busy.
+    maxWorkers: 2,
+    // A worker keeps its modules from one file to the next (the files set no globals; each starts
+    // its own servers and temp directories): importing the sources once per worker, not per file.
+    isolate: false,
     // Temporary directories: removed after each test or file, and a run that leaves one behind fails.
     setupFiles: ['test/helpers/temp-cleanup.ts'],
-    globalSetup: ['test/helpers/temp-leaks.ts'],
+    // The run's own temp directory (a leftover fails the run) and the directory of its one CLI build.
+    globalSetup: ['test/helpers/temp-leaks.ts', 'test/helpers/cli-build.ts'],
     projects: [
       {
         extends: true,

@@ -16,7 +16,7 @@ export interface CliContext extends EngineContext {
   route: { view?: ((event: EngineEvent) => boolean) | undefined; notice: (line: string) => void };
 }
 
-/** The engine's ports from the process edge: environment, directory, signal and clock from `io`, events to stderr. */
+/** The engine's ports from the process edge: environment, directory, signal, clock and client from `io`, events to stderr. */
 export function cliContext(io: Io, logLevel: LogLevel): CliContext {
   const line = (text: string) => io.stderr.write(`${text}\n`);
   const route: CliContext['route'] = { notice: line };
@@ -27,7 +27,7 @@ export function cliContext(io: Io, logLevel: LogLevel): CliContext {
     if (event.type === 'log' && event.level === 'warn') route.notice(text);
     else line(text);
   };
-  return { env: io.env, cwd: io.cwd, signal: io.signal, now: io.now, events, route };
+  return { env: io.env, cwd: io.cwd, signal: io.signal, now: io.now, openApi: io.openApi, events, route };
 }
 
 function lineOf(event: EngineEvent, logLevel: LogLevel): string | undefined {

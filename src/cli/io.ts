@@ -4,6 +4,7 @@
  * with captured output (`captureIo`). Everything written goes through `redact`.
  */
 import { linkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { EngineContext } from '../engine/context.js';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
@@ -31,6 +32,8 @@ export interface Io {
   signal?: AbortSignal;
   /** The clock (default: the system's): tests fix the day that ignore_changes rules expire against. */
   now?: () => Date;
+  /** The client factory (default: the HTTP client): tests give the client a manual clock, so backoff takes no time. */
+  openApi?: EngineContext['openApi'];
 }
 
 /** Today as YYYY-MM-DD in UTC, from the Io's clock: the day `until` dates are compared with. */

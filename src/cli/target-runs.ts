@@ -132,6 +132,7 @@ function targetIoFor(io: Io, name: string, board: StatusBoard, now: () => Date):
     },
   };
   if (io.signal) targetIo.signal = io.signal;
+  if (io.openApi) targetIo.openApi = io.openApi;
   targetIo.now = now;
   return targetIo;
 }

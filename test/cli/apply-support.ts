@@ -26,7 +26,7 @@ export interface Workspace {
   write(name: string, text: string): string;
   run(
     argv: string[],
-    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal' | 'now'>> & {
+    io?: Partial<Pick<CapturedIo, 'prompt' | 'signal' | 'now' | 'openApi'>> & {
       tty?: boolean;
       unredacted?: boolean;
       /** Sees each stderr write as it happens: a test can react to a line (abort on a wait notice). */
@@ -55,6 +55,7 @@ export function workspace(server: TestServer, env: Record<string, string> = {}):
       if (extra.prompt) io.prompt = extra.prompt;
       if (extra.signal) io.signal = extra.signal;
       if (extra.now) io.now = extra.now;
+      if (extra.openApi) io.openApi = extra.openApi;
       const onStderr = extra.onStderr;
       if (onStderr) {
         const stderr = io.stderr;

@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
+import { CLIENT_DEFAULTS, createClient } from '../../src/api/index.js';
 import { renderApplyJson } from '../../src/render/apply-result.js';
 import { PLAN_FORMAT_VERSION, planDocument } from '../../src/render/json.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { fixturePlan } from '../render/fixture.js';
 import { config, type Run, useCliFixture, workspace } from './apply-support.js';
 
@@ -80,7 +82,12 @@ describe('plan --format json', () => {
     expect(documentOf(auth, 'plan')).toMatchObject({ error: { code: 'auth' } });
     const closed = workspace(cli.server, { SITESYNC_URL: 'http://127.0.0.1:9' });
     closed.write('websites.yaml', SITES);
-    const network = await closed.run(['plan', '--format', 'json']);
+    // Every retry of the client still happens, on a manual clock: the backoff takes no time.
+    const clock = manualClock();
+    const network = await closed.run(['plan', '--format', 'json'], {
+      openApi: (settings) => createClient({ ...settings, clock }),
+    });
+    expect(clock.sleeps).toHaveLength(CLIENT_DEFAULTS.retry.maxAttempts - 1);
     expect(network.code).toBe(1);
     expect(documentOf(network, 'plan')).toMatchObject({ error: { code: 'network' } });
   });

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
 import { type GithubRunner, type JobOptions, type JobRun, REPOSITORY, runJob } from './runner/github-runner.js';
 import { EXAMPLES, gitopsRepo, pinnedSitesync, pushEvent } from './runner/gitops-repo.js';
@@ -23,18 +22,15 @@ const MARKER = '<!-- sitesync-plan -->';
 
 let server: TestServer;
 let api: GithubStandIn;
-let built: BuiltCli;
 let packed: PackedCli;
 let toolCache: string;
 beforeAll(async () => {
   server = await startTestServer();
   api = await startGithubStandIn(REPOSITORY);
-  built = buildCli('action-github');
-  packed = packCli(built, 'action-github');
+  packed = await packedCli('action-github');
   toolCache = tempDir('tool-cache');
 }, 120_000);
 afterAll(async () => {
-  built?.remove();
   await api?.close();
   await server?.close();
 });

@@ -1,48 +1,78 @@
 /**
- * The real `bin/sitesync.js` over a fresh build (tsc and bundle) of src/, for tests that run
- * sitesync as a child process (signals, SIGKILL). Built once per test file
- * into node_modules/.cache (so dist/ is left alone and packages resolve), with
- * a package.json that marks it ESM like the project.
+ * The real `bin/sitesync.js` over a fresh build (tsc and bundle) of src/, for
+ * tests that run sitesync as a child process (signals, SIGKILL). Built once
+ * per run, by the first test file that asks, into the directory the global
+ * setup (test/helpers/cli-build.ts) gives the run; the files that ask while it
+ * builds wait for it. The build has a package.json that marks it ESM like the
+ * project, and the schemas it reads at run time.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inject } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface BuiltCli {
   bin: string;
-  remove(): void;
 }
 
-export function buildCli(name: string): BuiltCli {
-  const dir = join(ROOT, 'node_modules', '.cache', `sitesync-${name}-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
+/** The run's build of the CLI: made now when no test file has asked yet, else the one made (or being made). */
+export async function builtCli(): Promise<BuiltCli> {
+  const dir = inject('cliBuildDir');
+  await oncePerRun(dir, 'the build of the CLI', () => build(dir));
+  return { bin: join(dir, 'bin', 'sitesync.js') };
+}
+
+/**
+ * Runs `make` (which fills `dir`) in the first worker that asks during this
+ * run; the others wait for its outcome, a failure included.
+ */
+export async function oncePerRun(dir: string, what: string, make: () => void): Promise<void> {
+  const outcome = join(dir, 'outcome.json');
+  mkdirSync(join(dir, '..'), { recursive: true });
+  let maker = true;
+  try {
+    mkdirSync(dir);
+  } catch {
+    maker = false;
+  }
+  if (maker) {
+    let error: string | null = null;
+    try {
+      make();
+    } catch (caught) {
+      error = String((caught as { stderr?: Buffer }).stderr ?? caught);
+    }
+    writeFileSync(`${outcome}.new`, JSON.stringify({ error }));
+    renameSync(`${outcome}.new`, outcome);
+  }
+  // Polls a file another worker writes once (no timing involved; the hook's timeout ends a hung build).
+  while (!existsSync(outcome)) await sleep(100);
+  const { error } = JSON.parse(readFileSync(outcome, 'utf8')) as { error: string | null };
+  if (error !== null) throw new Error(`${what} for this run failed: ${error}`);
+}
+
+function build(dir: string): void {
   mkdirSync(join(dir, 'bin'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   symlinkSync(join(ROOT, 'schemas'), join(dir, 'schemas')); // read at run time, relative to the package
+  const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'pipe' });
   try {
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, 'node_modules/typescript/bin/tsc'),
-        '-p',
-        join(ROOT, 'tsconfig.build.json'),
-        '--outDir',
-        join(dir, 'dist'),
-      ],
-      { cwd: ROOT, stdio: 'pipe' },
-    );
+    node([
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      join(dir, 'dist'),
+    ]);
   } catch {
     // tsc reports type errors of files in progress elsewhere but still emits: the run below is the judge.
   }
   // The CLI itself runs from the bundle, as `npm run build` makes it.
-  execFileSync(process.execPath, [join(ROOT, 'scripts/bundle.mjs'), join(dir, 'dist/bin')], {
-    cwd: ROOT,
-    stdio: 'pipe',
-  });
+  node([join(ROOT, 'scripts/bundle.mjs'), join(dir, 'dist/bin')]);
   copyFileSync(join(ROOT, 'bin', 'sitesync.js'), join(dir, 'bin', 'sitesync.js'));
-  return { bin: join(dir, 'bin', 'sitesync.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 export interface ChildRun {

@@ -8,26 +8,22 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { config } from '../cli/apply-support.js';
 import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
 import { componentJobs, type GitlabRun, runGitlabJob } from './runner/gitlab-runner.js';
 import { gitopsRepo } from './runner/gitops-repo.js';
 
 let server: TestServer;
 let gitlab: GitlabStandIn;
-let built: BuiltCli;
 let packed: PackedCli;
 let toolCache: string;
 beforeAll(async () => {
   toolCache = tempDir('gitlab-tool-cache');
   server = await startTestServer();
   gitlab = await startGitlabStandIn('7');
-  built = buildCli('component-gitlab');
-  packed = packCli(built, 'component-gitlab');
+  packed = await packedCli('component-gitlab');
 }, 120_000);
 afterAll(async () => {
-  built?.remove();
   await gitlab?.close();
   await server?.close();
 });

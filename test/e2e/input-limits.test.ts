@@ -8,19 +8,18 @@ import { createWriteStream, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { MAX_FILE_BYTES } from '../../src/config/files.js';
 import { MAX_PLAN_FILE_BYTES } from '../../src/engine/apply-steps.js';
 import { tempDir, tempDirWith } from '../helpers/temp.js';
-import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
+import { type BuiltCli, builtCli, type RunOptions, runCli } from './built-cli.js';
 
 const VALID = 'version: 1\nwebsites:\n  - domain: a.example.com\n';
 
 let cli: BuiltCli;
-beforeAll(() => {
-  cli = buildCli('input-limits');
+beforeAll(async () => {
+  cli = await builtCli();
 }, 120_000);
-afterAll(() => cli.remove());
 
 /** True once process `pid` holds `path` open (`open`), or no longer holds it (condition polling, not a timed wait). */
 async function whenOpened(pid: number, path: string, open = true): Promise<void> {

@@ -9,14 +9,14 @@
 // the kill lands inside the apply however fast or slow the machine is.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { plan, policyFromConfig } from '../../src/plan/index.js';
 import { domainsInDb, MODES, type Mode, seedWebsites, testClient } from '../apply/support.js';
 import { seededRandom } from '../helpers/fault-proxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli, type ChildRun, type RunOptions, runCli } from './built-cli.js';
+import { type BuiltCli, builtCli, type ChildRun, type RunOptions, runCli } from './built-cli.js';
 import { startLatencyProxy } from './latency-proxy.js';
 
 const TRIALS = 20;
@@ -57,12 +57,11 @@ interface Trial {
 describe('killed applies converge', () => {
   let cli: BuiltCli;
   let dir: string;
-  beforeAll(() => {
-    cli = buildCli('kill');
+  beforeAll(async () => {
+    cli = await builtCli();
     dir = tempDir('kill');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG);
   }, 60_000);
-  afterAll(() => cli.remove());
 
   test(`${TRIALS} trials: SIGKILL at a random point, re-run, converged without duplicates`, async () => {
     const random = seededRandom(20_240_501);

@@ -6,25 +6,22 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { SERVER_PACKAGES } from '../../src/cli/server-modules.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir, tempDirWith } from '../helpers/temp.js';
-import { type BuiltCli, buildCli, type RunOptions, runCli } from './built-cli.js';
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type BuiltCli, builtCli, type RunOptions, runCli } from './built-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 
 const NAMES = ['websites', 'plan', 'plan-targets', 'validate', 'apply', 'apply-targets'];
 const ROOT = join(import.meta.dirname, '../..');
 
 let built: BuiltCli;
 let packed: PackedCli;
-beforeAll(() => {
-  built = buildCli('package');
-  packed = packCli(built, 'package-packed');
+beforeAll(async () => {
+  built = await builtCli();
+  packed = await packedCli('package-packed');
 }, 120_000);
-afterAll(() => {
-  built?.remove();
-});
 
 describe.each([
   ['the checkout build', () => built],

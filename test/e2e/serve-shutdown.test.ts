@@ -4,18 +4,17 @@
 // draining, issue 10: its pool closes after the last answer).
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openSocket, parseAnswer, readUntilClosed } from '../helpers/raw-http.js';
 import { useTestDatabase } from '../helpers/test-database.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
+import { type BuiltCli, builtCli } from './built-cli.js';
 
 const KEY = 'shutdown-key-0123456789';
 
 let cli: BuiltCli;
-beforeAll(() => {
-  cli = buildCli('serve-shutdown');
+beforeAll(async () => {
+  cli = await builtCli();
 }, 120_000);
-afterAll(() => cli.remove());
 
 function startPost(socket: Socket, body: string): Promise<void> {
   socket.write(

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fakeServer } from '../api/support.js';
 import { tempDirWith } from '../helpers/temp.js';
-import { type BuiltCli, buildCli, runCli } from './built-cli.js';
+import { type BuiltCli, builtCli, runCli } from './built-cli.js';
 
 const KEY = 'echoed-key-0123456789abcdef';
 
@@ -14,7 +14,7 @@ describe('the process streams redact secrets', () => {
   let cli: BuiltCli;
   let server: Awaited<ReturnType<typeof fakeServer>>;
   beforeAll(async () => {
-    cli = buildCli('redaction');
+    cli = await builtCli();
     // A careless service: its error message quotes the key it was sent.
     server = await fakeServer((request, response) => {
       const key = /^Bearer (.*)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
@@ -24,7 +24,6 @@ describe('the process streams redact secrets', () => {
   }, 60_000);
   afterAll(async () => {
     await server.close();
-    cli.remove();
   });
 
   test('a key quoted back by the server appears in neither stdout nor stderr', async () => {

@@ -13,11 +13,10 @@ import { parse } from 'yaml';
 import { client } from '../helpers/server.js';
 import { startTargetServers, type TargetServers } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
-import { type BuiltCli, buildCli } from './built-cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-import { type PackedCli, packCli } from './packed-cli.js';
+import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GithubStandIn, startGithubStandIn } from './runner/github-api.js';
 import { type GithubRunner, type JobRun, REPOSITORY, runJob } from './runner/github-runner.js';
 import { EXAMPLES, gitopsRepo, pinnedSitesync, pushEvent } from './runner/gitops-repo.js';
@@ -61,16 +60,13 @@ const passes = (run: JobRun) => expect(run.code, run.log).toBe(0);
 describe('the GitOps loop over examples/targets, as a runner runs examples/ci/targets', () => {
   let started: TargetServers<'staging' | 'production'>;
   let api: GithubStandIn;
-  let built: BuiltCli;
   let packed: PackedCli;
   beforeAll(async () => {
     started = await startTargetServers({ staging: {}, production: {} });
     api = await startGithubStandIn(REPOSITORY);
-    built = buildCli('workflow-targets');
-    packed = packCli(built, 'workflow-targets');
+    packed = await packedCli('workflow-targets');
   }, 120_000);
   afterAll(async () => {
-    built?.remove();
     await api?.close();
     await started?.close();
   });

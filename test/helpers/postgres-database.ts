@@ -1,6 +1,9 @@
 /**
  * A database of its own for one test file (or test) on the run's throwaway
- * cluster (postgres.ts), dropped by `drop()`.
+ * cluster (postgres.ts), dropped by `drop()`: empty, or (`migrated`) a copy of
+ * the run's migrated template, for tests that only need a server on it. The
+ * copies share the template's server secret (the key pepper): each holds its
+ * own keys, so no test can tell.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -11,14 +14,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const base = inject('postgresUrl');
   if (!base) throw new Error('no PostgreSQL test cluster: run this file in the "postgres" vitest project');
   const name = `sitesync_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: `${base}/postgres` });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    const template = options.migrated ? ` TEMPLATE ${inject('postgresMigratedTemplate')}` : '';
+    await admin.query(`CREATE DATABASE ${name}${template}`);
   } finally {
     await admin.end();
   }

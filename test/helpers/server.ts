@@ -43,7 +43,8 @@ export const TEST_BACKEND: 'sqlite' | 'postgres' =
 /** A server on a fresh database of this run's backend: in-memory SQLite, or a new PostgreSQL database. */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const key = `test-${randomUUID()}`;
-  const database = TEST_BACKEND === 'postgres' && options.db === undefined ? await createTestDatabase() : undefined;
+  const database =
+    TEST_BACKEND === 'postgres' && options.db === undefined ? await createTestDatabase({ migrated: true }) : undefined;
   // SITESYNC_TEST_QUIRKS=phpanalytics-v31 runs client suites (test/api, test/cli) against the quirks mode.
   const quirks = process.env.SITESYNC_TEST_QUIRKS === 'phpanalytics-v31' ? { quirks: 'phpanalytics-v31' as const } : {};
   let server: RunningServer;

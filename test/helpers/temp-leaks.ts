@@ -1,29 +1,50 @@
 /**
- * Vitest global setup: remembers the `sitesync-*` entries of the temp
- * directory (os.tmpdir(), which honours TMPDIR) before the run, and fails the
- * run if there are more after it, naming the new ones. It also writes them
- * to .test-leaks.json, which scripts/run-tests.mjs counts as a failure.
+ * Vitest global setup: the run's own temporary directory, and the check that
+ * the tests left nothing in it. It makes `$TMPDIR/sitesync.run-XXXXXX` and
+ * points TMPDIR at it before any worker starts, so `os.tmpdir()` (tempDir in
+ * temp.ts, the PostgreSQL cluster's home) is inside; another process on the
+ * machine writing `sitesync-*` entries into /tmp cannot fail this run. After
+ * the run, any `sitesync-*` entry still there is a leak: the run fails,
+ * naming it (also in .test-leaks.json, which scripts/run-tests.mjs counts as
+ * a failure, since vitest does not fail on a teardown error). The directory
+ * is removed either way. Its name does not start with `sitesync-`, so a run
+ * of an older checkout beside this one does not count it as its own leak.
  */
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { perRun } from './per-run.js';
 
-const PREFIX = 'sitesync-';
 export const LEAK_REPORT = '.test-leaks.json';
+/** TEMP_PREFIX of temp.ts (not imported: that module imports vitest's test API, which belongs to workers). */
+const TEMP_PREFIX = 'sitesync-';
 
-function entries(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX));
+interface RunTemp {
+  dir: string;
+  outer: string | undefined;
+}
+
+function start(): RunTemp {
+  rmSync(LEAK_REPORT, { force: true });
+  const dir = mkdtempSync(join(tmpdir(), 'sitesync.run-'));
+  // The PostgreSQL cluster runs as the postgres user and keeps its home in here.
+  chmodSync(dir, 0o711);
+  const outer = process.env.TMPDIR;
+  // Workers start after the global setup and inherit the environment.
+  process.env.TMPDIR = dir;
+  return { dir, outer };
+}
+
+function stop({ dir, outer }: RunTemp): void {
+  if (outer === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = outer;
+  const left = readdirSync(dir).filter((name) => name.startsWith(TEMP_PREFIX));
+  rmSync(dir, { recursive: true, force: true });
+  if (left.length === 0) return;
+  writeFileSync(LEAK_REPORT, `${JSON.stringify({ tmpdir: dir, left }, null, 2)}\n`);
+  throw new Error(`the tests left ${left.length} entries named ${TEMP_PREFIX}* in ${dir}: ${left.join(', ')}`);
 }
 
 export default function setup(): () => void {
-  rmSync(LEAK_REPORT, { force: true });
-  const before = new Set(entries());
-  return () => {
-    const after = entries();
-    if (after.length <= before.size) return;
-    const left = after.filter((name) => !before.has(name));
-    writeFileSync(LEAK_REPORT, `${JSON.stringify({ tmpdir: tmpdir(), left }, null, 2)}\n`);
-    throw new Error(
-      `the tests left ${after.length - before.size} entries named ${PREFIX}* in ${tmpdir()}: ${left.join(', ')}`,
-    );
-  };
+  return perRun('temp', start, stop).release;
 }

@@ -1,7 +1,7 @@
 /**
  * A fresh database per test of a `describe`, of this run's backend: an SQLite
  * file in a temporary directory, or a new database on the PostgreSQL test
- * cluster (dropped after the test). Tests that start servers or run `serve`
+ * cluster, already migrated (dropped after the test). Tests that start servers or run `serve`
  * commands on a `--db` use it, so they run on both backends.
  */
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ export function useTestDatabase(name: string): () => TestDatabaseHandle {
   let postgres: TestDatabase | undefined;
   beforeEach(async () => {
     const dir = tempDir();
-    postgres = TEST_BACKEND === 'postgres' ? await createTestDatabase() : undefined;
+    postgres = TEST_BACKEND === 'postgres' ? await createTestDatabase({ migrated: true }) : undefined;
     current = { dir, db: postgres?.url ?? join(dir, `${name}.db`) };
   });
   afterEach(async () => {

@@ -2,11 +2,13 @@
 // into a temporary project from the npm cache (--prefer-offline: a consumer
 // resolves the newest versions its ranges allow, which the cache may lack),
 // running the example that opens docs/library.md against a reference server
-// in a child process. Builds into a staging copy, so dist/ is left alone.
+// in a child process. The tarball is the run's (test/e2e/packed-cli.ts), so
+// the checkout's dist/ is left alone.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packedTarball } from '../e2e/packed-cli.js';
 import { type ServeProcess, startServeProcess } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -19,28 +21,6 @@ function docsExample(): string {
   const block = /```js\n([\s\S]*?)```/.exec(doc)?.[1];
   if (block === undefined) throw new Error('docs/library.md opens with no ```js example');
   return block;
-}
-
-/** `npm pack` of the sources as they are now: the package.json, its `files`, and a fresh build. */
-function packTarball(): string {
-  const stage = tempDir('pack-stage');
-  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
-  // dist/ is built below; `!pattern` entries only narrow what npm pack takes from the copy.
-  const copied = manifest.files.filter((file) => !file.startsWith('dist') && !file.startsWith('!'));
-  for (const entry of [...copied, 'package.json', 'README.md']) {
-    cpSync(join(ROOT, entry), join(stage, entry), { recursive: true });
-  }
-  const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: ROOT, stdio: 'pipe' });
-  node([join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')]);
-  node([join(ROOT, 'scripts/bundle.mjs'), join(stage, 'dist/bin')]);
-  const out = tempDir('pack-out');
-  execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', out], {
-    cwd: stage,
-    stdio: 'pipe',
-  });
-  const [tarball] = readdirSync(out).filter((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error('npm pack wrote no tarball');
-  return join(out, tarball);
 }
 
 /** A project that installs the tarball from the local npm cache only, as a consumer's would. */
@@ -94,7 +74,7 @@ describe('the npm package', () => {
   });
 
   test('installs from its tarball and runs the example of docs/library.md against a reference server', async () => {
-    const project = consumerProject(packTarball());
+    const project = consumerProject(await packedTarball());
     writeFileSync(join(project, 'plan.mjs'), docsExample());
     writeFileSync(
       join(project, 'websites.yaml'),

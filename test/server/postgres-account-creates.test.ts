@@ -16,7 +16,7 @@ let database: TestDatabase;
 let server: RunningServer;
 let other: pg.Client | undefined;
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
 });
 afterEach(async () => {
   await other?.end();

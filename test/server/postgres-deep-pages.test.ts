@@ -15,7 +15,7 @@ import { STORED_DEFAULTS } from '../helpers/server.js';
 let database: TestDatabase;
 let stores: ServerStore[] = [];
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
 });
 afterEach(async () => {
   await Promise.all(stores.map((store) => store.close()));

@@ -15,7 +15,7 @@ let server: RunningServer;
 let closed = false;
 beforeEach(async () => {
   closed = false;
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   server = await startServer({ port: 0, db: database.url, keys: [KEY], throttlePerMinute: 0 });
   admin = new pg.Client({ connectionString: database.url });
   await admin.connect();

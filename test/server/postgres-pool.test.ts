@@ -16,7 +16,7 @@ let database: TestDatabase;
 let admin: pg.Client;
 let server: RunningServer | undefined;
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
 });

@@ -11,7 +11,7 @@ const KEY = 'replica-key-0123456789';
 let database: TestDatabase;
 let replicas: ServeProcess[] = [];
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
 });
 afterEach(async () => {
   for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill('SIGKILL');

@@ -18,7 +18,7 @@ const ARGV_WARNING =
 
 let database: TestDatabase;
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
 });
 afterEach(() => database.drop());
 

@@ -15,7 +15,7 @@ let database: TestDatabase;
 let admin: pg.Client;
 let servers: RunningServer[] = [];
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createTestDatabase({ migrated: true });
   admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
 });

@@ -8,9 +8,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
-import { type BuiltCli, buildCli, type ChildRun, type RunOptions, runCli } from '../e2e/built-cli.js';
+import { type BuiltCli, builtCli, type ChildRun, type RunOptions, runCli } from '../e2e/built-cli.js';
 import { startLatencyProxy } from '../e2e/latency-proxy.js';
 import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -21,10 +21,9 @@ const ARGS = ['watch', '--self-heal', 'drift', '--max-heal', '10', '--interval',
 
 describe('watch killed during a heal', () => {
   let cli: BuiltCli;
-  beforeAll(() => {
-    cli = buildCli('watch-kill');
+  beforeAll(async () => {
+    cli = await builtCli();
   }, 120_000);
-  afterAll(() => cli.remove());
 
   for (const held of ['forward', 'drop'] as const) {
     it(`converges after a restart without duplicates (held create ${held === 'forward' ? 'committed after the kill' : 'lost'})`, async () => {
