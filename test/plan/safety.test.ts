@@ -29,7 +29,7 @@ const rows: Row[] = [
     violations: [],
   },
   {
-    rule: 'deletes over limits.max_deletes',
+    rule: 'one delete over limits.max_deletes is refused',
     desired: listed(twelve.slice(0, 8)),
     live: twelve,
     policy: { prune: true, limits: { maxDeletes: 3, maxChangePercent: 100 } },
@@ -42,6 +42,13 @@ const rows: Row[] = [
         actual: 4,
       },
     ],
+  },
+  {
+    rule: 'deletes at exactly limits.max_deletes are allowed',
+    desired: listed(twelve.slice(0, 9)),
+    live: twelve,
+    policy: { prune: true, limits: { maxDeletes: 3, maxChangePercent: 100 } },
+    violations: [],
   },
   {
     rule: 'one delete over a limit of none: singular',
@@ -69,6 +76,21 @@ const rows: Row[] = [
           '4 of the 12 in-scope websites (33.3%) would be updated or deleted: over limits.max_change_percent (30%)',
         limit: 30,
         actual: 33.3,
+      },
+    ],
+  },
+  {
+    rule: 'the percentage rule applies from exactly 10 in-scope sites',
+    desired: sites(10).map((site) => desired(site.domain, { email: site.id <= 4 })),
+    live: sites(10),
+    violations: [
+      {
+        rule: 'max_change_percent',
+        message:
+          '4 of the 10 in-scope websites (40%) would be updated or deleted: over limits.max_change_percent (30%)',
+        limit: 30,
+        actual: 40,
+        total: 10,
       },
     ],
   },
