@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
 import type { Baseline, PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
-import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
+import { type DesiredWebsite, type LiveWebsite, SETTING_NAMES } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
 import { noteText, violationText } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
@@ -95,6 +95,12 @@ const rows: Row[] = [
     ],
   },
   {
+    rule: 'changes at exactly limits.max_change_percent are allowed',
+    desired: sites(10).map((site) => desired(site.domain, { email: site.id <= 3 })),
+    live: sites(10),
+    violations: [],
+  },
+  {
     rule: 'no percentage rule below 10 in-scope sites',
     desired: sites(9).map((site) => desired(site.domain, { email: true })),
     live: sites(9),
@@ -138,6 +144,20 @@ const rows: Row[] = [
     ],
     policy: { prune: true, limits: { maxDeletes: 5, maxChangePercent: 100 } },
     violations: [{ rule: 'suspected_rename', domains: ['a-name.com'], renamedTo: 'new-name.com' }],
+  },
+  {
+    rule: 'an old site is compared on the settings it reports: a write-only field does not hide a rename',
+    desired: [desired('new-name.com', { privacy: 'public', excludeParams: ['ref'] }), desired('other.com')],
+    live: [live(5, 'old-name.com', { privacy: 0 }, { writeOnly: ['excludeParams'] }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [{ rule: 'suspected_rename', domains: ['old-name.com'], renamedTo: 'new-name.com' }],
+  },
+  {
+    rule: 'an old site that reports no settings is no rename: there is nothing to match',
+    desired: [desired('shop.example.org'), desired('other.com')],
+    live: [live(5, 'shop.example.com', {}, { writeOnly: [...SETTING_NAMES] }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [],
   },
   {
     rule: 'sites that merely share the defaults are no rename: the domains must read as an edit of each other',
