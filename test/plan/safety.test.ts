@@ -95,8 +95,8 @@ const rows: Row[] = [
     ],
   },
   {
-    rule: 'changes at exactly limits.max_change_percent are allowed',
-    desired: sites(10).map((site) => desired(site.domain, { email: site.id <= 3 })),
+    rule: 'changes at exactly limits.max_change_percent are allowed; creates do not count',
+    desired: [...sites(10).map((site) => desired(site.domain, { email: site.id <= 3 })), desired('new.com')],
     live: sites(10),
     violations: [],
   },
@@ -159,6 +159,26 @@ const rows: Row[] = [
     policy: { prune: true },
     violations: [],
   },
+  ...(
+    [
+      ['a domain grown by 3 characters', 'shop.com', 'shop-eu.com', true],
+      [
+        'a long domain edited in a quarter of its length (5 of 20)',
+        'northwind-store.com',
+        'north-wind-stores.de',
+        true,
+      ],
+      ['domains of the same length with nothing alike', 'alpha.com', 'omega.net', false],
+    ] as const
+  ).map(
+    ([what, from, to, renamed]): Row => ({
+      rule: `${what}: ${renamed ? 'a' : 'no'} suspected rename`,
+      desired: [desired(to), desired('other.com')],
+      live: [live(5, from), live(6, 'other.com')],
+      policy: { prune: true },
+      violations: renamed ? [{ rule: 'suspected_rename', domains: [from], renamedTo: to }] : [],
+    }),
+  ),
   {
     rule: 'sites that merely share the defaults are no rename: the domains must read as an edit of each other',
     desired: [desired('blog.staging.acme.example'), desired('shop.acme.org'), desired('other.com')],
