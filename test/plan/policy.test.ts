@@ -27,7 +27,7 @@ describe('policyFromConfig', () => {
   });
 
   it('sets nothing the configuration and command line leave out', () => {
-    expect(policyFromConfig(config)).toEqual({
+    expect(policyFromConfig(config)).toStrictEqual({
       prune: true,
       manage: { include: ['*.shop.example'], exclude: ['legacy.shop.example'] },
       protect: ['keep.shop.example'],
