@@ -79,8 +79,38 @@ describe('expiring ignore_changes rules', () => {
       'ignore_changes for privacy expired on 2026-01-31 (UTC): privacy is compared again on 1 website; remove the rule or move its until',
     ]);
     expect(expired.map((note) => note.domains)).toEqual([['a.example', 'b.example'], ['d.example']]);
+    // A rule without a reason gives a note without one (no `reason: undefined` key in the plan's data).
+    expect(expired[1]).toStrictEqual({
+      kind: 'ignore_expired',
+      domains: ['d.example'],
+      field: 'privacy',
+      until: '2026-01-31',
+    });
     expect(result.ignoredOnly).toBeUndefined();
     expect(result.changes[0]).toMatchObject({ ignored: [{ field: 'email', before: false, after: true }] });
+  });
+
+  it('rules that differ only in their reason are two notes, in a fixed order, each naming its sites in domain order', () => {
+    const rule = (reason: string): IgnoreRule => ({ field: 'favorite', until: '2026-06-30', reason });
+    const sites = [
+      withRules(desired('z.example', { favorite: true }), [rule('pinned')]),
+      withRules(desired('y.example', { favorite: true }), [rule('pinned')]),
+      withRules(desired('a.example', { favorite: true }), [rule('campaign')]),
+    ];
+    const current = sites.map((site, i) => live(i + 1, site.domain));
+    const expired = plan(sites, current, policy({ today: TODAY })).notes.filter(
+      (note) => note.kind === 'ignore_expired',
+    );
+    expect(expired).toEqual([
+      { kind: 'ignore_expired', domains: ['a.example'], field: 'favorite', until: '2026-06-30', reason: 'campaign' },
+      {
+        kind: 'ignore_expired',
+        domains: ['y.example', 'z.example'],
+        field: 'favorite',
+        until: '2026-06-30',
+        reason: 'pinned',
+      },
+    ]);
   });
 
   it('--explain compares the field of an expired rule too', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY } from '../../src/model/desired-state.js';
 import type { Baseline, PlanPolicy, SafetyViolation } from '../../src/model/plan.js';
-import type { DesiredWebsite, LiveWebsite } from '../../src/model/website.js';
+import { type DesiredWebsite, type LiveWebsite, SETTING_NAMES } from '../../src/model/website.js';
 import { plan } from '../../src/plan/planner.js';
 import { noteText, violationText } from '../../src/render/plan-text.js';
 import { desired, live, policy } from './builders.js';
@@ -29,7 +29,7 @@ const rows: Row[] = [
     violations: [],
   },
   {
-    rule: 'deletes over limits.max_deletes',
+    rule: 'one delete over limits.max_deletes is refused',
     desired: listed(twelve.slice(0, 8)),
     live: twelve,
     policy: { prune: true, limits: { maxDeletes: 3, maxChangePercent: 100 } },
@@ -42,6 +42,13 @@ const rows: Row[] = [
         actual: 4,
       },
     ],
+  },
+  {
+    rule: 'deletes at exactly limits.max_deletes are allowed',
+    desired: listed(twelve.slice(0, 9)),
+    live: twelve,
+    policy: { prune: true, limits: { maxDeletes: 3, maxChangePercent: 100 } },
+    violations: [],
   },
   {
     rule: 'one delete over a limit of none: singular',
@@ -71,6 +78,27 @@ const rows: Row[] = [
         actual: 33.3,
       },
     ],
+  },
+  {
+    rule: 'the percentage rule applies from exactly 10 in-scope sites',
+    desired: sites(10).map((site) => desired(site.domain, { email: site.id <= 4 })),
+    live: sites(10),
+    violations: [
+      {
+        rule: 'max_change_percent',
+        message:
+          '4 of the 10 in-scope websites (40%) would be updated or deleted: over limits.max_change_percent (30%)',
+        limit: 30,
+        actual: 40,
+        total: 10,
+      },
+    ],
+  },
+  {
+    rule: 'changes at exactly limits.max_change_percent are allowed; creates do not count',
+    desired: [...sites(10).map((site) => desired(site.domain, { email: site.id <= 3 })), desired('new.com')],
+    live: sites(10),
+    violations: [],
   },
   {
     rule: 'no percentage rule below 10 in-scope sites',
@@ -117,6 +145,40 @@ const rows: Row[] = [
     policy: { prune: true, limits: { maxDeletes: 5, maxChangePercent: 100 } },
     violations: [{ rule: 'suspected_rename', domains: ['a-name.com'], renamedTo: 'new-name.com' }],
   },
+  {
+    rule: 'an old site is compared on the settings it reports: a write-only field does not hide a rename',
+    desired: [desired('new-name.com', { privacy: 'public', excludeParams: ['ref'] }), desired('other.com')],
+    live: [live(5, 'old-name.com', { privacy: 0 }, { writeOnly: ['excludeParams'] }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [{ rule: 'suspected_rename', domains: ['old-name.com'], renamedTo: 'new-name.com' }],
+  },
+  {
+    rule: 'an old site that reports no settings is no rename: there is nothing to match',
+    desired: [desired('shop.example.org'), desired('other.com')],
+    live: [live(5, 'shop.example.com', {}, { writeOnly: [...SETTING_NAMES] }), live(6, 'other.com')],
+    policy: { prune: true },
+    violations: [],
+  },
+  ...(
+    [
+      ['a domain grown by 3 characters', 'shop.com', 'shop-eu.com', true],
+      [
+        'a long domain edited in a quarter of its length (5 of 20)',
+        'northwind-store.com',
+        'north-wind-stores.de',
+        true,
+      ],
+      ['domains of the same length with nothing alike', 'alpha.com', 'omega.net', false],
+    ] as const
+  ).map(
+    ([what, from, to, renamed]): Row => ({
+      rule: `${what}: ${renamed ? 'a' : 'no'} suspected rename`,
+      desired: [desired(to), desired('other.com')],
+      live: [live(5, from), live(6, 'other.com')],
+      policy: { prune: true },
+      violations: renamed ? [{ rule: 'suspected_rename', domains: [from], renamedTo: to }] : [],
+    }),
+  ),
   {
     rule: 'sites that merely share the defaults are no rename: the domains must read as an edit of each other',
     desired: [desired('blog.staging.acme.example'), desired('shop.acme.org'), desired('other.com')],
