@@ -244,3 +244,111 @@ describe('properties', () => {
     expect(result.summary).toMatchObject(counts);
   });
 });
+
+describe('write-only values with a baseline: what is sent once, in field order, or not at all', () => {
+  const unreadable = { writeOnly: ['excludeParams' as const] };
+  const withVersion = (site: DesiredWebsite, version: string) => Object.assign(site, { passwordVersion: version });
+  const protectedSite = (version: string, extra: { ignoreChanges?: ('password' | 'email')[] } = {}) =>
+    withVersion(desired('a.com', { privacy: 'password' }, { password: 'pw-0123456789abcdef', ...extra }), version);
+  const protectedLive = (hasPassword?: boolean) => {
+    const site = live(1, 'a.com', { privacy: 'password' }, { hasPassword: true });
+    if (hasPassword === undefined) delete site.hasPassword;
+    else site.hasPassword = hasPassword;
+    return site;
+  };
+
+  it('a write-only value in ignore_changes is not sent, however it changed since REF', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'] }, { ignoreChanges: ['excludeParams'] })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy(),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(result.changes).toEqual([]);
+  });
+
+  it('a value --sync-write-only already sends is sent once', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'] })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy({ syncWriteOnly: true }),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([
+      { field: 'excludeParams', after: ['ref', 'utm_source'], writeOnly: true, class: 'pending' },
+    ]);
+  });
+
+  it('a write-only value joins the readable changes in field order', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'], favorite: true, privacy: 'public' })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy(),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(updateOf(result, 'a.com').fields.map((field) => field.field)).toEqual([
+      'privacy',
+      'excludeParams',
+      'favorite',
+    ]);
+  });
+
+  it('a rotation sends the password once, also when --sync-write-only sends it', () => {
+    const result = plan(
+      [protectedSite('2')],
+      [protectedLive(true)],
+      policy({ syncWriteOnly: true }),
+      baselineOf([protectedSite('1')]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([{ field: 'password', writeOnly: true, class: 'pending' }]);
+  });
+
+  it('a rotation of a password in ignore_changes sends nothing', () => {
+    const result = plan(
+      [protectedSite('2', { ignoreChanges: ['password'] })],
+      [protectedLive(true)],
+      policy(),
+      baselineOf([protectedSite('1')]),
+    );
+    expect(result.changes).toEqual([]);
+  });
+
+  it('a site that became password-protected since REF sends its password as pending', () => {
+    const result = plan(
+      [protectedSite('1')],
+      [live(1, 'a.com', { privacy: 'private' }, { hasPassword: false })],
+      policy(),
+      baselineOf([desired('a.com', { privacy: 'private' })]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([
+      { field: 'privacy', before: 'private', after: 'password', class: 'pending' },
+      { field: 'password', writeOnly: true, class: 'pending' },
+    ]);
+  });
+
+  it('a server that does not say whether a password is set: the password is sent, and not called drift', () => {
+    const result = plan([protectedSite('1')], [protectedLive(undefined)], policy(), baselineOf([protectedSite('1')]));
+    expect(updateOf(result, 'a.com').fields).toEqual([{ field: 'password', writeOnly: true, class: 'pending' }]);
+  });
+});
+
+describe('deletes the configuration at REF would not have made', () => {
+  const deleting = policy({ prune: true, limits: { maxDeletes: 10, maxChangePercent: 100 } });
+  const classesWith = (atRef: Partial<Baseline['policy']>) => {
+    const base = baselineOf([desired('keep.com')], true);
+    base.policy = { ...base.policy, ...atRef };
+    const result = plan([desired('keep.com')], [live(1, 'keep.com'), live(2, 'stranger.com')], deleting, base);
+    return result.changes.map((change) => [change.action, change.domain, change.class]);
+  };
+
+  it('is drift when REF would have deleted it too', () => {
+    expect(classesWith({})).toEqual([['delete', 'stranger.com', 'drift']]);
+  });
+
+  it('is pending when the scope widened since REF or the site was protected at REF', () => {
+    expect(classesWith({ manage: { include: ['keep.com'], exclude: [] } })).toEqual([
+      ['delete', 'stranger.com', 'pending'],
+    ]);
+    expect(classesWith({ protect: ['stranger.com'] })).toEqual([['delete', 'stranger.com', 'pending']]);
+  });
+});
