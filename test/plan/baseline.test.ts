@@ -352,3 +352,52 @@ describe('deletes the configuration at REF would not have made', () => {
     expect(classesWith({ protect: ['stranger.com'] })).toEqual([['delete', 'stranger.com', 'pending']]);
   });
 });
+
+describe('passwords and readable values against REF', () => {
+  const pw = { password: 'pw-0123456789abcdef' };
+  const site = (privacy: Privacy, version?: string, extra: { password?: string } = pw) => {
+    const entry = desired('a.com', { privacy }, extra);
+    if (version !== undefined) entry.passwordVersion = version;
+    return entry;
+  };
+  const classify = (now: DesiredWebsite, atRef: DesiredWebsite, current: LiveWebsite) =>
+    plan([now], [current], policy(), baselineOf([atRef])).changes.flatMap((change) =>
+      change.action === 'update'
+        ? change.fields.map((field): unknown[] => [field.field, field.class])
+        : [[change.action] as unknown[]],
+    );
+
+  it('a readable value the live site already has is not sent again, even beside an unreadable one', () => {
+    const now = desired('a.com', { email: true, excludeParams: ['ref'] });
+    const atRef = desired('a.com', { email: false, excludeParams: ['ref'] });
+    expect(classify(now, atRef, live(1, 'a.com', { email: true }, { writeOnly: ['excludeParams'] }))).toEqual([]);
+  });
+
+  it('a password removed from, or added to, the configuration since REF is not sent to a protected site', () => {
+    const protectedLive = live(1, 'a.com', { privacy: 'password' }, { hasPassword: true });
+    expect(classify(site('password', undefined, {}), site('password', '1'), protectedLive)).toEqual([]);
+    expect(classify(site('password', '1'), site('password', undefined, {}), protectedLive)).toEqual([]);
+  });
+
+  it('the password of a site that became protected, or of a rotation, is pending even where the live site has none', () => {
+    const unprotected = live(1, 'a.com', { privacy: 'private' }, { hasPassword: false });
+    expect(classify(site('password'), site('private', undefined, {}), unprotected)).toEqual([
+      ['privacy', 'pending'],
+      ['password', 'pending'],
+    ]);
+    const lost = live(1, 'a.com', { privacy: 'password' }, { hasPassword: false });
+    expect(classify(site('password', '2'), site('password', '1'), lost)).toEqual([['password', 'pending']]);
+    expect(classify(site('password', '1'), site('password', '1'), lost)).toEqual([['password', 'drift']]);
+  });
+
+  it('a site is as serious as its worst field, whichever comes first', () => {
+    const result = plan(
+      [desired('a.com', { email: false, favorite: true })],
+      [live(1, 'a.com', { email: true, favorite: false })],
+      policy(),
+      baselineOf([desired('a.com', { email: false, favorite: false })]),
+    );
+    expect(updateOf(result, 'a.com').fields.map((field) => field.class)).toEqual(['drift', 'pending']);
+    expect(updateOf(result, 'a.com').class).toBe('drift');
+  });
+});

@@ -609,6 +609,12 @@ describe('what the file records of the account', () => {
     expect(liveCountOf(file.plan)).toBe(account.length);
   });
 
+  it('records when each live site was created (what a delete destroys), and no time the server did not give', () => {
+    const dated = [live(1, 'a.com', {}, { createdAt: '2020-01-01T00:00:00Z' }), live(2, 'b.com')];
+    const recorded = createSavedPlan({ ...saved, plan: plan(sites, dated, made), live: dated }).live;
+    expect(recorded.map((site) => site.createdAt)).toEqual(['2020-01-01T00:00:00Z', undefined]);
+  });
+
   it('records the live sites by id, so the same account listed in another order writes the same file', () => {
     expect(file.live.map((site) => site.id)).toEqual([1, 2, 3, 4, 5, 6]);
     const reordered = createSavedPlan({
