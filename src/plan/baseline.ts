@@ -125,7 +125,7 @@ export function deleteClass(
   domain: string,
   baseline: Baseline,
   baseSites: ReadonlyMap<string, DesiredWebsite>,
-  baseScope: Scope = scopeOf(policyFromConfig(baseline.policy)),
+  baseScope: Scope,
 ): ChangeClass {
   if (baseSites.has(domain) || !baseline.policy.prune) return 'pending';
   return baseScope.inScope(domain) && !baseScope.isProtected(domain) ? 'drift' : 'pending';

@@ -47,10 +47,9 @@ export function parsePlanFile(text: string, file: string): { single: SavedPlan }
   } catch {
     return { single: parseSavedPlan(text, file) };
   }
+  // Anything but a set (another kind, no object at all) is read, and refused, as a single-target plan.
   const record = data as { kind?: unknown; formatVersion?: unknown; targets?: unknown } | null;
-  if (record === null || typeof record !== 'object' || record.kind !== SAVED_PLAN_SET_KIND) {
-    return { single: parseSavedPlan(text, file) };
-  }
+  if (record?.kind !== SAVED_PLAN_SET_KIND) return { single: parseSavedPlan(text, file) };
   const problem = setProblem(record);
   if (problem !== undefined) throw new SitesyncError('usage', `${file}: not a valid sitesync plan file: ${problem}`);
   return { set: data as SavedPlanSet };

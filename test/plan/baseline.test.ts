@@ -244,3 +244,160 @@ describe('properties', () => {
     expect(result.summary).toMatchObject(counts);
   });
 });
+
+describe('write-only values with a baseline: what is sent once, in field order, or not at all', () => {
+  const unreadable = { writeOnly: ['excludeParams' as const] };
+  const withVersion = (site: DesiredWebsite, version: string) => Object.assign(site, { passwordVersion: version });
+  const protectedSite = (version: string, extra: { ignoreChanges?: ('password' | 'email')[] } = {}) =>
+    withVersion(desired('a.com', { privacy: 'password' }, { password: 'pw-0123456789abcdef', ...extra }), version);
+  const protectedLive = (hasPassword?: boolean) => {
+    const site = live(1, 'a.com', { privacy: 'password' }, { hasPassword: true });
+    if (hasPassword === undefined) delete site.hasPassword;
+    else site.hasPassword = hasPassword;
+    return site;
+  };
+
+  it('a write-only value in ignore_changes is not sent, however it changed since REF', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'] }, { ignoreChanges: ['excludeParams'] })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy(),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(result.changes).toEqual([]);
+  });
+
+  it('a value --sync-write-only already sends is sent once', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'] })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy({ syncWriteOnly: true }),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([
+      { field: 'excludeParams', after: ['ref', 'utm_source'], writeOnly: true, class: 'pending' },
+    ]);
+  });
+
+  it('a write-only value joins the readable changes in field order', () => {
+    const result = plan(
+      [desired('a.com', { excludeParams: ['ref', 'utm_source'], favorite: true, privacy: 'public' })],
+      [live(1, 'a.com', {}, unreadable)],
+      policy(),
+      baselineOf([desired('a.com', { excludeParams: ['ref'] })]),
+    );
+    expect(updateOf(result, 'a.com').fields.map((field) => field.field)).toEqual([
+      'privacy',
+      'excludeParams',
+      'favorite',
+    ]);
+  });
+
+  it('a rotation sends the password once, also when --sync-write-only sends it', () => {
+    const result = plan(
+      [protectedSite('2')],
+      [protectedLive(true)],
+      policy({ syncWriteOnly: true }),
+      baselineOf([protectedSite('1')]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([{ field: 'password', writeOnly: true, class: 'pending' }]);
+  });
+
+  it('a rotation of a password in ignore_changes sends nothing', () => {
+    const result = plan(
+      [protectedSite('2', { ignoreChanges: ['password'] })],
+      [protectedLive(true)],
+      policy(),
+      baselineOf([protectedSite('1')]),
+    );
+    expect(result.changes).toEqual([]);
+  });
+
+  it('a site that became password-protected since REF sends its password as pending', () => {
+    const result = plan(
+      [protectedSite('1')],
+      [live(1, 'a.com', { privacy: 'private' }, { hasPassword: false })],
+      policy(),
+      baselineOf([desired('a.com', { privacy: 'private' })]),
+    );
+    expect(updateOf(result, 'a.com').fields).toEqual([
+      { field: 'privacy', before: 'private', after: 'password', class: 'pending' },
+      { field: 'password', writeOnly: true, class: 'pending' },
+    ]);
+  });
+
+  it('a server that does not say whether a password is set: the password is sent, and not called drift', () => {
+    const result = plan([protectedSite('1')], [protectedLive(undefined)], policy(), baselineOf([protectedSite('1')]));
+    expect(updateOf(result, 'a.com').fields).toEqual([{ field: 'password', writeOnly: true, class: 'pending' }]);
+  });
+});
+
+describe('deletes the configuration at REF would not have made', () => {
+  const deleting = policy({ prune: true, limits: { maxDeletes: 10, maxChangePercent: 100 } });
+  const classesWith = (atRef: Partial<Baseline['policy']>) => {
+    const base = baselineOf([desired('keep.com')], true);
+    base.policy = { ...base.policy, ...atRef };
+    const result = plan([desired('keep.com')], [live(1, 'keep.com'), live(2, 'stranger.com')], deleting, base);
+    return result.changes.map((change) => [change.action, change.domain, change.class]);
+  };
+
+  it('is drift when REF would have deleted it too', () => {
+    expect(classesWith({})).toEqual([['delete', 'stranger.com', 'drift']]);
+  });
+
+  it('is pending when the scope widened since REF or the site was protected at REF', () => {
+    expect(classesWith({ manage: { include: ['keep.com'], exclude: [] } })).toEqual([
+      ['delete', 'stranger.com', 'pending'],
+    ]);
+    expect(classesWith({ protect: ['stranger.com'] })).toEqual([['delete', 'stranger.com', 'pending']]);
+  });
+});
+
+describe('passwords and readable values against REF', () => {
+  const pw = { password: 'pw-0123456789abcdef' };
+  const site = (privacy: Privacy, version?: string, extra: { password?: string } = pw) => {
+    const entry = desired('a.com', { privacy }, extra);
+    if (version !== undefined) entry.passwordVersion = version;
+    return entry;
+  };
+  const classify = (now: DesiredWebsite, atRef: DesiredWebsite, current: LiveWebsite) =>
+    plan([now], [current], policy(), baselineOf([atRef])).changes.flatMap((change) =>
+      change.action === 'update'
+        ? change.fields.map((field): unknown[] => [field.field, field.class])
+        : [[change.action] as unknown[]],
+    );
+
+  it('a readable value the live site already has is not sent again, even beside an unreadable one', () => {
+    const now = desired('a.com', { email: true, excludeParams: ['ref'] });
+    const atRef = desired('a.com', { email: false, excludeParams: ['ref'] });
+    expect(classify(now, atRef, live(1, 'a.com', { email: true }, { writeOnly: ['excludeParams'] }))).toEqual([]);
+  });
+
+  it('a password removed from, or added to, the configuration since REF is not sent to a protected site', () => {
+    const protectedLive = live(1, 'a.com', { privacy: 'password' }, { hasPassword: true });
+    expect(classify(site('password', undefined, {}), site('password', '1'), protectedLive)).toEqual([]);
+    expect(classify(site('password', '1'), site('password', undefined, {}), protectedLive)).toEqual([]);
+  });
+
+  it('the password of a site that became protected, or of a rotation, is pending even where the live site has none', () => {
+    const unprotected = live(1, 'a.com', { privacy: 'private' }, { hasPassword: false });
+    expect(classify(site('password'), site('private', undefined, {}), unprotected)).toEqual([
+      ['privacy', 'pending'],
+      ['password', 'pending'],
+    ]);
+    const lost = live(1, 'a.com', { privacy: 'password' }, { hasPassword: false });
+    expect(classify(site('password', '2'), site('password', '1'), lost)).toEqual([['password', 'pending']]);
+    expect(classify(site('password', '1'), site('password', '1'), lost)).toEqual([['password', 'drift']]);
+  });
+
+  it('a site is as serious as its worst field, whichever comes first', () => {
+    const result = plan(
+      [desired('a.com', { email: false, favorite: true })],
+      [live(1, 'a.com', { email: true, favorite: false })],
+      policy(),
+      baselineOf([desired('a.com', { email: false, favorite: false })]),
+    );
+    expect(updateOf(result, 'a.com').fields.map((field) => field.class)).toEqual(['drift', 'pending']);
+    expect(updateOf(result, 'a.com').class).toBe('drift');
+  });
+});

@@ -8,6 +8,7 @@ import { rederive } from '../../src/plan/rederive.js';
 import {
   admissionRefusal,
   createSavedPlan,
+  liveCountOf,
   parseSavedPlan,
   type SavedPlan,
   serializeSavedPlan,
@@ -237,5 +238,391 @@ describe('re-deriving a saved plan from the configuration and its recorded live 
   it('a change the configuration no longer gives is named (another configuration, same file)', () => {
     const differences = differencesOf(saved, [desired('a.com', { email: true }), desired('new.com', { email: true })]);
     expect(differences).toContainEqual(['new.com', 'email', false, true]);
+  });
+});
+
+describe('a damaged plan file is refused, naming what is wrong', () => {
+  // saved: changes[0] deletes gone.com, [1] creates new.com, [2] updates a.com.
+  type Editable = Record<string, unknown> & {
+    policy: Record<string, unknown> & { manage: Record<string, unknown>; limits: Record<string, unknown> };
+    plan: Record<string, unknown> & { changes: Record<string, unknown>[] };
+    fingerprints: Record<string, unknown>[];
+    live: Record<string, unknown>[];
+  };
+  const damaged = (edit: (file: Editable) => void): string => {
+    const file = JSON.parse(serializeSavedPlan(saved)) as Editable;
+    edit(file);
+    return JSON.stringify(file);
+  };
+  const cases: [string, string, string][] = [
+    ['a list', '[]', 'expected a JSON object'],
+    ['null', 'null', 'expected a JSON object'],
+    ['text', '"sitesync-plan"', 'expected a JSON object'],
+    ['no kind', damaged((f) => delete f.kind), 'kind must be "sitesync-plan"'],
+    [
+      'a format as text',
+      damaged((f) => {
+        f.formatVersion = '1';
+      }),
+      'formatVersion "1" is not supported (this sitesync reads 2)',
+    ],
+    ['no target', damaged((f) => delete f.target), 'target must be a URL'],
+    [
+      'an empty target',
+      damaged((f) => {
+        f.target = '';
+      }),
+      'target must be a URL',
+    ],
+    [
+      'a digest that is not text',
+      damaged((f) => {
+        f.configDigest = 7;
+      }),
+      'configDigest must be a string',
+    ],
+    [
+      'a key id of 15 digits',
+      damaged((f) => {
+        f.keyId = '9f5c9f0ccbe09f0';
+      }),
+      'keyId must be 16 hex digits',
+    ],
+    [
+      'a key id of 17 digits',
+      damaged((f) => {
+        f.keyId = '9f5c9f0ccbe09f0b0';
+      }),
+      'keyId must be 16 hex digits',
+    ],
+    [
+      'a key id after other text',
+      damaged((f) => {
+        f.keyId = 'x9f5c9f0ccbe09f0b';
+      }),
+      'keyId must be 16 hex digits',
+    ],
+    [
+      'a key id in capitals',
+      damaged((f) => {
+        f.keyId = '9F5C9F0CCBE09F0B';
+      }),
+      'keyId must be 16 hex digits',
+    ],
+    [
+      'a key id that is not text',
+      damaged((f) => {
+        f.keyId = 1234567890123456;
+      }),
+      'keyId must be 16 hex digits',
+    ],
+    ['no policy', damaged((f) => delete (f as Record<string, unknown>).policy), 'policy: expected an object'],
+    [
+      'prune as text',
+      damaged((f) => {
+        f.policy.prune = 'true';
+      }),
+      'policy: prune and syncWriteOnly must be booleans',
+    ],
+    [
+      'no syncWriteOnly',
+      damaged((f) => delete f.policy.syncWriteOnly),
+      'policy: prune and syncWriteOnly must be booleans',
+    ],
+    [
+      'no manage',
+      damaged((f) => delete (f.policy as Record<string, unknown>).manage),
+      'policy: manage must have include and exclude lists',
+    ],
+    [
+      'manage.include as text',
+      damaged((f) => {
+        f.policy.manage.include = '*';
+      }),
+      'policy: manage must have include and exclude lists',
+    ],
+    [
+      'manage.exclude of numbers',
+      damaged((f) => {
+        f.policy.manage.exclude = [1];
+      }),
+      'policy: manage must have include and exclude lists',
+    ],
+    ['no protect', damaged((f) => delete f.policy.protect), 'policy: protect, only and skip must be lists of globs'],
+    [
+      'only as text',
+      damaged((f) => {
+        f.policy.only = 'a.com';
+      }),
+      'policy: protect, only and skip must be lists of globs',
+    ],
+    [
+      'skip of numbers',
+      damaged((f) => {
+        f.policy.skip = [1];
+      }),
+      'policy: protect, only and skip must be lists of globs',
+    ],
+    [
+      'syncWriteOnlyFields as text',
+      damaged((f) => {
+        f.policy.syncWriteOnlyFields = 'email';
+      }),
+      'policy: syncWriteOnlyFields must be a list',
+    ],
+    [
+      'syncWriteOnlySites as text',
+      damaged((f) => {
+        f.policy.syncWriteOnlySites = 'a.com';
+      }),
+      'policy: syncWriteOnlySites must be a list',
+    ],
+    [
+      'a day as a number',
+      damaged((f) => {
+        f.policy.today = 20260701;
+      }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'a day with text before',
+      damaged((f) => {
+        f.policy.today = 'x2026-07-01';
+      }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'a day with text after',
+      damaged((f) => {
+        f.policy.today = '2026-07-01x';
+      }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'a day with short parts',
+      damaged((f) => {
+        f.policy.today = '2026-7-1';
+      }),
+      'policy: today must be a day, YYYY-MM-DD',
+    ],
+    [
+      'no limits',
+      damaged((f) => delete (f.policy as Record<string, unknown>).limits),
+      'policy: limits must have maxDeletes and maxChangePercent',
+    ],
+    [
+      'maxDeletes as text',
+      damaged((f) => {
+        f.policy.limits.maxDeletes = '5';
+      }),
+      'policy: limits must have maxDeletes and maxChangePercent',
+    ],
+    [
+      'no maxChangePercent',
+      damaged((f) => delete f.policy.limits.maxChangePercent),
+      'policy: limits must have maxDeletes and maxChangePercent',
+    ],
+    [
+      'no plan',
+      damaged((f) => delete (f as Record<string, unknown>).plan),
+      'plan must have changes, notes and safety arrays',
+    ],
+    [
+      'no changes',
+      damaged((f) => delete (f.plan as Record<string, unknown>).changes),
+      'plan must have changes, notes and safety arrays',
+    ],
+    ['no notes', damaged((f) => delete f.plan.notes), 'plan must have changes, notes and safety arrays'],
+    ['no safety', damaged((f) => delete f.plan.safety), 'plan must have changes, notes and safety arrays'],
+    ['no summary', damaged((f) => delete f.plan.summary), 'plan.summary must be an object'],
+    [
+      'a change that is not an object',
+      damaged((f) => {
+        f.plan.changes[1] = 'create' as never;
+      }),
+      'plan.changes[1]: domain missing',
+    ],
+    ['a change without domain', damaged((f) => delete f.plan.changes[2]?.domain), 'plan.changes[2]: domain missing'],
+    [
+      'fields as text',
+      damaged((f) => {
+        (f.plan.changes[2] ?? {}).fields = 'email';
+      }),
+      'plan.changes[2]: fields must be a list',
+    ],
+    [
+      'a create with an id',
+      damaged((f) => {
+        (f.plan.changes[1] ?? {}).id = 4;
+      }),
+      'plan.changes[1]: a create has id null and after settings',
+    ],
+    [
+      'a create without settings',
+      damaged((f) => delete f.plan.changes[1]?.after),
+      'plan.changes[1]: a create has id null and after settings',
+    ],
+    [
+      'an update with a text id',
+      damaged((f) => {
+        (f.plan.changes[2] ?? {}).id = '1';
+      }),
+      'plan.changes[2]: an update has a numeric id, after settings and a fingerprint',
+    ],
+    [
+      'an update without settings',
+      damaged((f) => delete f.plan.changes[2]?.after),
+      'plan.changes[2]: an update has a numeric id, after settings and a fingerprint',
+    ],
+    [
+      'an update without fingerprint',
+      damaged((f) => delete f.plan.changes[2]?.fingerprint),
+      'plan.changes[2]: an update has a numeric id, after settings and a fingerprint',
+    ],
+    [
+      'a delete without id',
+      damaged((f) => delete f.plan.changes[0]?.id),
+      'plan.changes[0]: a delete has a numeric id and a fingerprint',
+    ],
+    [
+      'an unknown action',
+      damaged((f) => {
+        (f.plan.changes[0] ?? {}).action = 'rename';
+      }),
+      'plan.changes[0]: unknown action "rename"',
+    ],
+    [
+      'no fingerprints',
+      damaged((f) => delete (f as Record<string, unknown>).fingerprints),
+      'fingerprints must list one entry per change',
+    ],
+    [
+      'a fingerprint missing',
+      damaged((f) => {
+        f.fingerprints.pop();
+      }),
+      'fingerprints must list one entry per change',
+    ],
+    [
+      'a fingerprint that is not an object',
+      damaged((f) => {
+        f.fingerprints[0] = null as never;
+      }),
+      'fingerprints[0]: domain missing',
+    ],
+    [
+      'a fingerprint without domain',
+      damaged((f) => delete f.fingerprints[2]?.domain),
+      'fingerprints[2]: domain missing',
+    ],
+    [
+      'a fingerprint with a text id',
+      damaged((f) => {
+        (f.fingerprints[2] ?? {}).id = '1';
+      }),
+      'fingerprints[2]: id must be a number or null',
+    ],
+    [
+      'a fingerprint without id',
+      damaged((f) => delete f.fingerprints[0]?.id),
+      'fingerprints[0]: id must be a number or null',
+    ],
+    [
+      'a fingerprint as a number',
+      damaged((f) => {
+        (f.fingerprints[2] ?? {}).fingerprint = 5;
+      }),
+      'fingerprints[2]: fingerprint must be a string or null',
+    ],
+    [
+      'no live sites',
+      damaged((f) => delete (f as Record<string, unknown>).live),
+      'live must list the live sites the plan was made against',
+    ],
+    [
+      'a live site without domain',
+      damaged((f) => delete f.live[1]?.domain),
+      'live[1]: a live site has a numeric id and a domain',
+    ],
+    [
+      'a live site that is not an object',
+      damaged((f) => {
+        f.live[0] = 1 as never;
+      }),
+      'live[0]: a live site has a numeric id and a domain',
+    ],
+    ['a live site without settings', damaged((f) => delete f.live[1]?.settings), 'live[1]: settings must be an object'],
+    [
+      'a password flag as text',
+      damaged((f) => {
+        (f.live[0] ?? {}).hasPassword = 'no';
+      }),
+      'live[0]: hasPassword must be a boolean',
+    ],
+    [
+      'a creation time as a number',
+      damaged((f) => {
+        (f.live[0] ?? {}).createdAt = 5;
+      }),
+      'live[0]: createdAt must be a string',
+    ],
+  ];
+  it.each(cases)('%s', (_name, text, problem) => {
+    expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
+    expect(() => parseSavedPlan(text, 'plan.json')).toThrow(`plan.json: not a valid sitesync plan file: ${problem}`);
+  });
+
+  it('optional parts may be absent, or present with the right type', () => {
+    const accepted = damaged((f) => {
+      delete f.plan.changes[2]?.fields;
+      f.policy.syncWriteOnlyFields = ['excludeParams'];
+      f.policy.syncWriteOnlySites = ['a.com'];
+      f.policy.today = '2026-07-01';
+      f.policy.unlistedIsDrift = true;
+      Object.assign(f.live[0] ?? {}, { hasPassword: true, createdAt: '2020-01-01T00:00:00Z' });
+      delete f.live[1]?.hasPassword;
+    });
+    expect(parseSavedPlan(accepted, 'plan.json').policy.today).toBe('2026-07-01');
+  });
+});
+
+describe('what the file records of the account', () => {
+  const made = policy({
+    prune: true,
+    manage: { include: ['*.com'], exclude: [] },
+    protect: ['keep.com'],
+    skip: ['skipped.com'],
+  });
+  const account = [
+    live(6, 'skipped.com'), // filtered by --skip
+    live(5, 'out.org'), // outside manage
+    live(4, 'keep.com'), // protected: kept
+    live(3, 'gone.com'), // deleted
+    live(2, 'b.com'), // unchanged
+    live(1, 'a.com'), // updated
+  ];
+  const sites = [desired('a.com', { email: true }), desired('b.com'), desired('new.com')];
+  const file = createSavedPlan({ ...saved, policy: made, plan: plan(sites, account, made), live: account });
+
+  it('counts every live site the plan was made against, whatever became of it', () => {
+    expect(file.plan.summary).toMatchObject({ create: 1, update: 1, delete: 1, unchanged: 1, outOfScope: 1, kept: 1 });
+    expect(liveCountOf(file.plan)).toBe(account.length);
+  });
+
+  it('records when each live site was created (what a delete destroys), and no time the server did not give', () => {
+    const dated = [live(1, 'a.com', {}, { createdAt: '2020-01-01T00:00:00Z' }), live(2, 'b.com')];
+    const recorded = createSavedPlan({ ...saved, plan: plan(sites, dated, made), live: dated }).live;
+    expect(recorded.map((site) => site.createdAt)).toEqual(['2020-01-01T00:00:00Z', undefined]);
+  });
+
+  it('records the live sites by id, so the same account listed in another order writes the same file', () => {
+    expect(file.live.map((site) => site.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    const reordered = createSavedPlan({
+      ...saved,
+      policy: made,
+      plan: plan(sites, account, made),
+      live: [...account].reverse(),
+    });
+    expect(serializeSavedPlan(reordered)).toBe(serializeSavedPlan(file));
   });
 });
