@@ -101,6 +101,21 @@ const rows: Row[] = [
     violations: [],
   },
   {
+    // The total is every in-scope live site, listed in the configuration or about to be pruned.
+    rule: 'the percentage is of every in-scope live site, the ones pruned included: 5 deletes of 20 is 25%',
+    desired: listed(sites(20).slice(0, 15)),
+    live: sites(20),
+    policy: { prune: true, limits: { maxDeletes: 10, maxChangePercent: 25 } },
+    violations: [],
+  },
+  {
+    rule: 'the same deletes over a lower percentage name the in-scope total',
+    desired: listed(sites(20).slice(0, 15)),
+    live: sites(20),
+    policy: { prune: true, limits: { maxDeletes: 10, maxChangePercent: 24 } },
+    violations: [{ rule: 'max_change_percent', limit: 24, actual: 25, total: 20 }],
+  },
+  {
     rule: 'no percentage rule below 10 in-scope sites',
     desired: sites(9).map((site) => desired(site.domain, { email: true })),
     live: sites(9),
