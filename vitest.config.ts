@@ -46,7 +46,7 @@ export default defineConfig({
     // its own servers and temp directories): importing the sources once per worker, not per file.
     isolate: false,
     // Temporary directories: removed after each test or file, and a run that leaves one behind fails.
-    setupFiles: ['test/helpers/temp-cleanup.ts'],
+    setupFiles: ['test/helpers/temp-cleanup.ts', 'test/helpers/file-state.ts'],
     // The run's own temp directory (a leftover fails the run) and the directory of its one CLI build.
     globalSetup: ['test/helpers/temp-leaks.ts', 'test/helpers/cli-build.ts'],
     projects: [

@@ -32,6 +32,11 @@ export function serveNumbers(options: ServeNumbers) {
 }
 
 /** `sitesync serve: listening on …`: where, which database (no password), links, metrics and keys. */
+/** Said at once when opening the SQLite file waits for another process's lock (it waits synchronously). */
+export function lockWaitLine(db: string): string {
+  return `sitesync serve: ${shownDb(db)} is locked by another process; waiting up to 60 s\n`;
+}
+
 export function listeningLine(
   server: RunningServer,
   options: { db: string; quirks?: string | undefined; publicUrl?: string | undefined },

@@ -77,3 +77,12 @@ export function redact(text: string): string {
   for (const value of registered.keys()) out = out.replaceAll(value, PLACEHOLDER);
   return out;
 }
+
+/**
+ * Forgets every registered value, as a new process would start: for a host that runs several
+ * independent jobs in one process (a test runner's worker between files), where one job's
+ * secrets must not scrub the next one's output. Secrets still held are never printed anyway.
+ */
+export function forgetRegisteredSecrets(): void {
+  registered.clear();
+}

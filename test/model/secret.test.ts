@@ -2,7 +2,20 @@
 // being redacted once no other Secret holds it (a reloading process, `watch`).
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { redact, Secret, UnresolvedSecret } from '../../src/model/secret.js';
+import { forgetRegisteredSecrets, redact, Secret, UnresolvedSecret } from '../../src/model/secret.js';
+
+describe('forgetRegisteredSecrets', () => {
+  it('stops redacting every value registered so far; a value registered after it is redacted again', () => {
+    new Secret('forgotten-value-0123456789');
+    new Secret('another-forgotten-value-0123');
+    forgetRegisteredSecrets();
+    expect(redact('forgotten-value-0123456789 another-forgotten-value-0123')).toBe(
+      'forgotten-value-0123456789 another-forgotten-value-0123',
+    );
+    new Secret('forgotten-value-0123456789');
+    expect(redact('forgotten-value-0123456789')).toBe('(secret)');
+  });
+});
 
 describe('Secret.release', () => {
   it('keeps a value redacted while another Secret holds it, and forgets it after the last', () => {

@@ -3,8 +3,7 @@
  * logging one JSON line per request to stderr. `sitesync serve accounts …`
  * and `sitesync serve backup` (serve-admin.ts) manage accounts, keys and backups.
  * Keys for tests and demos come from SITESYNC_SERVE_KEYS (comma-separated).
- * The server stack (fastify, SQLite) is imported only when one of these runs, so
- * plan and apply do not pay for it in start-up time and memory.
+ * The server stack (fastify, SQLite) is imported only when one of these runs: plan and apply do not pay for it.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../../model/errors.js';
@@ -19,7 +18,7 @@ import { registerAdminCommands } from '../serve-admin.js';
 import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 import { registerOpenApi } from '../serve-openapi.js';
-import { listeningLine, serveNumbers } from '../serve-settings.js';
+import { listeningLine, lockWaitLine, serveNumbers } from '../serve-settings.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
@@ -82,9 +81,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       ...(options.metricsAddr !== undefined && { metricsAddr: options.metricsAddr }),
       log: writer ? writer.write : (line) => io.stderr.write(`${line}\n`),
       logLevel: options.logLevel,
-      // Opening waits synchronously, so the line is written at once (stderr is synchronous on a pipe or file).
-      onLockWait: () =>
-        io.stderr.write(`sitesync serve: ${shownDb(options.db)} is locked by another process; waiting up to 60 s\n`),
+      onLockWait: () => io.stderr.write(lockWaitLine(options.db)),
       ...(options.quirks && { quirks: options.quirks }),
     });
   } catch (error) {
