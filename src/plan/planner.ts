@@ -46,7 +46,7 @@ interface Tally {
   /** Updates that leave privacy password on a site that holds a password: the service keeps it. */
   passwordKept: string[];
   expired: ExpiredRules;
-  /** The sites with an expired rule, as compared (the rule's field no longer ignored), by domain. */
+  /** The selected sites as compared (a field whose ignore rule expired no longer ignored), by domain. */
   compared: Map<string, DesiredWebsite>;
   unchanged: number;
   unverifiable: number;
@@ -107,8 +107,7 @@ export function plan(
   });
   if (baseline !== undefined) {
     // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
-    const compared =
-      tally.compared.size === 0 ? desired : desired.map((site) => tally.compared.get(site.domain) ?? site);
+    const compared = desired.map((site) => tally.compared.get(site.domain) ?? site);
     classifyPlan(result, baseline, compared, liveByDomain, baseSites);
   } else if (policy.unlistedIsDrift === true) {
     result.summary.drift = tally.unlistedDrift.length;
@@ -151,7 +150,7 @@ function planListed(
     const expired = expiredRules(written, policy.today);
     tally.expired.add(written.domain, expired);
     const site = withoutExpired(written, expired);
-    if (site !== written) tally.compared.set(site.domain, site);
+    tally.compared.set(site.domain, site);
     const current = liveByDomain.get(site.domain);
     if (current === undefined) {
       const after = canonicalSettings(site.settings);
@@ -269,7 +268,6 @@ function possibleRenames(
   const creates = tally.changes.filter(
     (change): change is CreateChange => change.action === 'create' && isNew(change.domain),
   );
-  if (tally.kept.length === 0 || creates.length === 0) return [];
   const kept = [...tally.kept]
     .filter(wasListed)
     .sort()
@@ -322,8 +320,9 @@ function notesOf(tally: Tally, policy: PlanPolicy): Note[] {
   const notes: Note[] = [];
   if (policy.prune && wholeAccount(policy.manage)) {
     // Always, even with nothing to delete today: the risk is in the configuration, not in this plan.
+    // The changes are sorted already (deletes first, by domain).
     const deleted = tally.changes.flatMap((change) => (change.action === 'delete' ? [change.domain] : []));
-    notes.push({ kind: 'prune_unscoped', domains: sorted(deleted) });
+    notes.push({ kind: 'prune_unscoped', domains: deleted });
   }
   const add = (kind: Note['kind'], domains: string[], count?: number): void => {
     if (domains.length === 0) return;

@@ -245,6 +245,22 @@ describe('a domain edit with prune off', () => {
     expect(result.notes.map((note) => note.kind)).not.toContain('possible_rename');
   });
 
+  it('names the first kept site in domain order, however the service lists the account', () => {
+    const renameOf = (current: LiveWebsite[]) =>
+      plan([desired('shop.com')], current, policy({ prune: false })).notes.find(
+        (note) => note.kind === 'possible_rename',
+      );
+    const expected = { kind: 'possible_rename', domains: ['shop.com'], renameOf: 'shop.net' };
+    expect(renameOf([live(5, 'shop.org'), live(6, 'shop.net')])).toEqual(expected);
+    expect(renameOf([live(6, 'shop.net'), live(5, 'shop.org')])).toEqual(expected);
+  });
+
+  it('never pairs an update with a kept site: only a create can be a domain edit', () => {
+    const result = plan([desired('shop.com')], [live(1, 'shop.com', { email: true }), live(2, 'shop.net')], policy());
+    expect(result.changes.map((change) => change.action)).toEqual(['update']);
+    expect(result.notes.map((note) => note.kind)).toEqual(['kept_not_in_config']);
+  });
+
   describe('with a baseline, only a domain edit of the file is a rename', () => {
     // Both unlisted live sites have the default settings, as the new one: without a
     // baseline the first in domain order (made-in-the-ui.com) would be named.
@@ -260,6 +276,13 @@ describe('a domain edit with prune off', () => {
       const result = plan(now, current, policy({ prune: false }), baselineOf([desired('renamed-from.com')]));
       const renames = result.notes.filter((note) => note.kind === 'possible_rename');
       expect(renames).toEqual([{ kind: 'possible_rename', domains: ['renamed-to.com'], renameOf: 'renamed-from.com' }]);
+    });
+
+    it('says nothing when the create is of a domain the file listed at the baseline (deleted by hand since)', () => {
+      const listedThen = baselineOf([desired('shop.com'), desired('shop.net')]);
+      const result = plan([desired('shop.com')], [live(5, 'shop.net')], policy({ prune: false }), listedThen);
+      expect(result.changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['create shop.com']);
+      expect(result.notes.map((note) => note.kind)).not.toContain('possible_rename');
     });
 
     it('says nothing when no listed site left the file since the baseline', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf, planSignatureOf } from '../../src/api/connection.js';
 import { SitesyncError } from '../../src/model/errors.js';
 import { Secret } from '../../src/model/secret.js';
@@ -20,13 +20,17 @@ import { desired, live, policy } from './builders.js';
 const liveSites = [live(1, 'a.com'), live(2, 'gone.com')];
 const desiredSites = [desired('a.com', { email: true }, { password: 'never-in-a-file' }), desired('new.com')];
 const thePolicy = policy({ prune: true });
-const saved = createSavedPlan({
-  target: 'https://analytics.example.com',
-  configDigest: 'sha256:abc',
-  keyId: keyIdOf(new Secret('test-key')),
-  policy: thePolicy,
-  plan: plan(desiredSites, liveSites, thePolicy),
-  live: liveSites,
+// Made in beforeAll, not at module load: planner code run at load makes every planner mutant "static" for Stryker.
+let saved: SavedPlan;
+beforeAll(() => {
+  saved = createSavedPlan({
+    target: 'https://analytics.example.com',
+    configDigest: 'sha256:abc',
+    keyId: keyIdOf(new Secret('test-key')),
+    policy: thePolicy,
+    plan: plan(desiredSites, liveSites, thePolicy),
+    live: liveSites,
+  });
 });
 
 describe('saved plan', () => {
@@ -47,26 +51,30 @@ describe('saved plan', () => {
 
   describe('signature (issue 23 item 14: a re-serialised file was refused as modified)', () => {
     const sign = (text: string) => planSignatureOf(new Secret('saved-plan-test-key-0123'), text);
-    const signed = signSavedPlan(saved, sign);
+    let signed: SavedPlan;
+    beforeAll(() => {
+      signed = signSavedPlan(saved, sign);
+    });
     const sorted = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(sorted);
       if (value === null || typeof value !== 'object') return value;
       const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1));
       return Object.fromEntries(entries.map(([key, entry]) => [key, sorted(entry)]));
     };
-    const reformatted: [string, string][] = [
-      ['as written', serializeSavedPlan(signed)],
-      ['sorted keys, 2 spaces', JSON.stringify(sorted(signed), null, 2)],
-      ['sorted keys, 4 spaces', JSON.stringify(sorted(signed), null, 4)],
-      ['tabs', JSON.stringify(signed, null, '\t')],
-      ['one line', JSON.stringify(signed)],
+    const reformatted: [string, (file: SavedPlan) => string][] = [
+      ['as written', serializeSavedPlan],
+      ['sorted keys, 2 spaces', (file) => JSON.stringify(sorted(file), null, 2)],
+      ['sorted keys, 4 spaces', (file) => JSON.stringify(sorted(file), null, 4)],
+      ['tabs', (file) => JSON.stringify(file, null, '\t')],
+      ['one line', (file) => JSON.stringify(file)],
     ];
 
-    it.each(reformatted)('verifies %s', (_name, text) => {
-      expect(signatureVerifies(parseSavedPlan(text, 'plan.json'), sign)).toBe(true);
+    it.each(reformatted)('verifies %s', (_name, format) => {
+      expect(signatureVerifies(parseSavedPlan(format(signed), 'plan.json'), sign)).toBe(true);
     });
 
-    it.each(reformatted)('refuses an edited value, %s', (_name, text) => {
+    it.each(reformatted)('refuses an edited value, %s', (_name, format) => {
+      const text = format(signed);
       const edited = text.replace('"a.com"', '"b.com"');
       expect(edited).not.toBe(text);
       expect(signatureVerifies(parseSavedPlan(edited, 'plan.json'), sign)).toBe(false);
@@ -96,42 +104,48 @@ describe('saved plan', () => {
   it.each([
     [
       'a plan without keyId (older sitesync)',
-      JSON.stringify({ ...saved, keyId: undefined }),
+      () => JSON.stringify({ ...saved, keyId: undefined }),
       'plan.json: not a valid sitesync plan file: keyId must be 16 hex digits (a plan made by an older sitesync has none: make the plan again)',
     ],
-    ['not JSON', '{', 'plan.json: not a sitesync plan file (invalid JSON'],
-    ['another kind of file', '{"kind":"x"}', 'plan.json: not a valid sitesync plan file: kind must be "sitesync-plan"'],
+    ['not JSON', () => '{', 'plan.json: not a sitesync plan file (invalid JSON'],
+    [
+      'another kind of file',
+      () => '{"kind":"x"}',
+      'plan.json: not a valid sitesync plan file: kind must be "sitesync-plan"',
+    ],
     [
       'a newer format',
-      JSON.stringify({ ...saved, formatVersion: 3 }),
+      () => JSON.stringify({ ...saved, formatVersion: 3 }),
       'formatVersion 3 is not supported (this sitesync reads 2)',
     ],
     [
       'format 1, which recorded no live state',
-      JSON.stringify({ ...saved, formatVersion: 1, live: undefined }),
+      () => JSON.stringify({ ...saved, formatVersion: 1, live: undefined }),
       'plan.json: not a valid sitesync plan file: formatVersion 1 was written by an older sitesync, which did not record the live state apply plans again from: make the plan again with this sitesync and review it',
     ],
     [
       'a live site without id',
-      JSON.stringify({ ...saved, live: [{ domain: 'a.com', settings: {} }] }),
+      () => JSON.stringify({ ...saved, live: [{ domain: 'a.com', settings: {} }] }),
       'live[0]: a live site has a numeric id and a domain',
     ],
     [
       'a day that is not YYYY-MM-DD (it decides which ignore rules expired)',
-      JSON.stringify({ ...saved, policy: { ...saved.policy, today: 'tomorrow' } }),
+      () => JSON.stringify({ ...saved, policy: { ...saved.policy, today: 'tomorrow' } }),
       'policy: today must be a day, YYYY-MM-DD',
     ],
     [
       'a non-boolean unlistedIsDrift',
-      JSON.stringify({ ...saved, policy: { ...saved.policy, unlistedIsDrift: 'yes' } }),
+      () => JSON.stringify({ ...saved, policy: { ...saved.policy, unlistedIsDrift: 'yes' } }),
       'policy: unlistedIsDrift must be a boolean',
     ],
     [
       'a change without fingerprint',
-      JSON.stringify({ ...saved, plan: { ...saved.plan, changes: [{ action: 'delete', domain: 'x.com', id: 3 }] } }),
+      () =>
+        JSON.stringify({ ...saved, plan: { ...saved.plan, changes: [{ action: 'delete', domain: 'x.com', id: 3 }] } }),
       'plan.changes[0]: a delete has a numeric id and a fingerprint',
     ],
-  ])('rejects %s with a message naming the file', (_name, text, message) => {
+  ])('rejects %s with a message naming the file', (_name, textOf, message) => {
+    const text = textOf(); // a function: `saved` is made in beforeAll
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(message);
   });
@@ -249,12 +263,15 @@ describe('a damaged plan file is refused, naming what is wrong', () => {
     fingerprints: Record<string, unknown>[];
     live: Record<string, unknown>[];
   };
-  const damaged = (edit: (file: Editable) => void): string => {
-    const file = JSON.parse(serializeSavedPlan(saved)) as Editable;
-    edit(file);
-    return JSON.stringify(file);
-  };
-  const cases: [string, string, string][] = [
+  // Lazy: `saved` is made in beforeAll.
+  const damaged =
+    (edit: (file: Editable) => void): (() => string) =>
+    () => {
+      const file = JSON.parse(serializeSavedPlan(saved)) as Editable;
+      edit(file);
+      return JSON.stringify(file);
+    };
+  const cases: [string, string | (() => string), string][] = [
     ['a list', '[]', 'expected a JSON object'],
     ['null', 'null', 'expected a JSON object'],
     ['text', '"sitesync-plan"', 'expected a JSON object'],
@@ -567,7 +584,8 @@ describe('a damaged plan file is refused, naming what is wrong', () => {
       'live[0]: createdAt must be a string',
     ],
   ];
-  it.each(cases)('%s', (_name, text, problem) => {
+  it.each(cases)('%s', (_name, textOf, problem) => {
+    const text = typeof textOf === 'string' ? textOf : textOf();
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(SitesyncError);
     expect(() => parseSavedPlan(text, 'plan.json')).toThrow(`plan.json: not a valid sitesync plan file: ${problem}`);
   });
@@ -581,7 +599,7 @@ describe('a damaged plan file is refused, naming what is wrong', () => {
       f.policy.unlistedIsDrift = true;
       Object.assign(f.live[0] ?? {}, { hasPassword: true, createdAt: '2020-01-01T00:00:00Z' });
       delete f.live[1]?.hasPassword;
-    });
+    })();
     expect(parseSavedPlan(accepted, 'plan.json').policy.today).toBe('2026-07-01');
   });
 });
@@ -602,7 +620,10 @@ describe('what the file records of the account', () => {
     live(1, 'a.com'), // updated
   ];
   const sites = [desired('a.com', { email: true }), desired('b.com'), desired('new.com')];
-  const file = createSavedPlan({ ...saved, policy: made, plan: plan(sites, account, made), live: account });
+  let file: SavedPlan;
+  beforeAll(() => {
+    file = createSavedPlan({ ...saved, policy: made, plan: plan(sites, account, made), live: account });
+  });
 
   it('counts every live site the plan was made against, whatever became of it', () => {
     expect(file.plan.summary).toMatchObject({ create: 1, update: 1, delete: 1, unchanged: 1, outOfScope: 1, kept: 1 });
