@@ -49,7 +49,8 @@ function lockHolder(path: string): number | undefined {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (EPERM: it runs as another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

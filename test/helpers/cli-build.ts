@@ -8,6 +8,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { isAlive } from '../../src/cli/plan-lock.js';
 import { perRun } from './per-run.js';
 
 declare module 'vitest' {
@@ -30,17 +31,8 @@ function removeOrphans(): void {
   }
   for (const name of names) {
     const pid = Number(name.slice(PREFIX.length));
-    if (alive(pid)) continue;
+    if (isAlive(pid)) continue;
     rmSync(join(CACHE, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
