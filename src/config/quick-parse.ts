@@ -12,6 +12,7 @@
  */
 import { constructFromEvents, EVENT_ID, type Event, getScalarValue, parseEvents } from 'js-yaml';
 import { LineCounter, parseDocument } from 'yaml';
+import { readPlainYaml } from './plain-yaml.js';
 import type { SourceFile } from './positions.js';
 import { PARSE_OPTIONS } from './yaml-file.js';
 
@@ -23,6 +24,8 @@ export interface QuickFile {
 export function quickParse(text: string, display: string): QuickFile | undefined {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (/\r(?!\n)/.test(source)) return undefined;
+  const plain = readPlainYaml(source);
+  if (plain) return { source: quickSource(source, display, plain.websiteStarts), data: plain.data };
   let events: Event[];
   let documents: unknown[];
   try {
