@@ -5,8 +5,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { EXIT } from './exit-code.js';
-import { processIo } from './io.js';
 import { main } from './main.js';
+import { processIo } from './process-io.js';
 
 /**
  * A one-shot command builds data that lives until it exits (configuration,

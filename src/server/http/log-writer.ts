@@ -15,11 +15,20 @@ export interface LineWriter {
 /** Asynchronous, buffered lines to a file descriptor (stderr: 2). */
 export function asyncLineWriter(fd: number, transform: (text: string) => string = (text) => text): LineWriter {
   const destination = new sonicBoom.SonicBoom({ fd, sync: false, minLength: 0 });
+  let open = true;
+  // The log's reader went away (EPIPE: `serve 2>&1 | head`, a log collector restarting): the
+  // server keeps serving and its lines are dropped (docs/server.md). Any other failure still crashes.
+  destination.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') throw error;
+    open = false;
+  });
   return {
     write: (line) => {
-      destination.write(transform(`${line}\n`));
+      if (open) destination.write(transform(`${line}\n`));
     },
     flush: () => {
+      // sonic-boom's flushSync retries a failed write for ever: never on a closed pipe.
+      if (!open) return;
       try {
         destination.flushSync();
       } catch {
