@@ -60,13 +60,17 @@ function stoppingWhenOutputCloses(io: Io): Io {
 
 /**
  * A run interrupted because its reader went away exits 141, as a shell reports
- * a process a closed pipe killed (128 + SIGPIPE); a command that had finished
+ * a process a closed pipe killed (128 + SIGPIPE), and says so on the other
+ * stream (an apply's summary, on stdout, is lost); a command that had finished
  * its work when the pipe closed keeps its own code (docs/exit-codes.md).
  */
 function closedOutputExit(code: number, io: Io): number {
   const { signal, outputClosed } = io;
   const byClosedOutput = outputClosed?.aborted === true && signal?.reason === outputClosed.reason;
-  return code === EXIT.interrupted && byClosedOutput ? EXIT.outputClosed : code;
+  if (code !== EXIT.interrupted || !byClosedOutput) return code;
+  const closed = (outputClosed.reason as Error).message; // `stdout closed`
+  io.stderr.write(`sitesync: ${closed} by its reader, so the run stopped as on Ctrl-C (exit 141)\n`);
+  return EXIT.outputClosed;
 }
 
 type Register = (program: Command, context: CommandContext) => void;

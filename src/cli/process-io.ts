@@ -15,7 +15,9 @@ export function processIo(signal?: AbortSignal): Io {
   const { stdout, stderr, closed } = processOutput();
   const io: Io = { stdout, stderr, outputClosed: closed, env: process.env, cwd: process.cwd() };
   if (signal) io.signal = signal;
-  if (process.stdin.isTTY) io.prompt = (question) => askLine(question, signal);
+  // A question on a stderr nobody reads any more would wait for an answer to nothing.
+  const asking = signal === undefined ? closed : AbortSignal.any([signal, closed]);
+  if (process.stdin.isTTY) io.prompt = (question) => askLine(question, asking);
   return io;
 }
 
@@ -63,7 +65,7 @@ export function processOutput(streams: { stdout: ProcessStream; stderr: ProcessS
 /**
  * One line from the terminal. readline answers Ctrl-C and Ctrl-D alike (an
  * AbortError), so Ctrl-C is told apart by its own 'SIGINT' event: Ctrl-C (or
- * SIGTERM through `signal`) is an interrupt, Ctrl-D is the end of input.
+ * SIGTERM or a closed output through `signal`) is an interrupt, Ctrl-D is the end of input.
  */
 async function askLine(question: string, signal: AbortSignal | undefined): Promise<string | undefined> {
   const { createInterface } = await import('node:readline/promises');

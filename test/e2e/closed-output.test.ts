@@ -65,30 +65,35 @@ describe('a one-shot command whose reader goes away', () => {
 describe('apply whose reader goes away', () => {
   const DOMAINS = names('a-', 6);
 
-  /** A saved plan of six creates, applied one at a time through a proxy that `gate` may hold requests in. */
-  async function applyWith(
-    gate: (method: string) => Promise<void> | undefined,
-    options: (control: NonNullable<RunOptions['control']>) => Partial<RunOptions>,
-    extraArgs: string[] = [],
-  ) {
+  interface ApplySetup {
+    /** Sees each request as it reaches the proxy, and may hold it until the promise it returns settles. */
+    gate?: (method: string) => Promise<void> | undefined;
+    /** The run's options, given its control (to close a pipe on an event). */
+    options: (control: NonNullable<RunOptions['control']>) => Partial<RunOptions>;
+    args?: string[];
+    domains?: readonly string[];
+  }
+
+  /** A saved plan of creates (six by default), applied one at a time through a proxy. */
+  async function applyWith({ gate = () => undefined, options, args = [], domains = DOMAINS }: ApplySetup) {
     const server = await startTestServer();
     const proxy = await startLatencyProxy(server.url, 0, async ({ method }) => {
       await gate(method);
       return 'forward' as const;
     });
     const dir = tempDir('closed-output-apply');
-    writeFileSync(join(dir, 'websites.yaml'), configOf(DOMAINS));
+    writeFileSync(join(dir, 'websites.yaml'), configOf(domains));
     const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
     try {
       const planned = await runCli(cli, ['plan', '--out', 'plan.json'], { cwd: dir, env });
       expect(planned.code, planned.err).toBe(0);
       const control: NonNullable<RunOptions['control']> = {};
-      const args = ['apply', 'plan.json', '--journal', 'journal.jsonl', '--parallelism', '1', ...extraArgs];
-      const run = await runCli(cli, args, { cwd: dir, env, control, ...options(control) });
+      const applyArgs = ['apply', 'plan.json', '--journal', 'journal.jsonl', '--parallelism', '1', ...args];
+      const run = await runCli(cli, applyArgs, { cwd: dir, env, control, ...options(control) });
       await proxy.idle();
-      const journal = readFileSync(join(dir, 'journal.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
+      const path = join(dir, 'journal.jsonl');
+      const journal = (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : [])
+        .filter(Boolean)
         .map((line) => JSON.parse(line) as { event: string; domain?: string; interrupted?: boolean });
       return { run, journal, live: await domainsInDb(server), locked: existsSync(join(dir, 'plan.json.lock')) };
     } finally {
@@ -101,21 +106,41 @@ describe('apply whose reader goes away', () => {
     // The writes wait until the reader has gone, so the summary is surely written to a closed pipe.
     let closed = () => {};
     const readerGone = new Promise<void>((resolve) => (closed = resolve));
-    const { run, journal, live, locked } = await applyWith(
-      (method) => (method === 'GET' ? undefined : readerGone),
-      (control) => ({
+    const { run, journal, live, locked } = await applyWith({
+      gate: (method) => (method === 'GET' ? undefined : readerGone),
+      options: (control) => ({
         onStdout: () => {
           control.close?.('stdout');
           closed();
         },
       }),
-    );
+    });
     expect(run.err).not.toMatch(STACK);
     expect(run.signal).toBeNull();
     expect(run.code).toBe(0);
     expect(live).toEqual([...DOMAINS].sort());
     expect(journal.filter((entry) => entry.event === 'succeeded')).toHaveLength(DOMAINS.length);
     expect(journal.at(-1)).toMatchObject({ event: 'end', interrupted: false });
+    expect(locked).toBe(false);
+  });
+
+  test('`apply plan.json | head -3`: the plan is still being written when stdout closes: stops as on Ctrl-C, exit 141', async () => {
+    // 2,000 creates: the plan shown first outgrows the pipe's buffer, so its write is still going when
+    // the reader leaves. The client sends at most 60 requests a minute: most changes are surely left.
+    const domains = names('b-', 2_000);
+    const { run, journal, live, locked } = await applyWith({
+      domains,
+      options: (control) => ({ onStdout: () => control.close?.('stdout') }),
+    });
+    expect(run.signal).toBeNull();
+    expect(run.err).not.toMatch(STACK);
+    expect(run.err).toContain('sitesync: stdout closed by its reader, so the run stopped as on Ctrl-C (exit 141)');
+    expect(run.code).toBe(141);
+    expect(live.length).toBeLessThan(100);
+    // Whether it stopped before its first write or after a few, the journal and the service agree.
+    const succeeded = journal.filter((entry) => entry.event === 'succeeded').map((entry) => entry.domain);
+    expect(succeeded.sort()).toEqual(live);
+    if (journal.length > 0) expect(journal.at(-1)).toMatchObject({ event: 'end', interrupted: true });
     expect(locked).toBe(false);
   });
 
@@ -127,17 +152,17 @@ describe('apply whose reader goes away', () => {
     const readerGone = new Promise<void>((resolve) => (closed = resolve));
     let writes = 0;
     const firstLine = waitFor((seen) => seen.includes('\n'));
-    const { run, journal, live, locked } = await applyWith(
-      (method) => (method !== 'GET' && ++writes === 2 ? readerGone : undefined),
-      (control) => {
+    const { run, journal, live, locked } = await applyWith({
+      gate: (method) => (method !== 'GET' && ++writes === 2 ? readerGone : undefined),
+      options: (control) => {
         void firstLine.reached.then(() => {
           control.close?.('stderr');
           closed();
         });
         return { onStderr: firstLine.see };
       },
-      ['--rate-limit', '3'],
-    );
+      args: ['--rate-limit', '3'],
+    });
     expect(run.signal).toBeNull();
     expect(run.code, run.out).toBe(141);
     expect(run.out).not.toMatch(STACK);
