@@ -97,7 +97,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   io.stderr.write(listeningLine(server, options, keys.length));
   await stopped(io.signal);
   await server.close();
-  writer?.flush();
+  await writer?.flush();
   io.stderr.write('sitesync serve: stopped\n');
   return exitCodeFor({ kind: 'done' });
 }
