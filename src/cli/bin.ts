@@ -21,7 +21,7 @@ if (!['serve', 'watch'].includes(process.argv[2] ?? '')) setFlagsFromString('--s
 
 const controller = new AbortController();
 let first: 'SIGINT' | 'SIGTERM' | undefined;
-/** An interruption exits as a shell reports the signal: 130 for SIGINT, 143 for SIGTERM (141 for a closed output: main.ts). */
+/** An interruption exits as a shell reports the signal: 130 for SIGINT, 143 for SIGTERM (main.ts: 141, a closed output). */
 const interruptedExit = () => (first === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

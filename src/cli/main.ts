@@ -11,6 +11,7 @@ import type { CommandContext } from './command-context.js';
 import { EXIT, exitCodeFor } from './exit-code.js';
 import { aborted as abortedBy, type Io } from './io.js';
 
+/** Runs one command line; `serviceIo` as the process gives it (serve and watch run on it, the rest on `io` below). */
 export async function main(argv: string[], serviceIo: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
   const io = stoppingWhenOutputCloses(serviceIo);

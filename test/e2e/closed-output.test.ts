@@ -18,16 +18,17 @@ const names = (prefix: string, count: number) => Array.from({ length: count }, (
 /** Node's report of an unhandled 'error' event (the defect), or any other crash. */
 const STACK = /Unhandled 'error' event|\n\s+at |internal error/;
 
-/** Settles when `predicate` holds for the text seen so far on a stream, and says so once. */
-function waitFor(predicate: (seen: string) => boolean): { see: (chunk: string) => void; reached: Promise<void> } {
+/** `reached` settles once `predicate` holds for the text seen so far on a stream (`seen()`). */
+function waitFor(predicate: (seen: string) => boolean) {
   let seen = '';
   let reach = () => {};
   const reached = new Promise<void>((resolve) => (reach = resolve));
   return {
-    see: (chunk) => {
+    see: (chunk: string) => {
       seen += chunk;
       if (predicate(seen)) reach();
     },
+    seen: () => seen,
     reached,
   };
 }
@@ -163,9 +164,9 @@ describe('apply whose reader goes away', () => {
       },
       args: ['--rate-limit', '3'],
     });
+    // stderr is closed, so a crash would only show in the exit code and the journal.
     expect(run.signal).toBeNull();
     expect(run.code, run.out).toBe(141);
-    expect(run.out).not.toMatch(STACK);
     // The summary still reaches stdout, which is open.
     expect(run.out).toMatch(/^applied 2 of 6 changes; 4 skipped/m);
     expect(run.out).toMatch(/^interrupted: 4 changes not started/m);
@@ -184,19 +185,17 @@ describe('serve and watch whose log reader goes away keep running', () => {
     const dir = tempDir('closed-output-serve');
     const key = 'closed-output-key-0123456789';
     const control: NonNullable<RunOptions['control']> = {};
-    const listening = waitFor((seen) => /listening on (\S+?),/.test(seen));
-    let url = '';
+    const LISTENING = /listening on (\S+?),/;
+    const listening = waitFor((seen) => LISTENING.test(seen));
     const stopped: Promise<ChildRun> = runCli(cli, ['serve', '--port', '0', '--db', join(dir, 'serve.db')], {
       cwd: dir,
       env: { SITESYNC_SERVE_KEYS: key },
       control,
-      onStderr: (chunk) => {
-        url ||= /listening on (\S+?),/.exec(chunk)?.[1] ?? '';
-        listening.see(chunk);
-      },
+      onStderr: listening.see,
     });
     await Promise.race([listening.reached, stopped]);
     control.close?.('stderr');
+    const url = LISTENING.exec(listening.seen())?.[1];
     const headers = { authorization: `Bearer ${key}`, accept: 'application/json' };
     // Each answered request logs a line to the closed stderr; the next request proves the server outlived it.
     for (let i = 0; i < 3; i++) {
@@ -215,13 +214,13 @@ describe('serve and watch whose log reader goes away keep running', () => {
     // A check starts with the listing's first page: counting them counts checks.
     let checks = 0;
     let afterClose: number | undefined;
-    let third = () => {};
-    const checkedTwiceMore = new Promise<void>((resolve) => (third = resolve));
+    let checkedTwiceMore = () => {};
+    const outlived = new Promise<void>((resolve) => (checkedTwiceMore = resolve));
     const proxy = await startLatencyProxy(server.url, 0, (request) => {
       const page = new URL(request.url, 'http://proxy').searchParams.get('page');
       if (request.method === 'GET' && request.url.startsWith('/api/v1/websites') && (page ?? '1') === '1') {
         checks += 1;
-        if (afterClose !== undefined && checks >= afterClose + 2) third();
+        if (afterClose !== undefined && checks >= afterClose + 2) checkedTwiceMore();
       }
       return 'forward';
     });
@@ -240,7 +239,7 @@ describe('serve and watch whose log reader goes away keep running', () => {
       control.close?.('stderr');
       afterClose = checks;
       // The next check logs `checked` to the closed pipe; the one after proves the process outlived it.
-      const outcome = await Promise.race([checkedTwiceMore.then(() => 'alive' as const), stopped]);
+      const outcome = await Promise.race([outlived.then(() => 'alive' as const), stopped]);
       expect(outcome).toBe('alive');
       control.signal?.('SIGTERM');
       const run = await stopped;
