@@ -5,8 +5,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { EXIT } from './exit-code.js';
-import { processIo } from './io.js';
 import { main } from './main.js';
+import { processIo } from './process-io.js';
 
 /**
  * A one-shot command builds data that lives until it exits (configuration,
@@ -21,7 +21,7 @@ if (!['serve', 'watch'].includes(process.argv[2] ?? '')) setFlagsFromString('--s
 
 const controller = new AbortController();
 let first: 'SIGINT' | 'SIGTERM' | undefined;
-/** An interruption exits as a shell reports the signal: 130 for SIGINT, 143 for SIGTERM. */
+/** An interruption exits as a shell reports the signal: 130 for SIGINT, 143 for SIGTERM (main.ts: 141, a closed output). */
 const interruptedExit = () => (first === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

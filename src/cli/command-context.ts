@@ -9,7 +9,16 @@ import type { Io } from './io.js';
 export type CommandRunner = () => Promise<number>;
 
 export interface CommandContext {
+  /**
+   * For commands that end by themselves: its signal also aborts when the
+   * reader of stdout or stderr has gone, so they stop as on Ctrl-C.
+   */
   io: Io;
+  /**
+   * For commands that run until stopped (`serve`, `watch`): aborted by
+   * SIGINT/SIGTERM only; a closed stdout or stderr just drops their lines.
+   */
+  serviceIo: Io;
   /** Commands call this with their body; main runs it and turns errors into messages. */
   run(body: CommandRunner): Promise<void>;
 }

@@ -4,7 +4,7 @@
  * plan with changes under --detailed-exitcode (or an export that could not
  * hold every website as it is live), 3 an unsafe plan, 4 a plan
  * with drift or a conflict (classified against a baseline) under
- * --detailed-exitcode, 130 an interruption.
+ * --detailed-exitcode, 130 an interruption (143 by SIGTERM, 141 by a closed output).
  */
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { type ErrorCode, isSitesyncError, SitesyncError } from '../model/errors.js';
@@ -23,6 +23,8 @@ export const EXIT = {
   interrupted: 130,
   /** The same interruption by SIGTERM (128 + 15, as a shell reports it): a CI job cancelled, `docker stop`. */
   terminated: 143,
+  /** The same interruption because the reader of stdout or stderr went away (`| head`): 128 + SIGPIPE (13). */
+  outputClosed: 141,
 } as const;
 
 export type CommandOutcome =

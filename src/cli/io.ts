@@ -1,7 +1,8 @@
 /**
  * The process edge that commands see: streams, environment, working directory.
  * Commands take an `Io` and return an exit code, so tests run them in-process
- * with captured output (`captureIo`). Everything written goes through `redact`.
+ * with captured output (`captureIo`); the process's own is `processIo`
+ * (process-io.ts). Everything written goes through `redact`.
  */
 import { linkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { EngineContext } from '../engine/context.js';
@@ -28,8 +29,10 @@ export interface Io {
   prompt?: (question: string) => Promise<string | undefined>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
-  /** Aborted on SIGINT/SIGTERM. */
+  /** Aborted on SIGINT/SIGTERM (and, for a command that ends by itself, when `outputClosed` aborts: main.ts). */
   signal?: AbortSignal;
+  /** Aborted when the reader of stdout or stderr has gone (`| head`); that stream's lines are dropped from then on. */
+  outputClosed?: AbortSignal;
   /** The clock (default: the system's): tests fix the day that ignore_changes rules expire against. */
   now?: () => Date;
   /** The client factory (default: the HTTP client): tests give the client a manual clock, so backoff takes no time. */
@@ -39,51 +42,6 @@ export interface Io {
 /** Today as YYYY-MM-DD in UTC, from the Io's clock: the day `until` dates are compared with. */
 export function todayOf(io: Pick<Io, 'now'>): string {
   return (io.now?.() ?? new Date()).toISOString().slice(0, 10);
-}
-
-function redacting(stream: NodeJS.WriteStream): OutputStream {
-  return {
-    write: (text) => {
-      stream.write(redact(text));
-    },
-    isTTY: Boolean(stream.isTTY),
-    fd: (stream as { fd?: number }).fd,
-  };
-}
-
-export function processIo(signal?: AbortSignal): Io {
-  const io: Io = {
-    stdout: redacting(process.stdout),
-    stderr: redacting(process.stderr),
-    env: process.env,
-    cwd: process.cwd(),
-  };
-  if (signal) io.signal = signal;
-  if (process.stdin.isTTY) io.prompt = (question) => askLine(question, signal);
-  return io;
-}
-
-/**
- * One line from the terminal. readline answers Ctrl-C and Ctrl-D alike (an
- * AbortError), so Ctrl-C is told apart by its own 'SIGINT' event: Ctrl-C (or
- * SIGTERM through `signal`) is an interrupt, Ctrl-D is the end of input.
- */
-async function askLine(question: string, signal: AbortSignal | undefined): Promise<string | undefined> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // Closing the interface does not settle a pending question; aborting it does.
-  const ctrlC = new AbortController();
-  rl.on('SIGINT', () => ctrlC.abort());
-  try {
-    return await rl.question(question, { signal: signal ? AbortSignal.any([ctrlC.signal, signal]) : ctrlC.signal });
-  } catch (error) {
-    process.stderr.write('\n');
-    if (ctrlC.signal.aborted || signal?.aborted)
-      throw new SitesyncError('interrupted', 'interrupted at the prompt', {}, { cause: error });
-    return undefined;
-  } finally {
-    rl.close();
-  }
 }
 
 export interface CapturedIo extends Io {

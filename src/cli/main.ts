@@ -11,10 +11,13 @@ import type { CommandContext } from './command-context.js';
 import { EXIT, exitCodeFor } from './exit-code.js';
 import { aborted as abortedBy, type Io } from './io.js';
 
-export async function main(argv: string[], io: Io): Promise<number> {
+/** Runs one command line; `serviceIo` as the process gives it (serve and watch run on it, the rest on `io` below). */
+export async function main(argv: string[], serviceIo: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
+  const io = stoppingWhenOutputCloses(serviceIo);
   const context: CommandContext = {
     io,
+    serviceIo,
     run: async (body) => {
       try {
         exitCode = await body();
@@ -46,7 +49,29 @@ export async function main(argv: string[], io: Io): Promise<number> {
     }
     return reportError(error, io);
   }
-  return exitCode;
+  return closedOutputExit(exitCode, io);
+}
+
+/** The Io of a command that ends by itself: a closed output interrupts it, as Ctrl-C does. */
+function stoppingWhenOutputCloses(io: Io): Io {
+  const { signal, outputClosed } = io;
+  if (outputClosed === undefined) return io;
+  return { ...io, signal: signal === undefined ? outputClosed : AbortSignal.any([signal, outputClosed]) };
+}
+
+/**
+ * A run interrupted because its reader went away exits 141, as a shell reports
+ * a process a closed pipe killed (128 + SIGPIPE), and says so on the other
+ * stream (an apply's summary, on stdout, is lost); a command that had finished
+ * its work when the pipe closed keeps its own code (docs/exit-codes.md).
+ */
+function closedOutputExit(code: number, io: Io): number {
+  const { signal, outputClosed } = io;
+  const byClosedOutput = outputClosed?.aborted === true && signal?.reason === outputClosed.reason;
+  if (code !== EXIT.interrupted || !byClosedOutput) return code;
+  const closed = (outputClosed.reason as Error).message; // `stdout closed`
+  io.stderr.write(`sitesync: ${closed} by its reader, so the run stopped as on Ctrl-C (exit 141)\n`);
+  return EXIT.outputClosed;
 }
 
 type Register = (program: Command, context: CommandContext) => void;

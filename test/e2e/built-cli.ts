@@ -85,10 +85,19 @@ export interface ChildRun {
 export interface RunOptions {
   cwd: string;
   env: Record<string, string>;
-  /** Filled in once the child runs: sends it a signal. */
-  control?: { signal?: (signal: NodeJS.Signals) => void; pid?: number };
+  /**
+   * Filled in once the child runs: sends it a signal, or closes the test's end of
+   * its stdout or stderr pipe (the reader goes away, as `| head` does).
+   */
+  control?: {
+    signal?: (signal: NodeJS.Signals) => void;
+    close?: (stream: 'stdout' | 'stderr') => void;
+    pid?: number;
+  };
   /** Written to the child's standard input, which is then closed (ignored when absent). */
   input?: string | Buffer;
+  /** Sees standard output as it is written (events to act on). */
+  onStdout?: (chunk: string) => void;
   /** Sees standard error as it is written (events to act on, e.g. a log line). */
   onStderr?: (chunk: string) => void;
 }
@@ -107,19 +116,24 @@ export function runCli(cli: BuiltCli, args: string[], options: RunOptions): Prom
     }
     let out = '';
     let err = '';
-    child.stdout?.on('data', (chunk) => (out += chunk));
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      options.onStdout?.(String(chunk));
+    });
     child.stderr?.on('data', (chunk) => {
       err += chunk;
       options.onStderr?.(String(chunk));
     });
     if (options.control) {
       options.control.signal = (signal) => child.kill(signal);
+      options.control.close = (stream) => child[stream]?.destroy();
       options.control.pid = child.pid;
     }
     child.on('error', fail);
     child.on('close', (code, signal) => {
       if (options.control) {
         delete options.control.signal;
+        delete options.control.close;
         delete options.control.pid;
       }
       done({ code, signal, out, err });

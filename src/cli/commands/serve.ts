@@ -97,7 +97,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   io.stderr.write(listeningLine(server, options, keys.length));
   await stopped(io.signal);
   await server.close();
-  writer?.flush();
+  await writer?.flush();
   io.stderr.write('sitesync serve: stopped\n');
   return exitCodeFor({ kind: 'done' });
 }
@@ -142,7 +142,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       '--metrics-addr <host:port>',
       'serve Prometheus metrics at http://HOST:PORT/metrics (a separate listener; off by default)',
     )
-    .action((options) => context.run(() => serve(options, context.io)));
+    .action((options) => context.run(() => serve(options, context.serviceIo)));
 
   registerAdminCommands(serveCommand, context);
   registerMigrateData(serveCommand, context);

@@ -8,23 +8,43 @@ import sonicBoom from 'sonic-boom';
 
 export interface LineWriter {
   write(line: string): void;
-  /** Writes what is still buffered; call before exit. */
-  flush(): void;
+  /** Settles once every line written so far is out (or its reader has gone); await it before exit. */
+  flush(): Promise<void>;
 }
 
 /** Asynchronous, buffered lines to a file descriptor (stderr: 2). */
 export function asyncLineWriter(fd: number, transform: (text: string) => string = (text) => text): LineWriter {
   const destination = new sonicBoom.SonicBoom({ fd, sync: false, minLength: 0 });
+  let open = true;
+  /** Bytes handed to sonic-boom and not yet written: its 'write' events count them down. */
+  let pending = 0;
+  const flushed: (() => void)[] = [];
+  const settle = () => {
+    if (pending === 0 || !open) for (const resolve of flushed.splice(0)) resolve();
+  };
+  destination.on('write', (bytes: number) => {
+    pending -= bytes;
+    settle();
+  });
+  // The log's reader went away (EPIPE: `serve 2>&1 | head`, a log collector restarting): the
+  // server keeps serving and its lines are dropped (docs/server.md). Any other failure still crashes.
+  destination.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') throw error;
+    open = false;
+    settle();
+  });
   return {
     write: (line) => {
-      destination.write(transform(`${line}\n`));
+      if (!open) return;
+      const text = transform(`${line}\n`);
+      pending += Buffer.byteLength(text);
+      destination.write(text);
     },
-    flush: () => {
-      try {
-        destination.flushSync();
-      } catch {
-        // A closed or stalled stderr must not turn a clean shutdown into a crash.
-      }
-    },
+    // Not sonic-boom's flushSync: it retries a write that failed with EPIPE for ever.
+    flush: () =>
+      new Promise((resolve) => {
+        flushed.push(resolve);
+        settle();
+      }),
   };
 }
