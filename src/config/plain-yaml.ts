@@ -33,6 +33,9 @@ interface Pending {
   indent: number;
 }
 
+/** Keys remembered for reuse: past this many distinct keys, the rest are sliced each time. */
+const MAX_KNOWN_KEYS = 32;
+
 /** Declines the file: thrown inside the reader, caught at its entry. */
 const DECLINE = Symbol('decline');
 
@@ -78,6 +81,8 @@ class Reader {
   #pending: Pending | undefined;
   #websites: unknown[] | undefined;
   readonly #starts: number[] = [];
+  /** The keys read so far, checked once each: a file repeats a handful of keys thousands of times. */
+  readonly #keys: string[] = [];
 
   constructor(text: string) {
     this.#text = text;
@@ -161,9 +166,8 @@ class Reader {
     const text = this.#text;
     const colon = keyEnd(text, at, end);
     if (colon === -1) decline();
-    const key = text.slice(at, colon);
-    // A key the core schema reads as null, a boolean or a number is not its text (`null:` is the key "").
-    if (key === '__proto__' || Object.hasOwn(map, key) || resolvePlain(key) !== key) decline();
+    const key = this.#key(at, colon);
+    if (Object.hasOwn(map, key)) decline();
     let value = colon + 1;
     while (value < end && text.charCodeAt(value) === 32) value += 1;
     if (value === end || text[value] === '#') this.#pending = { map, key, indent };
@@ -173,6 +177,17 @@ class Reader {
       if (map === this.#root && key === 'websites' && Array.isArray(inline) && inline.length > 0) decline();
       map[key] = inline;
     }
+  }
+
+  /** The key from `at` to `colon`, the same string each time it is written. */
+  #key(at: number, colon: number): string {
+    const text = this.#text;
+    for (const known of this.#keys) if (known.length === colon - at && text.startsWith(known, at)) return known;
+    const key = text.slice(at, colon);
+    // A key the core schema reads as null, a boolean or a number is not its text (`null:` is the key "").
+    if (key === '__proto__' || resolvePlain(key) !== key) decline();
+    if (this.#keys.length < MAX_KNOWN_KEYS) this.#keys.push(key);
+    return key;
   }
 
   /** A value written on its key's or entry's line, from `at` (not a space) to the line's `end`. */

@@ -48,6 +48,8 @@ const READ: Record<string, string> = {
     "version: 1\nx-a: 'it''s # not a comment'\nx-b: \"a: b\"\nx-c: ~\nx-d: 0x1F\nx-e: .inf\nx-f: -1.5e3\nx-g: FALSE\nx-h: a#b\nx-i: -x\nx-j: {}\nx-k: []\nx-l: ${PASSWORD}\nx-m: é ☃ 𝄞\nwebsites: []\n",
   'CRLF line ends': 'version: 1\r\nwebsites:\r\n  - domain: a.example.com\r\n    email: true\r\n',
   'scalar entries': 'websites:\n  - a.example.com\n  - 10.0.0.1\nversion: 1\n',
+  'keys that begin with another key': 'ab: 1\na: 2\nabc:\n  a: 3\n  ab: 4\na_b: 5\n',
+  'more distinct keys than it remembers': `${Array.from({ length: 40 }, (_, i) => `k${i}: ${i}`).join('\n')}\nk39x: y\n`,
   'nested mappings': 'limits:\n  max_deletes: 5\n  nested:\n    deeper: x\nmanage:\n  include: ["*.example.com"]\n',
 };
 
