@@ -8,63 +8,60 @@
  * The file is bench/cli.ts's (5% with `email: true`, defaults exclude_ips);
  * the pages are fetched once, as text, from a reference server seeded as
  * bench/cli.ts seeds it (bench/planner.ts --server).
- * Run: npx tsx bench/config-build.ts   (BENCH_ROUNDS, default 9)
+ * `--base REF` also runs the source tree of a git revision (src/ and schemas/
+ * from `git archive`), its rounds interleaved with this tree's so both see the
+ * same machine: a before/after on a busy machine.
+ * Run: npx tsx bench/config-build.ts [--base main]   (BENCH_ROUNDS, default 9)
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { median, spawnServer, writeSitesConfig } from './support.js';
 
 const SITES = 10_000;
 const PAGES = SITES / 100;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const KEY = 'bench-key-planner-0123456789'; // the key bench/planner.ts --server accepts
-const SELF = fileURLToPath(import.meta.url);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PHASES = ['parse', 'schema', 'build', 'json', 'decode'] as const;
 type Phase = (typeof PHASES)[number];
+/** Each phase's wall time, and the process's CPU time (user + system, all threads) meanwhile. */
+type Sample = Phase | `${Phase} cpu`;
 
-/** One cold process: every phase once, its milliseconds as one JSON line. */
-async function child(dir: string, file: string): Promise<void> {
-  const { quickParse } = await import('../src/config/quick-parse.js');
-  const { schemaAccepts } = await import('../src/config/schema.js');
-  const { buildState } = await import('../src/config/build.js');
-  const { decodeListPage } = await import('../src/api/wire.js');
-  const text = readFileSync(file, 'utf8');
-  const pages = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as string[];
-  const ms: Partial<Record<Phase, number>> = {};
-  const timed = <T>(phase: Phase, run: () => T): T => {
-    const started = performance.now();
-    const result = run();
-    ms[phase] = performance.now() - started;
-    return result;
-  };
-  const quick = timed('parse', () => quickParse(text, 'websites.yaml'));
-  if (!quick) throw new Error('the bench file did not take the quick way');
-  const config: unknown = quick.data;
-  const started = performance.now();
-  if (!schemaAccepts(config)) throw new Error('the bench file failed the schema');
-  ms.schema = performance.now() - started;
-  const built = timed('build', () => buildState([{ source: quick.source, config }], {}, { secrets: 'check' }));
-  if (built.state?.websites.length !== SITES) throw new Error('the bench file did not build');
-  const bodies = timed('json', () => pages.map((page) => JSON.parse(page) as unknown));
-  const decoded = timed('decode', () => bodies.map((body, i) => decodeListPage(body, `page ${i + 1}`).websites.length));
-  if (decoded.reduce((a, b) => a + b, 0) !== SITES) throw new Error('the pages did not decode');
-  process.stdout.write(`${JSON.stringify(ms)}\n`);
+/**
+ * `root`'s bench/config-phases.ts bundled into `out` (a directory beside
+ * node_modules, which the validator's require() needs), as scripts/bundle.mjs bundles the CLI.
+ */
+async function bundle(root: string, out: string): Promise<string> {
+  const outfile = join(out, 'config-phases.mjs');
+  await build({
+    entryPoints: [join(root, 'bench/config-phases.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: ['ajv'],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
 }
 
-async function round(dir: string, file: string): Promise<Record<Phase, number>> {
-  const proc = spawn(process.execPath, [...process.execArgv, SELF, '--child', dir, file], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function round(script: string, file: string, pages: string): Promise<Record<Sample, number>> {
+  const proc = spawn(process.execPath, [script, file, pages], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout.on('data', (chunk) => {
     out += chunk;
   });
   const code = await new Promise<number | null>((resolve) => proc.once('close', resolve));
   if (code !== 0) throw new Error(`bench child exited with ${code}`);
-  return JSON.parse(out) as Record<Phase, number>;
+  return JSON.parse(out) as Record<Sample, number>;
 }
 
 async function fetchPages(url: string): Promise<string[]> {
@@ -77,31 +74,68 @@ async function fetchPages(url: string): Promise<string[]> {
   return pages;
 }
 
+/** A directory in `dir` whose node_modules are this tree's. */
+function besideModules(dir: string, name: string): string {
+  const out = join(dir, name);
+  mkdirSync(out);
+  symlinkSync(join(ROOT, 'node_modules'), join(out, 'node_modules'));
+  return out;
+}
+
+/** The source tree of `ref` (src, schemas, and this bench's child) in `dir`. */
+function checkOut(ref: string, dir: string): string {
+  const root = besideModules(dir, 'base');
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(ref)} src schemas | tar -x -C ${JSON.stringify(root)}`], {
+    cwd: ROOT,
+  });
+  mkdirSync(join(root, 'bench'));
+  copyFileSync(join(ROOT, 'bench/config-phases.ts'), join(root, 'bench/config-phases.ts'));
+  return root;
+}
+
 async function main(): Promise<void> {
+  const baseAt = process.argv.indexOf('--base');
+  const baseRef = baseAt === -1 ? undefined : process.argv[baseAt + 1];
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-config-build-'));
-  const server = await spawnServer(join(SELF, '../planner.ts'), [String(SITES)]);
+  const server = await spawnServer(join(ROOT, 'bench/planner.ts'), [String(SITES)]);
   try {
     writeFileSync(join(dir, 'pages.json'), JSON.stringify(await fetchPages(server.url)));
     server.child.kill('SIGTERM');
     const file = writeSitesConfig(dir, SITES);
-    const samples: Record<Phase, number>[] = [];
-    for (let i = 0; i < ROUNDS; i++) samples.push(await round(dir, file));
+    const trees = [
+      {
+        label: 'this tree',
+        script: await bundle(ROOT, besideModules(dir, 'this')),
+        samples: [] as Record<Sample, number>[],
+      },
+    ];
+    if (baseRef !== undefined) {
+      const root = checkOut(baseRef, dir);
+      trees.unshift({ label: baseRef, script: await bundle(root, root), samples: [] });
+    }
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const tree of trees) tree.samples.push(await round(tree.script, file, join(dir, 'pages.json')));
+    }
     const load = loadavg()
       .map((n) => n.toFixed(1))
       .join(' ');
     console.log(
-      `${SITES.toLocaleString('en')} sites, ${PAGES} pages; ${ROUNDS} cold processes, medians (ms); load ${load}\n`,
+      `${SITES.toLocaleString('en')} sites, ${PAGES} pages; ${ROUNDS} cold processes per tree, medians (ms); load ${load}\n`,
     );
-    console.log(`| ${PHASES.join(' | ')} | schema + build + decode |`);
-    console.log(`|${' --- |'.repeat(PHASES.length + 1)}`);
-    const medians = PHASES.map((phase) => median(samples.map((sample) => sample[phase])));
-    const ours = median(samples.map((sample) => sample.schema + sample.build + sample.decode));
-    console.log(`| ${medians.map((value) => value.toFixed(1)).join(' | ')} | ${ours.toFixed(1)} |`);
+    const row = (label: string, pick: (sample: Record<Sample, number>) => number) =>
+      `| ${label} | ${trees.map((tree) => median(tree.samples.map(pick)).toFixed(1)).join(' | ')} |`;
+    console.log(`| phase | ${trees.map((tree) => tree.label).join(' | ')} |`);
+    console.log(`| --- |${' --- |'.repeat(trees.length)}`);
+    for (const phase of PHASES) {
+      console.log(row(phase, (sample) => sample[phase]));
+      console.log(row(`${phase}, CPU`, (sample) => sample[`${phase} cpu`]));
+    }
+    console.log(row('schema + build + decode', (sample) => sample.schema + sample.build + sample.decode));
+    console.log(row('same, CPU', (sample) => sample['schema cpu'] + sample['build cpu'] + sample['decode cpu']));
   } finally {
     server.child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!);
-else await main();
+await main();

@@ -17,10 +17,11 @@ import type { Secret } from '../model/secret.js';
 import {
   CONFIG_FIELD_NAMES,
   type DesiredWebsite,
-  defaultSettings,
+  FIELDS,
   type FieldName,
   type Privacy,
   type SourceLocation,
+  type WebsiteSettings,
 } from '../model/website.js';
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
@@ -49,8 +50,10 @@ interface Defaults extends ResolvedBlock {
   privacyAt?: () => SourceLocation;
   /** A password is written in defaults (even if its variable is unset, which is reported once). */
   passwordWritten: boolean;
-  /** The defaults as written, for DesiredWebsite.raw. */
+  /** The defaults as written. */
   written: Readonly<Record<string, unknown>>;
+  /** `written` without its password: what every DesiredWebsite.raw starts from. */
+  writtenShown: Readonly<Record<string, unknown>>;
 }
 
 /** A resolved website and where its domain is written, for duplicate messages. */
@@ -115,10 +118,13 @@ export function* buildSteps(
       if (entry) entries.push(entry);
     }
   }
-  problems.push(...duplicateDomains(entries));
+  // Sorted by domain (stably: the first written comes first), any duplicate sits next to its first.
+  const sorted = entries.slice().sort((a, b) => byDomain(a.site, b.site));
+  if (sorted.some((entry, i) => i > 0 && entry.site.domain === sorted[i - 1]!.site.domain))
+    problems.push(...duplicateDomains(entries));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
-  const websites = entries.map((entry) => entry.site).sort(byDomain);
+  const websites = sorted.map((entry) => entry.site);
   let digest: string | undefined;
   const state: DesiredState = {
     websites,
@@ -140,7 +146,7 @@ export function* buildSteps(
 function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
   if (!located) {
-    const none = { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {} };
+    const none = { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {}, writtenShown: {} };
     return { ...none, sharedPassword: () => undefined };
   }
   const { password: reference, ...rest } = located.value;
@@ -156,6 +162,7 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], sec
     },
     passwordWritten: located.value.password !== undefined,
     written: located.value,
+    writtenShown: withoutPassword(located.value),
   };
   if (located.value.privacy !== undefined) defaults.privacyAt = () => locate(located.source, ['defaults', 'privacy']);
   return defaults;
@@ -177,14 +184,14 @@ function resolveWebsite(
   const domain = checkDomain(source, path, item.domain, problems);
   if (domain === undefined) return undefined;
 
-  const settings = Object.assign(defaultSettings(), defaults.settings, own.settings);
   const site: DesiredWebsite = {
     domain,
-    settings,
+    settings: settingsOf(defaults.settings, own.settings),
     ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
     source: locate(source, path),
-    raw: writtenValues(defaults.written, item),
+    raw: item.password === undefined ? { ...defaults.writtenShown, ...item } : writtenValues(defaults.writtenShown, item),
   };
+  const { settings } = site;
   // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
   if (defaults.ignoreRules.length > 0 || own.ignoreRules.length > 0) {
     const rules = [
@@ -231,16 +238,34 @@ function expiredRuleAdvice(rules: readonly WrittenRule[], today: string): Config
   });
 }
 
-/** What the user wrote for this site (its own values over the defaults), minus any password reference. */
+/**
+ * The site's settings: its own over `defaults` over the service's defaults.
+ * One object per site, built in one go (no copy of the defaults per site).
+ */
+function settingsOf(defaults: Partial<WebsiteSettings>, own: Partial<WebsiteSettings>): WebsiteSettings {
+  return {
+    privacy: own.privacy ?? defaults.privacy ?? FIELDS.privacy.defaultValue,
+    email: own.email ?? defaults.email ?? FIELDS.email.defaultValue,
+    excludeBots: own.excludeBots ?? defaults.excludeBots ?? FIELDS.excludeBots.defaultValue,
+    excludeParams: own.excludeParams ?? defaults.excludeParams ?? [],
+    excludeIps: own.excludeIps ?? defaults.excludeIps ?? [],
+    favorite: own.favorite ?? defaults.favorite ?? FIELDS.favorite.defaultValue,
+  };
+}
+
+/** A block as written, minus any password reference. */
+function withoutPassword(block: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(block)) if (key !== 'password') values[key] = block[key];
+  return values;
+}
+
+/** What the user wrote for this site (its own values over the defaults'), minus its password reference. */
 function writtenValues(
   defaults: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const block of [defaults, own]) {
-    for (const key of Object.keys(block)) if (key !== 'password') values[key] = block[key];
-  }
-  return values;
+  return { ...defaults, ...withoutPassword(own) };
 }
 
 function passwordProblems(
@@ -270,6 +295,8 @@ function checkDomain(
   written: string,
   problems: ConfigProblem[],
 ): string | undefined {
+  // Most domains are written as the service stores them: one test, nothing to canonicalise or warn about.
+  if (!written.startsWith('www.') && isValidServiceDomain(written)) return written;
   const domain = canonicalDomain(written);
   const valid = isValidServiceDomain(domain);
   const storable = valid || isStorableDomain(domain);

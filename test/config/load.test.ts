@@ -147,6 +147,41 @@ websites:
     expect([b!.settings.email, b!.settings.excludeIps, b!.ignoreChanges]).toEqual([false, [], ['privacy', 'favorite']]);
   });
 
+  it("keeps each site's written values (raw) as written, defaults first, never a password reference", () => {
+    const state = loadText(
+      `version: 1
+defaults:
+  email: true
+  password: \${SHARED_STATS_PASSWORD}
+  exclude_ips: [10.0.0.1]
+websites:
+  - domain: a.example.com
+    favorite: true
+    email: false
+  - domain: b.example.com
+    privacy: password
+    password: \${B_STATS_PASSWORD}
+    exclude_ips: [10.0.0.2]
+`,
+      { SHARED_STATS_PASSWORD: 'shared horse battery', B_STATS_PASSWORD: 'b horse battery staple' },
+    ).state!;
+    const written = state.websites.map((site) => Object.entries(site.raw!));
+    expect(written).toEqual([
+      [
+        ['email', false],
+        ['exclude_ips', ['10.0.0.1']],
+        ['domain', 'a.example.com'],
+        ['favorite', true],
+      ],
+      [
+        ['email', true],
+        ['exclude_ips', ['10.0.0.2']],
+        ['domain', 'b.example.com'],
+        ['privacy', 'password'],
+      ],
+    ]);
+  });
+
   it('accepts privacy codes 0/1/2 and multi-line strings for lists (trimmed, de-duplicated, sorted)', () => {
     const state = loadText(
       `version: 1
