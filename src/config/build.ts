@@ -56,12 +56,10 @@ interface Defaults extends ResolvedBlock {
   writtenShown: Readonly<Record<string, unknown>>;
 }
 
-/** A resolved website and where its domain is written, for duplicate messages. */
-interface Entry {
-  site: DesiredWebsite;
-  /** Its file and place in that file's `websites`: its domain's position is found only for a duplicate's message. */
-  source: SourceFile;
-  index: number;
+/** Where each resolved website is written: its file and its place in that file's `websites`. */
+interface Origins {
+  files: SourceFile[];
+  indexes: number[];
 }
 
 export interface BuildResult {
@@ -105,7 +103,9 @@ export function* buildSteps(
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
-  const entries: Entry[] = [];
+  const sites: DesiredWebsite[] = [];
+  // Where each site is written (its file, its index in that file's websites): read only for a duplicate's message.
+  const origins: Origins = { files: [], indexes: [] };
   for (const file of files) {
     const list: unknown = file.config.websites;
     if (!Array.isArray(list)) continue;
@@ -113,18 +113,28 @@ export function* buildSteps(
       const item: unknown = list[index];
       if (index % SITES_PER_STEP === SITES_PER_STEP - 1) yield;
       if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
-      const at = { source: file.source, index };
-      const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
-      if (entry) entries.push(entry);
+      const site = resolveWebsite(
+        file.source,
+        index,
+        item as Record<string, unknown>,
+        defaults,
+        env,
+        problems,
+        secrets,
+        today,
+      );
+      if (!site) continue;
+      sites.push(site);
+      origins.files.push(file.source);
+      origins.indexes.push(index);
     }
   }
   // Sorted by domain (stably: the first written comes first), any duplicate sits next to its first.
-  const sorted = entries.slice().sort((a, b) => byDomain(a.site, b.site));
-  if (sorted.some((entry, i) => i > 0 && entry.site.domain === sorted[i - 1]!.site.domain))
-    problems.push(...duplicateDomains(entries));
+  const websites = isSortedByDomain(sites) ? sites : sites.slice().sort(byDomain);
+  if (websites.some((site, i) => i > 0 && site.domain === websites[i - 1]!.domain))
+    problems.push(...duplicateDomains(sites, origins));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
-  const websites = sorted.map((entry) => entry.site);
   let digest: string | undefined;
   const state: DesiredState = {
     websites,
@@ -146,7 +156,14 @@ export function* buildSteps(
 function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
   if (!located) {
-    const none = { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {}, writtenShown: {} };
+    const none = {
+      settings: {},
+      ignoreChanges: [],
+      ignoreRules: [],
+      passwordWritten: false,
+      written: {},
+      writtenShown: {},
+    };
     return { ...none, sharedPassword: () => undefined };
   }
   const { password: reference, ...rest } = located.value;
@@ -169,14 +186,15 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], sec
 }
 
 function resolveWebsite(
-  { source, index }: { source: SourceFile; index: number },
+  source: SourceFile,
+  index: number,
   item: Readonly<Record<string, unknown>>,
   defaults: Defaults,
   env: Env,
   problems: ConfigProblem[],
   secrets: SecretMode,
   today: string | undefined,
-): Entry | undefined {
+): DesiredWebsite | undefined {
   const path = ['websites', index];
   // The password is resolved below, and only for a site that sends one.
   const own = resolveBlock(source, path, item, env, problems, secrets, false);
@@ -189,7 +207,8 @@ function resolveWebsite(
     settings: settingsOf(defaults.settings, own.settings),
     ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
     source: locate(source, path),
-    raw: item.password === undefined ? { ...defaults.writtenShown, ...item } : writtenValues(defaults.writtenShown, item),
+    raw:
+      item.password === undefined ? { ...defaults.writtenShown, ...item } : writtenValues(defaults.writtenShown, item),
   };
   const { settings } = site;
   // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
@@ -214,7 +233,7 @@ function resolveWebsite(
   if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
     site.passwordVersion = String(version);
   passwordProblems(source, path, item, settings.privacy, defaults, problems);
-  return { site, source, index };
+  return site;
 }
 
 /** ignore_changes of defaults and of the site, once each, in field order. */
@@ -336,24 +355,31 @@ function readAsWhy(written: string, domain: string): string {
   return `: the service keeps ${what} as sent, so sitesync creates ${domain} and takes a live site under either spelling for this website`;
 }
 
-function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
-  const first = new Map<string, Entry>();
+/** Whether the sites are in byDomain order already (an exported file is). */
+function isSortedByDomain(sites: readonly DesiredWebsite[]): boolean {
+  for (let i = 1; i < sites.length; i++) if (sites[i - 1]!.domain > sites[i]!.domain) return false;
+  return true;
+}
+
+/** Each site whose domain an earlier one has, in the order written. */
+function duplicateDomains(sites: readonly DesiredWebsite[], origins: Origins): ConfigProblem[] {
+  const first = new Map<string, number>();
   const problems: ConfigProblem[] = [];
-  for (const entry of entries) {
-    const earlier = first.get(entry.site.domain);
-    if (!earlier) {
-      first.set(entry.site.domain, entry);
+  const domainAt = (at: number): SourceLocation =>
+    locate(origins.files[at]!, ['websites', origins.indexes[at]!, 'domain']);
+  for (const [at, site] of sites.entries()) {
+    const earlier = first.get(site.domain);
+    if (earlier === undefined) {
+      first.set(site.domain, at);
       continue;
     }
     problems.push({
       severity: 'error',
       code: 'duplicate',
-      path: `${formatPath(['websites', entry.index])}.domain`,
-      message: `${entry.site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', earlier.index])})`,
-      source: domainAt(entry),
+      path: `${formatPath(['websites', origins.indexes[at]!])}.domain`,
+      message: `${site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', origins.indexes[earlier]!])})`,
+      source: domainAt(at),
     });
   }
   return problems;
 }
-
-const domainAt = (entry: Entry): SourceLocation => locate(entry.source, ['websites', entry.index, 'domain']);

@@ -182,6 +182,22 @@ websites:
     ]);
   });
 
+  it('lists the websites in domain order (UTF-16 code units), whatever order they are written in', () => {
+    const written = ['site-10.example.com', 'b.example.com', 'site-2.example.com', 'B-2.example.com', 'a.example.com'];
+    const text = `version: 1\nwebsites:\n${written.map((domain) => `  - domain: ${domain}\n`).join('')}`;
+    const { state, lines } = loadText(text);
+    expect(state!.websites.map((site) => [site.domain, site.source!.line])).toEqual([
+      ['a.example.com', 7],
+      ['b-2.example.com', 6],
+      ['b.example.com', 4],
+      ['site-10.example.com', 3],
+      ['site-2.example.com', 5],
+    ]);
+    expect(lines).toEqual([
+      'websites.yaml:6:13: warning: websites[3].domain "B-2.example.com" is read as b-2.example.com, as the service stores it; write b-2.example.com',
+    ]);
+  });
+
   it('accepts privacy codes 0/1/2 and multi-line strings for lists (trimmed, de-duplicated, sorted)', () => {
     const state = loadText(
       `version: 1
