@@ -207,8 +207,7 @@ function resolveWebsite(
     settings: settingsOf(defaults.settings, own.settings),
     ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
     source: locate(source, path),
-    raw:
-      item.password === undefined ? { ...defaults.writtenShown, ...item } : writtenValues(defaults.writtenShown, item),
+    raw: writtenValues(defaults.writtenShown, item),
   };
   const { settings } = site;
   // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
@@ -284,7 +283,8 @@ function writtenValues(
   defaults: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  return { ...defaults, ...withoutPassword(own) };
+  // Object.assign, not a spread: run once per site (cold code), a spread costs several times as much.
+  return Object.assign({}, defaults, own.password === undefined ? own : withoutPassword(own));
 }
 
 function passwordProblems(
