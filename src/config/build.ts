@@ -25,7 +25,15 @@ import {
 } from '../model/website.js';
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
-import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
+import {
+  type DataPath,
+  formatLocation,
+  formatPath,
+  locate,
+  problemAt,
+  type SourceFile,
+  websiteAt,
+} from './positions.js';
 import { type ResolvedBlock, resolveBlock, resolvePassword, type WrittenRule } from './settings-block.js';
 import { runSteps } from './steps.js';
 import { resolveTargets } from './targets.js';
@@ -206,7 +214,7 @@ function resolveWebsite(
     domain,
     settings: settingsOf(defaults.settings, own.settings),
     ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
-    source: locate(source, path),
+    source: websiteAt(source, index),
     raw: writtenValues(defaults.writtenShown, item),
   };
   const { settings } = site;

@@ -36,6 +36,7 @@ const SETTING_SPECS = SETTING_NAMES.map((name) => ({
 /** A block without ignore_changes: nothing to ignore (shared, never changed). */
 const NO_FIELDS: readonly FieldName[] = [];
 const NO_RULES: readonly WrittenRule[] = [];
+const NO_LARGE_FIELDS: readonly { name: SettingName; bytes: number }[] = [];
 
 /** The service's limit on a website password. */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -80,7 +81,7 @@ export function resolveBlock(
   }
   const ips = block[FIELDS.excludeIps.configName];
   if (ips !== undefined) problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], ips));
-  for (const { name, bytes } of lists ? largeFields(settings, MAX_FIELD_BYTES + 1) : []) {
+  for (const { name, bytes } of lists ? largeFields(settings, MAX_FIELD_BYTES + 1) : NO_LARGE_FIELDS) {
     const message = `is ${bytes.toLocaleString('en-US')} bytes as sent, more than the ${MAX_FIELD_BYTES.toLocaleString('en-US')} bytes the service stores`;
     problems.push(problemAt(source, [...path, FIELDS[name].configName], message));
   }
