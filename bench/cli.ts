@@ -19,24 +19,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, spawnServer } from './support.js';
+import { median, spawnServer, writeSitesConfig } from './support.js';
 
 const KEY = 'bench-key-planner-0123456789'; // the key bench/planner.ts --server accepts
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/sitesync.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const HOOK = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('cpu='+(u.userCPUTime+u.systemCPUTime)+' maxrss='+u.maxRSS+'\\n')})`;
-
-const domain = (i: number): string => `site-${i}.example.com`;
-
-/** websites.yaml with `count` sites, as planner.ts writes it: every site listed, 5% drifted (email on). */
-function writeConfig(dir: string, count: number): string {
-  const lines = ['version: 1', 'defaults:', '  exclude_ips: [10.0.0.1, 10.0.0.2]', 'websites:'];
-  for (let i = 1; i <= count; i++) lines.push(`  - domain: ${domain(i)}${i % 20 === 0 ? '\n    email: true' : ''}`);
-  const file = join(dir, `websites-${count}.yaml`);
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
-}
 
 /** The bare baseline for plan: plain node, undici, the same 100 pages parsed, nothing else. */
 const bareLoop = (undici: string) => `
@@ -139,9 +128,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-cli-'));
   const servers: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
   try {
-    const small = writeConfig(dir, 20);
-    const large = writeConfig(dir, 10_000);
-    const huge = writeConfig(dir, 100_000);
+    const small = writeSitesConfig(dir, 20);
+    const large = writeSitesConfig(dir, 10_000);
+    const huge = writeSitesConfig(dir, 100_000);
     const bare = join(dir, 'bare.mjs');
     writeFileSync(bare, bareLoop(pathToFileURL(join(ROOT, 'node_modules/undici/index.js')).href));
     const load = loadavg()

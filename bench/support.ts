@@ -4,6 +4,8 @@
  * loop with the server it measures).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Plan, PlanPolicy } from '../src/model/plan.js';
 import { type DesiredWebsite, defaultSettings } from '../src/model/website.js';
@@ -53,4 +55,14 @@ export const CREATE_POLICY: PlanPolicy = {
 /** The plan that creates `sites` in an account holding `live` (none of them, in the benchmarks). */
 export function createPlan(sites: DesiredWebsite[], live: Parameters<typeof plan>[1] = []): Plan {
   return plan(sites, live, CREATE_POLICY);
+}
+
+/** websites.yaml with `count` sites `site-i.example.com` (as bench/planner.ts --server seeds them), 5% drifted (email on). */
+export function writeSitesConfig(dir: string, count: number): string {
+  const lines = ['version: 1', 'defaults:', '  exclude_ips: [10.0.0.1, 10.0.0.2]', 'websites:'];
+  for (let i = 1; i <= count; i++)
+    lines.push(`  - domain: site-${i}.example.com${i % 20 === 0 ? '\n    email: true' : ''}`);
+  const file = join(dir, `websites-${count}.yaml`);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
 }

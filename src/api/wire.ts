@@ -97,16 +97,18 @@ const SETTING_SPECS = SETTING_NAMES.map((name) => ({
 }));
 
 /**
- * Canonical values already computed for a raw text, per setting, within one
- * page: many sites share their lists (the same office IPs), and splitting,
- * sorting and canonicalising the same text a hundred times is most of the
- * decoding cost. Lists are copied out, so no two records share an array.
+ * Canonical values already computed for a raw value (a text, a number, a
+ * boolean, null), per setting, within one page: many sites share their lists
+ * (the same office IPs), and splitting, sorting and canonicalising the same
+ * text a hundred times is most of the decoding cost; the same few flags and
+ * codes, looked up, cost less than read again. Lists are copied out, so no
+ * two records share an array.
  */
-type CanonicalMemo = Map<string, unknown>[];
+type CanonicalMemo = Map<unknown, unknown>[];
 
 function canonicalOf(index: number, raw: unknown, memo: CanonicalMemo | undefined): unknown {
   const spec = SETTING_SPECS[index]!;
-  if (memo === undefined || typeof raw !== 'string') return spec.canonical(raw);
+  if (memo === undefined || (typeof raw === 'object' && raw !== null)) return spec.canonical(raw);
   let seen = memo[index];
   if (seen === undefined) {
     seen = new Map();

@@ -17,14 +17,23 @@ import type { Secret } from '../model/secret.js';
 import {
   CONFIG_FIELD_NAMES,
   type DesiredWebsite,
-  defaultSettings,
+  FIELDS,
   type FieldName,
   type Privacy,
   type SourceLocation,
+  type WebsiteSettings,
 } from '../model/website.js';
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
-import { type DataPath, formatLocation, formatPath, locate, problemAt, type SourceFile } from './positions.js';
+import {
+  type DataPath,
+  formatLocation,
+  formatPath,
+  locate,
+  problemAt,
+  type SourceFile,
+  websiteAt,
+} from './positions.js';
 import { type ResolvedBlock, resolveBlock, resolvePassword, type WrittenRule } from './settings-block.js';
 import { runSteps } from './steps.js';
 import { resolveTargets } from './targets.js';
@@ -49,16 +58,16 @@ interface Defaults extends ResolvedBlock {
   privacyAt?: () => SourceLocation;
   /** A password is written in defaults (even if its variable is unset, which is reported once). */
   passwordWritten: boolean;
-  /** The defaults as written, for DesiredWebsite.raw. */
+  /** The defaults as written. */
   written: Readonly<Record<string, unknown>>;
+  /** `written` without its password: what every DesiredWebsite.raw starts from. */
+  writtenShown: Readonly<Record<string, unknown>>;
 }
 
-/** A resolved website and where its domain is written, for duplicate messages. */
-interface Entry {
-  site: DesiredWebsite;
-  /** Its file and place in that file's `websites`: its domain's position is found only for a duplicate's message. */
-  source: SourceFile;
-  index: number;
+/** Where each resolved website is written: its file and its place in that file's `websites`. */
+interface Origins {
+  files: SourceFile[];
+  indexes: number[];
 }
 
 export interface BuildResult {
@@ -102,7 +111,9 @@ export function* buildSteps(
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
-  const entries: Entry[] = [];
+  const sites: DesiredWebsite[] = [];
+  // Where each site is written (its file, its index in that file's websites): read only for a duplicate's message.
+  const origins: Origins = { files: [], indexes: [] };
   for (const file of files) {
     const list: unknown = file.config.websites;
     if (!Array.isArray(list)) continue;
@@ -110,15 +121,28 @@ export function* buildSteps(
       const item: unknown = list[index];
       if (index % SITES_PER_STEP === SITES_PER_STEP - 1) yield;
       if (item === null || typeof item !== 'object' || Array.isArray(item)) continue;
-      const at = { source: file.source, index };
-      const entry = resolveWebsite(at, item as Record<string, unknown>, defaults, env, problems, secrets, today);
-      if (entry) entries.push(entry);
+      const site = resolveWebsite(
+        file.source,
+        index,
+        item as Record<string, unknown>,
+        defaults,
+        env,
+        problems,
+        secrets,
+        today,
+      );
+      if (!site) continue;
+      sites.push(site);
+      origins.files.push(file.source);
+      origins.indexes.push(index);
     }
   }
-  problems.push(...duplicateDomains(entries));
+  // Sorted by domain (stably: the first written comes first), any duplicate sits next to its first.
+  const websites = isSortedByDomain(sites) ? sites : sites.slice().sort(byDomain);
+  if (websites.some((site, i) => i > 0 && site.domain === websites[i - 1]!.domain))
+    problems.push(...duplicateDomains(sites, origins));
   if (problems.some((problem) => problem.severity === 'error')) return { problems };
 
-  const websites = entries.map((entry) => entry.site).sort(byDomain);
   let digest: string | undefined;
   const state: DesiredState = {
     websites,
@@ -140,7 +164,14 @@ export function* buildSteps(
 function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], secrets: SecretMode): Defaults {
   const located = top.defaults;
   if (!located) {
-    const none = { settings: {}, ignoreChanges: [], ignoreRules: [], passwordWritten: false, written: {} };
+    const none = {
+      settings: {},
+      ignoreChanges: [],
+      ignoreRules: [],
+      passwordWritten: false,
+      written: {},
+      writtenShown: {},
+    };
     return { ...none, sharedPassword: () => undefined };
   }
   const { password: reference, ...rest } = located.value;
@@ -156,20 +187,22 @@ function resolveDefaults(top: TopLevel, env: Env, problems: ConfigProblem[], sec
     },
     passwordWritten: located.value.password !== undefined,
     written: located.value,
+    writtenShown: withoutPassword(located.value),
   };
   if (located.value.privacy !== undefined) defaults.privacyAt = () => locate(located.source, ['defaults', 'privacy']);
   return defaults;
 }
 
 function resolveWebsite(
-  { source, index }: { source: SourceFile; index: number },
+  source: SourceFile,
+  index: number,
   item: Readonly<Record<string, unknown>>,
   defaults: Defaults,
   env: Env,
   problems: ConfigProblem[],
   secrets: SecretMode,
   today: string | undefined,
-): Entry | undefined {
+): DesiredWebsite | undefined {
   const path = ['websites', index];
   // The password is resolved below, and only for a site that sends one.
   const own = resolveBlock(source, path, item, env, problems, secrets, false);
@@ -177,14 +210,14 @@ function resolveWebsite(
   const domain = checkDomain(source, path, item.domain, problems);
   if (domain === undefined) return undefined;
 
-  const settings = Object.assign(defaultSettings(), defaults.settings, own.settings);
   const site: DesiredWebsite = {
     domain,
-    settings,
+    settings: settingsOf(defaults.settings, own.settings),
     ignoreChanges: ignoredFields(defaults.ignoreChanges, own.ignoreChanges),
-    source: locate(source, path),
-    raw: writtenValues(defaults.written, item),
+    source: websiteAt(source, index),
+    raw: writtenValues(defaults.writtenShown, item),
   };
+  const { settings } = site;
   // The site's own entry for a field replaces a rule from defaults for it (a plain name never expires).
   if (defaults.ignoreRules.length > 0 || own.ignoreRules.length > 0) {
     const rules = [
@@ -207,7 +240,7 @@ function resolveWebsite(
   if (site.password !== undefined && (typeof version === 'string' || typeof version === 'number'))
     site.passwordVersion = String(version);
   passwordProblems(source, path, item, settings.privacy, defaults, problems);
-  return { site, source, index };
+  return site;
 }
 
 /** ignore_changes of defaults and of the site, once each, in field order. */
@@ -231,16 +264,35 @@ function expiredRuleAdvice(rules: readonly WrittenRule[], today: string): Config
   });
 }
 
-/** What the user wrote for this site (its own values over the defaults), minus any password reference. */
+/**
+ * The site's settings: its own over `defaults` over the service's defaults.
+ * One object per site, built in one go (no copy of the defaults per site).
+ */
+function settingsOf(defaults: Partial<WebsiteSettings>, own: Partial<WebsiteSettings>): WebsiteSettings {
+  return {
+    privacy: own.privacy ?? defaults.privacy ?? FIELDS.privacy.defaultValue,
+    email: own.email ?? defaults.email ?? FIELDS.email.defaultValue,
+    excludeBots: own.excludeBots ?? defaults.excludeBots ?? FIELDS.excludeBots.defaultValue,
+    excludeParams: own.excludeParams ?? defaults.excludeParams ?? [],
+    excludeIps: own.excludeIps ?? defaults.excludeIps ?? [],
+    favorite: own.favorite ?? defaults.favorite ?? FIELDS.favorite.defaultValue,
+  };
+}
+
+/** A block as written, minus any password reference. */
+function withoutPassword(block: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of Object.keys(block)) if (key !== 'password') values[key] = block[key];
+  return values;
+}
+
+/** What the user wrote for this site (its own values over the defaults'), minus its password reference. */
 function writtenValues(
   defaults: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const block of [defaults, own]) {
-    for (const key of Object.keys(block)) if (key !== 'password') values[key] = block[key];
-  }
-  return values;
+  // Object.assign, not a spread: run once per site (cold code), a spread costs several times as much.
+  return Object.assign({}, defaults, own.password === undefined ? own : withoutPassword(own));
 }
 
 function passwordProblems(
@@ -270,6 +322,8 @@ function checkDomain(
   written: string,
   problems: ConfigProblem[],
 ): string | undefined {
+  // Most domains are written as the service stores them: one test, nothing to canonicalise or warn about.
+  if (!written.startsWith('www.') && isValidServiceDomain(written)) return written;
   const domain = canonicalDomain(written);
   const valid = isValidServiceDomain(domain);
   const storable = valid || isStorableDomain(domain);
@@ -309,24 +363,31 @@ function readAsWhy(written: string, domain: string): string {
   return `: the service keeps ${what} as sent, so sitesync creates ${domain} and takes a live site under either spelling for this website`;
 }
 
-function duplicateDomains(entries: readonly Entry[]): ConfigProblem[] {
-  const first = new Map<string, Entry>();
+/** Whether the sites are in byDomain order already (an exported file is). */
+function isSortedByDomain(sites: readonly DesiredWebsite[]): boolean {
+  for (let i = 1; i < sites.length; i++) if (sites[i - 1]!.domain > sites[i]!.domain) return false;
+  return true;
+}
+
+/** Each site whose domain an earlier one has, in the order written. */
+function duplicateDomains(sites: readonly DesiredWebsite[], origins: Origins): ConfigProblem[] {
+  const first = new Map<string, number>();
   const problems: ConfigProblem[] = [];
-  for (const entry of entries) {
-    const earlier = first.get(entry.site.domain);
-    if (!earlier) {
-      first.set(entry.site.domain, entry);
+  const domainAt = (at: number): SourceLocation =>
+    locate(origins.files[at]!, ['websites', origins.indexes[at]!, 'domain']);
+  for (const [at, site] of sites.entries()) {
+    const earlier = first.get(site.domain);
+    if (earlier === undefined) {
+      first.set(site.domain, at);
       continue;
     }
     problems.push({
       severity: 'error',
       code: 'duplicate',
-      path: `${formatPath(['websites', entry.index])}.domain`,
-      message: `${entry.site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', earlier.index])})`,
-      source: domainAt(entry),
+      path: `${formatPath(['websites', origins.indexes[at]!])}.domain`,
+      message: `${site.domain} is listed twice: also at ${formatLocation(domainAt(earlier))} (${formatPath(['websites', origins.indexes[earlier]!])})`,
+      source: domainAt(at),
     });
   }
   return problems;
 }
-
-const domainAt = (entry: Entry): SourceLocation => locate(entry.source, ['websites', entry.index, 'domain']);

@@ -123,6 +123,12 @@ export function locate(source: SourceFile, path: DataPath, at: 'key' | 'value' =
   return locationAt(source, offsetOf(source, path, at));
 }
 
+/** `locate(source, ['websites', index])`, the position every site keeps, without walking a path. */
+export function websiteAt(source: SourceFile, index: number): SourceLocation {
+  const offset = source.quick?.websiteStart(index);
+  return offset === undefined ? locate(source, ['websites', index]) : locationAt(source, offset);
+}
+
 export function problemAt(
   source: SourceFile,
   path: DataPath,

@@ -22,8 +22,21 @@ import { type Env, missingMessage, referenceName, type SecretMode } from './env.
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
 
-/** List settings: what a person writes there is trimmed per entry (live lines are not). */
-const LIST_SETTINGS = new Set<SettingName>(['excludeParams', 'excludeIps']);
+/**
+ * Each setting's names and canonical form, looked up once. `list`: what a
+ * person writes in a list setting is trimmed per entry (live lines are not).
+ */
+const SETTING_SPECS = SETTING_NAMES.map((name) => ({
+  name,
+  configName: FIELDS[name].configName,
+  canonical: FIELDS[name].canonical as (raw: unknown) => WebsiteSettings[SettingName] | undefined,
+  list: name === 'excludeParams' || name === 'excludeIps',
+}));
+
+/** A block without ignore_changes: nothing to ignore (shared, never changed). */
+const NO_FIELDS: readonly FieldName[] = [];
+const NO_RULES: readonly WrittenRule[] = [];
+const NO_LARGE_FIELDS: readonly { name: SettingName; bytes: number }[] = [];
 
 /** The service's limit on a website password. */
 export const MAX_PASSWORD_LENGTH = 128;
@@ -31,9 +44,9 @@ export const MAX_PASSWORD_LENGTH = 128;
 export interface ResolvedBlock {
   settings: Partial<WebsiteSettings>;
   password?: Secret;
-  ignoreChanges: FieldName[];
+  ignoreChanges: readonly FieldName[];
   /** The ignore_changes entries written as rules, with where each is written (for validate's expiry warning). */
-  ignoreRules: WrittenRule[];
+  ignoreRules: readonly WrittenRule[];
 }
 
 export interface WrittenRule {
@@ -58,37 +71,28 @@ export function resolveBlock(
 ): ResolvedBlock {
   const settings: Partial<WebsiteSettings> = {};
   let lists = false;
-  for (const name of SETTING_NAMES) {
-    const raw = block[FIELDS[name].configName];
+  for (const spec of SETTING_SPECS) {
+    const raw = block[spec.configName];
     if (raw === undefined) continue;
-    const list = LIST_SETTINGS.has(name);
-    const value = FIELDS[name].canonical(list ? trimListEntries(raw) : raw);
+    const value = spec.canonical(spec.list ? trimListEntries(raw) : raw);
     if (value === undefined) continue;
-    setSetting(settings, name, value);
-    lists ||= list;
+    (settings as Record<SettingName, unknown>)[spec.name] = value;
+    lists ||= spec.list;
   }
   const ips = block[FIELDS.excludeIps.configName];
   if (ips !== undefined) problems.push(...ipProblems(source, [...path, FIELDS.excludeIps.configName], ips));
-  for (const { name, bytes } of lists ? largeFields(settings, MAX_FIELD_BYTES + 1) : []) {
+  for (const { name, bytes } of lists ? largeFields(settings, MAX_FIELD_BYTES + 1) : NO_LARGE_FIELDS) {
     const message = `is ${bytes.toLocaleString('en-US')} bytes as sent, more than the ${MAX_FIELD_BYTES.toLocaleString('en-US')} bytes the service stores`;
     problems.push(problemAt(source, [...path, FIELDS[name].configName], message));
   }
   const resolved: ResolvedBlock =
     block.ignore_changes === undefined
-      ? { settings, ignoreChanges: [], ignoreRules: [] }
+      ? { settings, ignoreChanges: NO_FIELDS, ignoreRules: NO_RULES }
       : { settings, ...ignoreList(source, [...path, 'ignore_changes'], block.ignore_changes, problems) };
   if (!withPassword || block.password === undefined) return resolved;
   const password = resolvePassword(source, [...path, 'password'], block.password, env, problems, secrets);
   if (password) resolved.password = password;
   return resolved;
-}
-
-function setSetting<K extends SettingName>(
-  settings: Partial<WebsiteSettings>,
-  name: K,
-  value: WebsiteSettings[K],
-): void {
-  settings[name] = value;
 }
 
 /**

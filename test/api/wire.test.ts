@@ -133,6 +133,33 @@ describe('decoding list pages', () => {
     });
   });
 
+  it('reads every record of a page on its own: values repeated across sites, lists never shared, each unreadable value reported', () => {
+    const site = (id: number, values: Record<string, unknown>) => ({ id, domain: `s${id}.example.com`, ...values });
+    const same = { privacy: 1, email: 0, exclude_bots: '1', exclude_params: null, exclude_ips: '10.0.0.2\r\n10.0.0.1' };
+    const unreadable: string[] = [];
+    const page = decodeListPage(
+      [
+        site(1, { ...same, favorite: false }),
+        site(2, { ...same, favorite: true }),
+        site(3, { ...same, email: 5, privacy: 7 }),
+        site(4, { ...same, privacy: 7, exclude_bots: 0 }),
+      ],
+      REQUEST,
+      (problem) => unreadable.push(`${problem.id} ${problem.field} ${JSON.stringify(problem.value)}`),
+    );
+    const expected = { email: false, excludeBots: true, excludeParams: [], excludeIps: ['10.0.0.1', '10.0.0.2'] };
+    expect(page.websites.map((live) => live.settings)).toEqual([
+      { ...expected, privacy: 'private', favorite: false },
+      { ...expected, privacy: 'private', favorite: true },
+      expected,
+      { ...expected, excludeBots: false },
+    ]);
+    expect(unreadable).toEqual(['3 privacy 7', '4 privacy 7']);
+    const [first, second] = page.websites;
+    expect(first!.settings.excludeIps).not.toBe(second!.settings.excludeIps);
+    expect(first!.settings.excludeParams).not.toBe(second!.settings.excludeParams);
+  });
+
   it('refuses a body without a data array', () => {
     expect(() => decodeListPage({ data: { id: 1 } }, REQUEST)).toThrow('expected a list of websites');
   });

@@ -147,6 +147,57 @@ websites:
     expect([b!.settings.email, b!.settings.excludeIps, b!.ignoreChanges]).toEqual([false, [], ['privacy', 'favorite']]);
   });
 
+  it("keeps each site's written values (raw) as written, defaults first, never a password reference", () => {
+    const state = loadText(
+      `version: 1
+defaults:
+  email: true
+  password: \${SHARED_STATS_PASSWORD}
+  exclude_ips: [10.0.0.1]
+websites:
+  - domain: a.example.com
+    favorite: true
+    email: false
+  - domain: b.example.com
+    privacy: password
+    password: \${B_STATS_PASSWORD}
+    exclude_ips: [10.0.0.2]
+`,
+      { SHARED_STATS_PASSWORD: 'shared horse battery', B_STATS_PASSWORD: 'b horse battery staple' },
+    ).state!;
+    const written = state.websites.map((site) => Object.entries(site.raw!));
+    expect(written).toEqual([
+      [
+        ['email', false],
+        ['exclude_ips', ['10.0.0.1']],
+        ['domain', 'a.example.com'],
+        ['favorite', true],
+      ],
+      [
+        ['email', true],
+        ['exclude_ips', ['10.0.0.2']],
+        ['domain', 'b.example.com'],
+        ['privacy', 'password'],
+      ],
+    ]);
+  });
+
+  it('lists the websites in domain order (UTF-16 code units), whatever order they are written in', () => {
+    const written = ['site-10.example.com', 'b.example.com', 'site-2.example.com', 'B-2.example.com', 'a.example.com'];
+    const text = `version: 1\nwebsites:\n${written.map((domain) => `  - domain: ${domain}\n`).join('')}`;
+    const { state, lines } = loadText(text);
+    expect(state!.websites.map((site) => [site.domain, site.source!.line])).toEqual([
+      ['a.example.com', 7],
+      ['b-2.example.com', 6],
+      ['b.example.com', 4],
+      ['site-10.example.com', 3],
+      ['site-2.example.com', 5],
+    ]);
+    expect(lines).toEqual([
+      'websites.yaml:6:13: warning: websites[3].domain "B-2.example.com" is read as b-2.example.com, as the service stores it; write b-2.example.com',
+    ]);
+  });
+
   it('accepts privacy codes 0/1/2 and multi-line strings for lists (trimmed, de-duplicated, sorted)', () => {
     const state = loadText(
       `version: 1
