@@ -4,8 +4,8 @@
  * file: plain entries, odd ones, and values of every wrong type in every key.
  */
 import { fc, test } from '@fast-check/vitest';
-import { expect } from 'vitest';
-import { schemaAccepts } from '../../src/config/schema.js';
+import { expect, test as plainTest } from 'vitest';
+import { schemaAccepts, schemaText } from '../../src/config/schema.js';
 import generatedValidator from '../../src/config/schema-validator.js';
 
 const schemaSays = generatedValidator as unknown as (data: unknown) => boolean;
@@ -75,3 +75,25 @@ test.prop([fc.array(website, { minLength: 1, maxLength: 3 })], { numRuns: 3000 }
     expect(schemaAccepts(data)).toBe(schemaSays(data));
   },
 );
+
+plainTest('the schema still says what isPlainWebsite checks by itself', () => {
+  // When this fails, the schema changed under schemaAccepts' own loop (src/config/schema.ts): update both.
+  const schema = JSON.parse(schemaText()) as { $defs: Record<string, Record<string, unknown>> };
+  const { description: _privacy, ...privacy } = schema.$defs.privacy!;
+  const { description: _params, ...paramList } = schema.$defs.paramList!;
+  const { description: _ips, ...ipList } = schema.$defs.ipList!;
+  const website = schema.$defs.website as { properties: Record<string, Record<string, unknown>> };
+  const { description: _domain, ...domain } = website.properties.domain!;
+  expect(privacy).toEqual({ enum: ['public', 'private', 'password', 0, 1, 2] });
+  expect(schema.$defs.flag).toEqual({ type: 'boolean' });
+  for (const list of [paramList, ipList]) {
+    expect(list).toEqual({ type: ['array', 'string'], items: { type: 'string', minLength: 1 } });
+  }
+  expect(domain).toEqual({ type: 'string', minLength: 1 });
+  expect(website.properties.email).toEqual({ $ref: '#/$defs/flag' });
+  expect(website.properties.exclude_bots).toEqual({ $ref: '#/$defs/flag' });
+  expect(website.properties.favorite).toEqual({ $ref: '#/$defs/flag' });
+  expect(website.properties.privacy).toEqual({ $ref: '#/$defs/privacy' });
+  expect(website.properties.exclude_params).toEqual({ $ref: '#/$defs/paramList' });
+  expect(website.properties.exclude_ips).toEqual({ $ref: '#/$defs/ipList' });
+});
