@@ -33,7 +33,7 @@ describe('canonicalJsonOfData', () => {
   });
 
   it('writes a key that objects inherit only where it is an own member', () => {
-    const data = [{ toString: 'own' }, { other: 1 }];
+    const data: object[] = [{ toString: 'own' }, { other: 1 }];
     expect(canonicalJsonOfData(data)).toBe('[{"toString":"own"},{"other":1}]');
   });
 });
