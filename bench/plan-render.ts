@@ -35,6 +35,8 @@ function configText(count: number): string {
 interface Sample {
   plan: number;
   render: number;
+  /** The process's CPU time (user + system, every thread) over both: steadier than wall time on a busy machine. */
+  cpu: number;
   digest: string;
 }
 
@@ -49,14 +51,17 @@ async function child(dir: string, src: string): Promise<void> {
   const pages: unknown[] = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8'));
   const live = pages.flatMap((body) => decodeListPage(body, 'GET /api/v1/websites').websites);
   const policy = policyFromConfig(state.policy, { only: [], skip: [], syncWriteOnly: false, today: '2026-01-01' });
+  const cpuStart = process.cpuUsage();
   let start = performance.now();
   const result = plan(state.websites, live, policy);
   const planMs = performance.now() - start;
   start = performance.now();
   const text: string = renderJson(result, { target: 'http://127.0.0.1:8080' });
   const renderMs = performance.now() - start;
+  const cpuUsed = process.cpuUsage(cpuStart);
+  const cpu = (cpuUsed.user + cpuUsed.system) / 1000;
   const digest = createHash('sha256').update(text).digest('hex');
-  process.stdout.write(`${JSON.stringify({ plan: planMs, render: renderMs, digest } satisfies Sample)}\n`);
+  process.stdout.write(`${JSON.stringify({ plan: planMs, render: renderMs, cpu, digest } satisfies Sample)}\n`);
 }
 
 /** The 100 listing pages of a reference server seeded like bench/cli.ts's, as JSON bodies. */
@@ -120,11 +125,12 @@ async function main(): Promise<void> {
       .map((n) => n.toFixed(1))
       .join(' ');
     console.log(`load average ${load}; ${ROUNDS} cold processes each, medians\n`);
-    console.log('| source | plan() | renderJson() | both |');
-    console.log('| --- | --- | --- | --- |');
+    console.log('| source | plan() | renderJson() | both | both, CPU time |');
+    console.log('| --- | --- | --- | --- | --- |');
     for (const [name, runs] of samples) {
       const ms = (pick: (sample: Sample) => number) => `${median(runs.map(pick)).toFixed(1)} ms`;
-      console.log(`| ${name} | ${ms((s) => s.plan)} | ${ms((s) => s.render)} | ${ms((s) => s.plan + s.render)} |`);
+      const row = [ms((s) => s.plan), ms((s) => s.render), ms((s) => s.plan + s.render), ms((s) => s.cpu)];
+      console.log(`| ${name} | ${row.join(' | ')} |`);
     }
     const digests = new Set([...samples.values()].flatMap((runs) => runs.map((sample) => sample.digest)));
     console.log(

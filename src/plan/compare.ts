@@ -74,9 +74,13 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
   const ignored: IgnoredDrift[] = [];
   let unverifiable = 0;
   for (const name of SETTING_NAMES) {
+    const written = desired.settings[name];
+    const seen = live.settings[name];
+    // The usual field: equal on both sides and canonical, so canonicalising either would change nothing.
+    if (seen !== undefined && sameValue(seen, written) && FIELDS[name].isCanonical(seen)) continue;
     const ignoredField = desired.ignoreChanges.length > 0 && desired.ignoreChanges.includes(name);
-    const after = canonicalOf(name, desired.settings[name]) ?? FIELDS[name].defaultValue;
-    const before = canonicalOf(name, live.settings[name]);
+    const after = canonicalOf(name, written) ?? FIELDS[name].defaultValue;
+    const before = canonicalOf(name, seen);
     if (before === undefined) {
       if (ignoredField) continue;
       unverifiable += 1;
@@ -88,9 +92,11 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
     if (ignoredField) ignored.push({ field: name, before, after });
     else fields.push({ field: name, before, after });
   }
-  const password = passwordField(desired, live, resend('password'));
-  if (password.counted) unverifiable += 1;
-  if (password.send) fields.push({ field: 'password', writeOnly: true });
+  if (desired.password !== undefined) {
+    const password = passwordField(desired, live, resend('password'));
+    if (password.counted) unverifiable += 1;
+    if (password.send) fields.push({ field: 'password', writeOnly: true });
+  }
   return { fields, ignored, unverifiable };
 }
 

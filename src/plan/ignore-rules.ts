@@ -7,9 +7,11 @@
 import type { Note } from '../model/plan.js';
 import type { DesiredWebsite, FieldName, IgnoreRule } from '../model/website.js';
 
+const NONE: readonly IgnoreRule[] = [];
+
 /** The site's rules whose `until` is before `today` (dates as YYYY-MM-DD compare as text). */
-export function expiredRules(site: DesiredWebsite, today: string | undefined): IgnoreRule[] {
-  if (today === undefined || site.ignoreRules === undefined) return [];
+export function expiredRules(site: DesiredWebsite, today: string | undefined): readonly IgnoreRule[] {
+  if (today === undefined || site.ignoreRules === undefined) return NONE;
   return site.ignoreRules.filter((rule) => rule.until !== undefined && rule.until < today);
 }
 

@@ -46,7 +46,7 @@ interface Tally {
   /** Updates that leave privacy password on a site that holds a password: the service keeps it. */
   passwordKept: string[];
   expired: ExpiredRules;
-  /** The selected sites as compared (a field whose ignore rule expired no longer ignored), by domain. */
+  /** The updated sites as compared (a field whose ignore rule expired no longer ignored), by domain. */
   compared: Map<string, DesiredWebsite>;
   unchanged: number;
   unverifiable: number;
@@ -86,7 +86,7 @@ export function plan(
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
   const baseSites = baseline === undefined ? undefined : baselineSites(baseline);
-  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally, baseSites);
+  const listed = planListed(desired, liveByDomain, live, policy, tally, baseSites);
   planUnlisted(liveByDomain, listed, policy, tally, baseSites);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
@@ -107,8 +107,7 @@ export function plan(
   });
   if (baseline !== undefined) {
     // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
-    const compared = desired.map((site) => tally.compared.get(site.domain) ?? site);
-    classifyPlan(result, baseline, compared, liveByDomain, baseSites);
+    classifyPlan(result, baseline, [...tally.compared.values()], liveByDomain, baseSites);
   } else if (policy.unlistedIsDrift === true) {
     result.summary.drift = tally.unlistedDrift.length;
   }
@@ -128,11 +127,11 @@ export function uncreatableDomains(result: Plan): string[] {
   );
 }
 
-/** Creates and updates for the listed sites; returns the listed domains. */
+/** Creates and updates for the listed sites, and the count of listed live sites; returns the listed domains. */
 function planListed(
   desired: readonly DesiredWebsite[],
   liveByDomain: ReadonlyMap<string, LiveWebsite>,
-  serverWriteOnly: ReadonlySet<SettingName>,
+  live: readonly LiveWebsite[],
   policy: PlanPolicy,
   tally: Tally,
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
@@ -140,19 +139,22 @@ function planListed(
   const scope = scopeOf(policy);
   const resendOf = writeOnlyResend(policy);
   const listed = new Set<string>();
+  // Found at the first create: a plan without creates need not look at every live site for it.
+  let serverWriteOnly: ReadonlySet<SettingName> | undefined;
   for (const written of desired) {
     if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
     listed.add(written.domain);
+    const current = liveByDomain.get(written.domain);
+    if (current !== undefined) tally.coverage.listed += 1;
     if (!scope.selected(written.domain)) {
       tally.filtered.push(written.domain);
       continue;
     }
     const expired = expiredRules(written, policy.today);
-    tally.expired.add(written.domain, expired);
+    if (expired.length > 0) tally.expired.add(written.domain, expired);
     const site = withoutExpired(written, expired);
-    tally.compared.set(site.domain, site);
-    const current = liveByDomain.get(site.domain);
     if (current === undefined) {
+      serverWriteOnly ??= writeOnlySettings(live);
       const after = canonicalSettings(site.settings);
       const fields = createFields(site, after, serverWriteOnly);
       const unverifiable = fields.filter((field) => field.writeOnly).length;
@@ -175,6 +177,7 @@ function planListed(
       continue;
     }
     if (leavesPassword(comparison.fields, current)) tally.passwordKept.push(site.domain);
+    tally.compared.set(site.domain, site);
     tally.changes.push({
       action: 'update',
       domain: site.domain,
@@ -201,13 +204,12 @@ function planUnlisted(
   tally: Tally,
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): void {
-  const scope = scopeOf(policy);
   const counts = tally.coverage;
+  // planListed counted the listed live sites: when that is all of them (the usual plan), none is unlisted.
+  if (counts.listed === liveByDomain.size) return;
+  const scope = scopeOf(policy);
   for (const [domain, current] of liveByDomain) {
-    if (listed.has(domain)) {
-      counts.listed += 1;
-      continue;
-    }
+    if (listed.has(domain)) continue;
     if (!scope.inScope(domain)) {
       tally.outOfScope.push(domain);
       counts.outOfScope += 1;
