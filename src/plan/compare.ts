@@ -65,6 +65,22 @@ export function liveSettings(live: LiveWebsite): Partial<WebsiteSettings> {
   return out as Partial<WebsiteSettings>;
 }
 
+/** Equal on both sides and canonical (so canonicalising either would change nothing): the usual field. */
+function equalAsIs(name: SettingName, seen: SettingValue | undefined, written: SettingValue | undefined): boolean {
+  return seen !== undefined && sameValue(seen, written) && FIELDS[name].isCanonical(seen);
+}
+
+/**
+ * Whether `compareSite` would find nothing at all (no change, no ignored
+ * drift, nothing unverifiable), decided without allocating: every setting
+ * readable and equal as is, no password configured. Most sites of a large plan.
+ */
+export function inSync(desired: DesiredWebsite, live: LiveWebsite): boolean {
+  if (desired.password !== undefined) return false;
+  for (const name of SETTING_NAMES) if (!equalAsIs(name, live.settings[name], desired.settings[name])) return false;
+  return true;
+}
+
 /**
  * Compares one desired site with its live counterpart, field by field, without
  * building settings objects (a plan of 100,000 sites is mostly unchanged ones).
@@ -76,8 +92,7 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
   for (const name of SETTING_NAMES) {
     const written = desired.settings[name];
     const seen = live.settings[name];
-    // The usual field: equal on both sides and canonical, so canonicalising either would change nothing.
-    if (seen !== undefined && sameValue(seen, written) && FIELDS[name].isCanonical(seen)) continue;
+    if (equalAsIs(name, seen, written)) continue;
     const ignoredField = desired.ignoreChanges.length > 0 && desired.ignoreChanges.includes(name);
     const after = canonicalOf(name, written) ?? FIELDS[name].defaultValue;
     const before = canonicalOf(name, seen);

@@ -20,7 +20,7 @@ import type {
 } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
-import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
+import { canonicalSettings, compareSite, createFields, inSync, liveSettings, writeOnlySettings } from './compare.js';
 import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
 import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
@@ -161,6 +161,11 @@ function planListed(
       if (unverifiable > 0) tally.unverified.push(site.domain);
       tally.unverifiable += unverifiable;
       tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
+      continue;
+    }
+    // The usual site: nothing to compare further, nothing to allocate (nor with a baseline: nothing unreadable, no password).
+    if (inSync(site, current)) {
+      tally.unchanged += 1;
       continue;
     }
     const comparison = compareSite(site, current, resendOf(site.domain));
