@@ -12,6 +12,7 @@ import type { FieldChange, IgnoredDrift } from '../model/plan.js';
 import {
   type DesiredWebsite,
   FIELDS,
+  type FieldSpec,
   type LiveWebsite,
   SETTING_NAMES,
   type SettingName,
@@ -65,19 +66,23 @@ export function liveSettings(live: LiveWebsite): Partial<WebsiteSettings> {
   return out as Partial<WebsiteSettings>;
 }
 
-/** Equal on both sides and canonical (so canonicalising either would change nothing): the usual field. */
-function equalAsIs(name: SettingName, seen: SettingValue | undefined, written: SettingValue | undefined): boolean {
-  return seen !== undefined && sameValue(seen, written) && FIELDS[name].isCanonical(seen);
-}
+/** FIELDS in SETTING_NAMES order. */
+const FIELD_SPECS: readonly FieldSpec[] = SETTING_NAMES.map((name) => FIELDS[name]);
 
 /**
  * Whether `compareSite` would find nothing at all (no change, no ignored
- * drift, nothing unverifiable), decided without allocating: every setting
- * readable and equal as is, no password configured. Most sites of a large plan.
+ * drift, nothing unverifiable), decided without allocating: no password
+ * configured, and every setting readable, equal on both sides and canonical
+ * (so canonicalising either would change nothing). Most sites of a large plan.
  */
 export function inSync(desired: DesiredWebsite, live: LiveWebsite): boolean {
   if (desired.password !== undefined) return false;
-  for (const name of SETTING_NAMES) if (!equalAsIs(name, live.settings[name], desired.settings[name])) return false;
+  // An index loop over the specs, no helper call: the cheapest form while the code is cold (once per site and process).
+  for (let i = 0; i < FIELD_SPECS.length; i++) {
+    const spec = FIELD_SPECS[i] as FieldSpec;
+    const seen = live.settings[spec.name];
+    if (seen === undefined || !sameValue(seen, desired.settings[spec.name]) || !spec.isCanonical(seen)) return false;
+  }
   return true;
 }
 
@@ -90,12 +95,9 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
   const ignored: IgnoredDrift[] = [];
   let unverifiable = 0;
   for (const name of SETTING_NAMES) {
-    const written = desired.settings[name];
-    const seen = live.settings[name];
-    if (equalAsIs(name, seen, written)) continue;
     const ignoredField = desired.ignoreChanges.length > 0 && desired.ignoreChanges.includes(name);
-    const after = canonicalOf(name, written) ?? FIELDS[name].defaultValue;
-    const before = canonicalOf(name, seen);
+    const after = canonicalOf(name, desired.settings[name]) ?? FIELDS[name].defaultValue;
+    const before = canonicalOf(name, live.settings[name]);
     if (before === undefined) {
       if (ignoredField) continue;
       unverifiable += 1;
@@ -107,11 +109,9 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
     if (ignoredField) ignored.push({ field: name, before, after });
     else fields.push({ field: name, before, after });
   }
-  if (desired.password !== undefined) {
-    const password = passwordField(desired, live, resend('password'));
-    if (password.counted) unverifiable += 1;
-    if (password.send) fields.push({ field: 'password', writeOnly: true });
-  }
+  const password = passwordField(desired, live, resend('password'));
+  if (password.counted) unverifiable += 1;
+  if (password.send) fields.push({ field: 'password', writeOnly: true });
   return { fields, ignored, unverifiable };
 }
 

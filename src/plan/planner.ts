@@ -24,7 +24,7 @@ import { canonicalSettings, compareSite, createFields, inSync, liveSettings, wri
 import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
 import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
-import { writeOnlyResend } from './policy.js';
+import { type Resend, writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
 
@@ -141,6 +141,7 @@ function planListed(
   const listed = new Set<string>();
   // Found at the first create: a plan without creates need not look at every live site for it.
   let serverWriteOnly: ReadonlySet<SettingName> | undefined;
+  // A short loop body (creates and updates are functions of their own): it runs once per site, and is optimised sooner.
   for (const written of desired) {
     if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
     listed.add(written.domain);
@@ -155,46 +156,50 @@ function planListed(
     const site = withoutExpired(written, expired);
     if (current === undefined) {
       serverWriteOnly ??= writeOnlySettings(live);
-      const after = canonicalSettings(site.settings);
-      const fields = createFields(site, after, serverWriteOnly);
-      const unverifiable = fields.filter((field) => field.writeOnly).length;
-      if (unverifiable > 0) tally.unverified.push(site.domain);
-      tally.unverifiable += unverifiable;
-      tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
-      continue;
-    }
-    // The usual site: nothing to compare further, nothing to allocate (nor with a baseline: nothing unreadable, no password).
-    if (inSync(site, current)) {
+      planCreate(site, serverWriteOnly, tally);
+    } else if (inSync(site, current)) {
+      // The usual site: nothing to compare further, nothing to allocate (nor with a baseline: nothing unreadable, no password).
       tally.unchanged += 1;
-      continue;
-    }
-    const comparison = compareSite(site, current, resendOf(site.domain));
-    if (baseSites !== undefined)
-      comparison.fields = withBaselineWrites(comparison.fields, site, baseSites.get(site.domain), current);
-    if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
-    if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
-    tally.unverifiable += comparison.unverifiable;
-    tally.ignoredDrift += comparison.ignored.length;
-    if (comparison.fields.length === 0) {
-      tally.unchanged += 1;
-      if (comparison.ignored.length > 0)
-        tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: comparison.ignored });
-      continue;
-    }
-    if (leavesPassword(comparison.fields, current)) tally.passwordKept.push(site.domain);
-    tally.compared.set(site.domain, site);
-    tally.changes.push({
-      action: 'update',
-      domain: site.domain,
-      id: current.id,
-      before: liveSettings(current),
-      after: canonicalSettings(site.settings),
-      fields: comparison.fields,
-      ignored: comparison.ignored,
-      fingerprint: fingerprintLive(current),
-    });
+    } else planUpdate(site, current, resendOf(site.domain), tally, baseSites?.get(site.domain));
   }
   return listed;
+}
+
+function planCreate(site: DesiredWebsite, serverWriteOnly: ReadonlySet<SettingName>, tally: Tally): void {
+  const after = canonicalSettings(site.settings);
+  const fields = createFields(site, after, serverWriteOnly);
+  const unverifiable = fields.filter((field) => field.writeOnly).length;
+  if (unverifiable > 0) tally.unverified.push(site.domain);
+  tally.unverifiable += unverifiable;
+  tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
+}
+
+/** `base`: the site at the baseline, if any (and listed there). */
+function planUpdate(site: DesiredWebsite, current: LiveWebsite, resend: Resend, tally: Tally, base?: DesiredWebsite) {
+  const comparison = compareSite(site, current, resend);
+  const fields = withBaselineWrites(comparison.fields, site, base, current);
+  const { ignored, unverifiable } = comparison;
+  if (unverifiable > 0) tally.unverified.push(site.domain);
+  if (ignored.length > 0) tally.ignored.push(site.domain);
+  tally.unverifiable += unverifiable;
+  tally.ignoredDrift += ignored.length;
+  if (fields.length === 0) {
+    tally.unchanged += 1;
+    if (ignored.length > 0) tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: ignored });
+    return;
+  }
+  if (leavesPassword(fields, current)) tally.passwordKept.push(site.domain);
+  tally.compared.set(site.domain, site);
+  tally.changes.push({
+    action: 'update',
+    domain: site.domain,
+    id: current.id,
+    before: liveSettings(current),
+    after: canonicalSettings(site.settings),
+    fields,
+    ignored,
+    fingerprint: fingerprintLive(current),
+  });
 }
 
 /**
