@@ -23,7 +23,7 @@ import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
 import { canonicalSettings, compareSite, createFields, inSync, liveSettings, writeOnlySettings } from './compare.js';
 import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
-import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
+import { ExpiredRules } from './ignore-rules.js';
 import { type Resend, writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
@@ -143,17 +143,17 @@ function planListed(
   let serverWriteOnly: ReadonlySet<SettingName> | undefined;
   // A short loop body (creates and updates are functions of their own): it runs once per site, and is optimised sooner.
   for (const written of desired) {
-    if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
+    // One hash lookup, not has() then add(). The config loader rejects duplicates; the first one counts.
+    const count = listed.size;
     listed.add(written.domain);
+    if (listed.size === count) continue;
     const current = liveByDomain.get(written.domain);
     if (current !== undefined) tally.coverage.listed += 1;
     if (!scope.selected(written.domain)) {
       tally.filtered.push(written.domain);
       continue;
     }
-    const expired = expiredRules(written, policy.today);
-    if (expired.length > 0) tally.expired.add(written.domain, expired);
-    const site = withoutExpired(written, expired);
+    const site = tally.expired.compared(written, policy.today);
     if (current === undefined) {
       serverWriteOnly ??= writeOnlySettings(live);
       planCreate(site, serverWriteOnly, tally);
