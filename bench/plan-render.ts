@@ -4,19 +4,21 @@
  * Each round is a fresh node process (the code runs once, so cold JIT is the
  * point) that loads websites.yaml with the real loader, decodes the 100
  * listing pages with the real wire decoder, then times `plan()` and
- * `renderJson()` once each. The pages come from a reference server seeded as
- * bench/cli.ts seeds it (bench/planner.ts --server), fetched once.
+ * `renderJson()` once each. The code is bundled with esbuild as
+ * scripts/bundle.mjs bundles the CLI (tsx would wrap every function). The
+ * pages come from a reference server seeded as bench/cli.ts seeds it
+ * (bench/planner.ts --server), fetched once.
  *
  * `--base REF` (e.g. `--base main`) also times REF's src (`git archive`) in the
  * same run, rounds interleaved, and checks that both render byte-identical JSON.
  * BENCH_ROUNDS sets the rounds (default 15).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { median, spawnServer } from './support.js';
 
 const KEY = 'bench-key-planner-0123456789'; // the key bench/planner.ts --server accepts
@@ -32,36 +34,46 @@ function configText(count: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The modules one round needs, from one src directory. */
+const ENTRY = (src: string) => `
+export { loadConfigText } from '${src}/config/index.ts';
+export { decodeListPage } from '${src}/api/wire.ts';
+export { plan, policyFromConfig } from '${src}/plan/index.ts';
+export { renderJson } from '${src}/render/json.ts';
+`;
+
+/**
+ * One round: argv = bundle, data directory. Prints plan and render wall time,
+ * the process's CPU time over both (user + system, every thread: steadier than
+ * wall time on a busy machine), and a digest of the JSON.
+ */
+const CHILD = `
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+const [bundle, dir] = process.argv.slice(2);
+const { loadConfigText, decodeListPage, plan, policyFromConfig, renderJson } = await import(bundle);
+const { state } = loadConfigText(readFileSync(join(dir, 'websites.yaml'), 'utf8'), 'websites.yaml', {});
+const pages = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8'));
+const live = pages.flatMap((body) => decodeListPage(body, 'GET /api/v1/websites').websites);
+const policy = policyFromConfig(state.policy, { only: [], skip: [], syncWriteOnly: false, today: '2026-01-01' });
+const cpuStart = process.cpuUsage();
+let start = performance.now();
+const result = plan(state.websites, live, policy);
+const planMs = performance.now() - start;
+start = performance.now();
+const text = renderJson(result, { target: 'http://127.0.0.1:8080' });
+const renderMs = performance.now() - start;
+const used = process.cpuUsage(cpuStart);
+const digest = createHash('sha256').update(text).digest('hex');
+process.stdout.write(JSON.stringify({ plan: planMs, render: renderMs, cpu: (used.user + used.system) / 1000, digest }) + '\\n');
+`;
+
 interface Sample {
   plan: number;
   render: number;
-  /** The process's CPU time (user + system, every thread) over both: steadier than wall time on a busy machine. */
   cpu: number;
   digest: string;
-}
-
-/** The child: one cold plan and render over `dir`'s files, with the modules of `src`. */
-async function child(dir: string, src: string): Promise<void> {
-  const module = (path: string) => import(pathToFileURL(join(src, path)).href);
-  const { loadConfigText } = await module('config/index.ts');
-  const { decodeListPage } = await module('api/wire.ts');
-  const { plan, policyFromConfig } = await module('plan/index.ts');
-  const { renderJson } = await module('render/json.ts');
-  const { state } = loadConfigText(readFileSync(join(dir, 'websites.yaml'), 'utf8'), 'websites.yaml', {});
-  const pages: unknown[] = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8'));
-  const live = pages.flatMap((body) => decodeListPage(body, 'GET /api/v1/websites').websites);
-  const policy = policyFromConfig(state.policy, { only: [], skip: [], syncWriteOnly: false, today: '2026-01-01' });
-  const cpuStart = process.cpuUsage();
-  let start = performance.now();
-  const result = plan(state.websites, live, policy);
-  const planMs = performance.now() - start;
-  start = performance.now();
-  const text: string = renderJson(result, { target: 'http://127.0.0.1:8080' });
-  const renderMs = performance.now() - start;
-  const cpuUsed = process.cpuUsage(cpuStart);
-  const cpu = (cpuUsed.user + cpuUsed.system) / 1000;
-  const digest = createHash('sha256').update(text).digest('hex');
-  process.stdout.write(`${JSON.stringify({ plan: planMs, render: renderMs, cpu, digest } satisfies Sample)}\n`);
 }
 
 /** The 100 listing pages of a reference server seeded like bench/cli.ts's, as JSON bodies. */
@@ -80,8 +92,36 @@ async function fetchPages(): Promise<unknown[]> {
   }
 }
 
-function runChild(dir: string, src: string): Promise<Sample> {
-  const node = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', dir, src], {
+/** REF's src in a temporary directory beside a link to this checkout's node_modules. */
+function checkoutSrc(ref: string, into: string): string {
+  const base = join(into, 'base');
+  mkdirSync(base);
+  const archive = join(into, 'base.tar');
+  execFileSync('git', ['archive', '--output', archive, ref, 'src'], { cwd: ROOT });
+  execFileSync('tar', ['-x', '-f', archive, '-C', base]);
+  symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
+  return join(base, 'src');
+}
+
+/** `src`'s modules as one ES module, as the CLI's bundle holds them. */
+async function bundle(src: string, outfile: string): Promise<string> {
+  await build({
+    stdin: { contents: ENTRY(src), resolveDir: src, loader: 'ts' },
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runChild(dir: string, bundled: string): Promise<Sample> {
+  const node = spawn(process.execPath, [join(dir, 'child.mjs'), bundled, dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -95,52 +135,39 @@ function runChild(dir: string, src: string): Promise<Sample> {
   );
 }
 
-/** REF's src in a temporary directory beside a link to this checkout's node_modules. */
-function checkoutSrc(ref: string, into: string): string {
-  const base = join(into, 'base');
-  mkdirSync(base);
-  const archive = join(into, 'base.tar');
-  execFileSync('git', ['archive', '--output', archive, ref, 'src'], { cwd: ROOT });
-  execFileSync('tar', ['-x', '-f', archive, '-C', base]);
-  symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'));
-  return join(base, 'src');
-}
-
-async function main(): Promise<void> {
-  const baseRef = process.argv.indexOf('--base') > 0 ? process.argv[process.argv.indexOf('--base') + 1] : undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-plan-render-'));
-  try {
-    writeFileSync(join(dir, 'websites.yaml'), configText(SITES));
-    writeFileSync(join(dir, 'pages.json'), JSON.stringify(await fetchPages()));
-    const sources: Record<string, string> = { 'this checkout': join(ROOT, 'src') };
-    if (baseRef !== undefined) sources[baseRef] = checkoutSrc(baseRef, dir);
-    const samples = new Map<string, Sample[]>(Object.keys(sources).map((name) => [name, []]));
-    for (let round = 0; round <= ROUNDS; round++) {
-      for (const [name, src] of Object.entries(sources)) {
-        const sample = await runChild(dir, src);
-        if (round > 0) samples.get(name)!.push(sample); // round 0 warms the disk cache
-      }
+const baseRef = process.argv.indexOf('--base') > 0 ? process.argv[process.argv.indexOf('--base') + 1] : undefined;
+const dir = mkdtempSync(join(tmpdir(), 'sitesync-bench-plan-render-'));
+try {
+  writeFileSync(join(dir, 'websites.yaml'), configText(SITES));
+  writeFileSync(join(dir, 'pages.json'), JSON.stringify(await fetchPages()));
+  writeFileSync(join(dir, 'child.mjs'), CHILD);
+  // The bundle loads ajv's runtime helpers with require(), as the CLI's does.
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  const bundles: Record<string, string> = { 'this checkout': await bundle(join(ROOT, 'src'), join(dir, 'this.mjs')) };
+  if (baseRef !== undefined) bundles[baseRef] = await bundle(checkoutSrc(baseRef, dir), join(dir, 'base.mjs'));
+  const samples = new Map<string, Sample[]>(Object.keys(bundles).map((name) => [name, []]));
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const [name, bundled] of Object.entries(bundles)) {
+      const sample = await runChild(dir, bundled);
+      if (round > 0) samples.get(name)!.push(sample); // round 0 warms the disk cache
     }
-    const load = loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ');
-    console.log(`load average ${load}; ${ROUNDS} cold processes each, medians\n`);
-    console.log('| source | plan() | renderJson() | both | both, CPU time |');
-    console.log('| --- | --- | --- | --- | --- |');
-    for (const [name, runs] of samples) {
-      const ms = (pick: (sample: Sample) => number) => `${median(runs.map(pick)).toFixed(1)} ms`;
-      const row = [ms((s) => s.plan), ms((s) => s.render), ms((s) => s.plan + s.render), ms((s) => s.cpu)];
-      console.log(`| ${name} | ${row.join(' | ')} |`);
-    }
-    const digests = new Set([...samples.values()].flatMap((runs) => runs.map((sample) => sample.digest)));
-    console.log(
-      `\nJSON output: ${digests.size === 1 ? 'byte-identical across every run' : `**${digests.size} different outputs**`}`,
-    );
-    if (digests.size !== 1) process.exitCode = 1;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  const load = loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+  console.log(`load average ${load}; ${ROUNDS} cold processes each, medians\n`);
+  console.log('| source | plan() | renderJson() | both | both, CPU time |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const [name, runs] of samples) {
+    const ms = (pick: (sample: Sample) => number) => `${median(runs.map(pick)).toFixed(1)} ms`;
+    const row = [ms((s) => s.plan), ms((s) => s.render), ms((s) => s.plan + s.render), ms((s) => s.cpu)];
+    console.log(`| ${name} | ${row.join(' | ')} |`);
+  }
+  const digests = new Set([...samples.values()].flatMap((runs) => runs.map((sample) => sample.digest)));
+  console.log(
+    `\nJSON output: ${digests.size === 1 ? 'byte-identical across every run' : `**${digests.size} different outputs**`}`,
+  );
+  if (digests.size !== 1) process.exitCode = 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
-
-if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!);
-else await main();
