@@ -31,14 +31,15 @@ export function canonicalJsonOfData(data: object): string {
   return JSON.stringify(data, [...keys].sort());
 }
 
-function collectKeys(value: unknown, keys: Set<string>): void {
-  if (value === null || typeof value !== 'object') return;
+/** Every key of every object in `value`; members that are not objects are skipped here, not in a call of their own. */
+function collectKeys(value: object, keys: Set<string>): void {
   if (Array.isArray(value)) {
-    for (const entry of value) collectKeys(entry, keys);
+    for (const entry of value) if (typeof entry === 'object' && entry !== null) collectKeys(entry, keys);
     return;
   }
   for (const key in value) {
     keys.add(key);
-    collectKeys((value as Record<string, unknown>)[key], keys);
+    const member = (value as Record<string, unknown>)[key];
+    if (typeof member === 'object' && member !== null) collectKeys(member, keys);
   }
 }
