@@ -28,6 +28,10 @@ export interface SiteComparison {
   ignored: IgnoredDrift[];
   /** Write-only values configured for this site that cannot be read back. */
   unverifiable: number;
+  /** The live settings as compared: `liveSettings(live)`. */
+  before: Partial<WebsiteSettings>;
+  /** The desired settings as compared: `canonicalSettings(desired.settings)`. */
+  after: WebsiteSettings;
 }
 
 /**
@@ -87,17 +91,22 @@ export function inSync(desired: DesiredWebsite, live: LiveWebsite): boolean {
 }
 
 /**
- * Compares one desired site with its live counterpart, field by field, without
- * building settings objects (a plan of 100,000 sites is mostly unchanged ones).
+ * Compares one desired site with its live counterpart, field by field (a site
+ * `inSync` need not be compared), and keeps both sides' canonical settings for
+ * the update: each value is canonicalised once.
  */
 export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: Resend): SiteComparison {
   const fields: FieldChange[] = [];
   const ignored: IgnoredDrift[] = [];
   let unverifiable = 0;
+  const befores: Partial<Record<SettingName, SettingValue>> = {};
+  const afters: Partial<Record<SettingName, SettingValue>> = {};
   for (const name of SETTING_NAMES) {
     const ignoredField = desired.ignoreChanges.length > 0 && desired.ignoreChanges.includes(name);
     const after = canonicalOf(name, desired.settings[name]) ?? FIELDS[name].defaultValue;
     const before = canonicalOf(name, live.settings[name]);
+    afters[name] = after;
+    if (before !== undefined) befores[name] = before;
     if (before === undefined) {
       if (ignoredField) continue;
       unverifiable += 1;
@@ -112,7 +121,8 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
   const password = passwordField(desired, live, resend('password'));
   if (password.counted) unverifiable += 1;
   if (password.send) fields.push({ field: 'password', writeOnly: true });
-  return { fields, ignored, unverifiable };
+  const before = befores as Partial<WebsiteSettings>;
+  return { fields, ignored, unverifiable, before, after: afters as WebsiteSettings };
 }
 
 /**
