@@ -145,10 +145,8 @@ function planListed(
   // until optimised), and a short body (creates and updates are functions of their own), optimised sooner.
   for (let i = 0; i < desired.length; i++) {
     const written = desired[i] as DesiredWebsite;
-    // One hash lookup, not has() then add(). The config loader rejects duplicates; the first one counts.
-    const count = listed.size;
+    if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
     listed.add(written.domain);
-    if (listed.size === count) continue;
     const current = liveByDomain.get(written.domain);
     if (current !== undefined) tally.coverage.listed += 1;
     if (!scope.selected(written.domain)) {
