@@ -5,7 +5,8 @@
  * point) that loads websites.yaml with the real loader, decodes the 100
  * listing pages with the real wire decoder, then times `plan()` and
  * `renderJson()` once each. The code is bundled with esbuild as
- * scripts/bundle.mjs bundles the CLI (tsx would wrap every function). The
+ * scripts/bundle.mjs bundles the CLI (tsx would wrap every function), and
+ * runs with the CLI's V8 flag. The
  * pages come from a reference server seeded as bench/cli.ts seeds it
  * (bench/planner.ts --server), fetched once.
  *
@@ -121,7 +122,8 @@ async function bundle(src: string, outfile: string): Promise<string> {
 }
 
 function runChild(dir: string, bundled: string): Promise<Sample> {
-  const node = spawn(process.execPath, [join(dir, 'child.mjs'), bundled, dir], {
+  // The young generation as the CLI keeps it for a one-shot command (src/cli/bin.ts).
+  const node = spawn(process.execPath, ['--semi-space-growth-factor=1', join(dir, 'child.mjs'), bundled, dir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
