@@ -121,8 +121,13 @@ export function compareSite(desired: DesiredWebsite, live: LiveWebsite, resend: 
   const password = passwordField(desired, live, resend('password'));
   if (password.counted) unverifiable += 1;
   if (password.send) fields.push({ field: 'password', writeOnly: true });
-  const before = befores as Partial<WebsiteSettings>;
-  return { fields, ignored, unverifiable, before, after: afters as WebsiteSettings };
+  return {
+    fields,
+    ignored,
+    unverifiable,
+    before: befores as Partial<WebsiteSettings>,
+    after: afters as WebsiteSettings,
+  };
 }
 
 /**

@@ -175,7 +175,13 @@ function planCreate(site: DesiredWebsite, serverWriteOnly: ReadonlySet<SettingNa
 }
 
 /** `base`: the site at the baseline, if any (and listed there). */
-function planUpdate(site: DesiredWebsite, current: LiveWebsite, resend: Resend, tally: Tally, base?: DesiredWebsite) {
+function planUpdate(
+  site: DesiredWebsite,
+  current: LiveWebsite,
+  resend: Resend,
+  tally: Tally,
+  base?: DesiredWebsite,
+): void {
   const comparison = compareSite(site, current, resend);
   const fields = withBaselineWrites(comparison.fields, site, base, current);
   const { ignored, unverifiable } = comparison;
