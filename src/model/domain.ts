@@ -124,7 +124,9 @@ export interface LiveIndex<T> {
 export function indexLiveByDomain<T extends { id: number; domain: string }>(live: readonly T[]): LiveIndex<T> {
   const index = new Map<string, T>();
   const others = new Map<string, number[]>();
-  for (const site of live) {
+  // An index loop: for...of allocates a step object per site until optimised, and this runs once per listing.
+  for (let i = 0; i < live.length; i++) {
+    const site = live[i] as T;
     const domain = isCanonicalDomain(site.domain) ? site.domain : canonicalDomain(site.domain);
     const seen = index.get(domain);
     if (seen === undefined) {

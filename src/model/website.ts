@@ -275,8 +275,11 @@ export function defaultSettings(): WebsiteSettings {
 
 /** Equality of two canonical values of one field. */
 export function sameValue(a: SettingValue | undefined, b: SettingValue | undefined): boolean {
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((entry, i) => entry === b[i]);
-  return a === b;
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b;
+  if (a.length !== b.length) return false;
+  // A loop, not every(): no closure per call, for each list field of 100,000 sites.
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Where a value came from in websites.yaml, for messages. */

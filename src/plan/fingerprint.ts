@@ -5,17 +5,15 @@
  * depends on content only.
  * Pure (node:crypto hashing has no side effects).
  */
-import { createHash } from 'node:crypto';
-import { canonicalJson } from '../model/canonical-json.js';
+import { hash } from 'node:crypto';
+import { canonicalJsonOfData } from '../model/canonical-json.js';
 import type { Plan } from '../model/plan.js';
-import { type LiveWebsite, SETTING_NAMES, type SettingName, type WebsiteSettings } from '../model/website.js';
+import type { LiveWebsite, SettingName, WebsiteSettings } from '../model/website.js';
 
+/** One-shot `hash` (Node ≥ 20.12): a fraction of createHash's cost, for the fingerprint of each of thousands of changes. */
 function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
-
-/** Every setting (SETTING_NAMES comes from FIELDS, whose type requires them all), in sorted key order. */
-const FINGERPRINT_ORDER = [...SETTING_NAMES].sort();
 
 /**
  * Digest of what the planner saw of one live site: id, domain, the readable
@@ -23,19 +21,27 @@ const FINGERPRINT_ORDER = [...SETTING_NAMES].sort();
  * no-op touch by the service does not make a plan stale.
  */
 export function fingerprintLive(live: LiveWebsite): string {
-  const settings: Record<string, WebsiteSettings[SettingName] | undefined> = {};
-  for (const name of FINGERPRINT_ORDER) settings[name] = live.settings[name];
-  // Keys in sorted order, so this equals canonicalJson(...) while staying fast at 100,000 sites.
+  const { settings } = live;
+  // Keys in sorted order, so this equals canonicalJson(...); object literals (the type requires every setting) stay
+  // fast at 100,000 sites.
+  const seen: { [K in SettingName]: WebsiteSettings[K] | undefined } = {
+    email: settings.email,
+    excludeBots: settings.excludeBots,
+    excludeIps: settings.excludeIps,
+    excludeParams: settings.excludeParams,
+    favorite: settings.favorite,
+    privacy: settings.privacy,
+  };
   const canonical = JSON.stringify({
     domain: live.domain,
     hasPassword: live.hasPassword ?? null,
     id: live.id,
-    settings,
+    settings: seen,
   });
   return `sha256:${sha256(canonical)}`;
 }
 
 /** Digest of a plan's data: equal plans, equal digests. */
 export function planDigest(plan: Plan): string {
-  return `sha256:${sha256(canonicalJson(plan))}`;
+  return `sha256:${sha256(canonicalJsonOfData(plan))}`;
 }

@@ -24,7 +24,15 @@ export function withoutExpired(site: DesiredWebsite, expired: readonly IgnoreRul
 export class ExpiredRules {
   readonly #groups = new Map<string, { rule: IgnoreRule; domains: string[] }>();
 
-  add(domain: string, rules: readonly IgnoreRule[]): void {
+  /** The site as compared on `today`: its expired rules collected here, their fields no longer ignored. */
+  compared(site: DesiredWebsite, today: string | undefined): DesiredWebsite {
+    if (site.ignoreRules === undefined) return site; // the usual site: one call per site, nothing more
+    const expired = expiredRules(site, today);
+    this.#add(site.domain, expired);
+    return withoutExpired(site, expired);
+  }
+
+  #add(domain: string, rules: readonly IgnoreRule[]): void {
     for (const rule of rules) {
       const key = JSON.stringify([rule.field, rule.until, rule.reason ?? null]);
       const group = this.#groups.get(key);

@@ -20,11 +20,11 @@ import type {
 } from '../model/plan.js';
 import type { DesiredWebsite, LiveWebsite, SettingName } from '../model/website.js';
 import { baselineSites, classifyPlan, withBaselineWrites } from './baseline.js';
-import { canonicalSettings, compareSite, createFields, liveSettings, writeOnlySettings } from './compare.js';
+import { canonicalSettings, compareSite, createFields, inSync, liveSettings, writeOnlySettings } from './compare.js';
 import { type CoverageCounts, coverageOf } from './coverage.js';
 import { fingerprintLive } from './fingerprint.js';
-import { ExpiredRules, expiredRules, withoutExpired } from './ignore-rules.js';
-import { writeOnlyResend } from './policy.js';
+import { ExpiredRules } from './ignore-rules.js';
+import { type Resend, writeOnlyResend } from './policy.js';
 import { checkSafety, renamePairs } from './safety.js';
 import { scopeOf } from './scope.js';
 
@@ -46,7 +46,7 @@ interface Tally {
   /** Updates that leave privacy password on a site that holds a password: the service keeps it. */
   passwordKept: string[];
   expired: ExpiredRules;
-  /** The selected sites as compared (a field whose ignore rule expired no longer ignored), by domain. */
+  /** The updated sites as compared (a field whose ignore rule expired no longer ignored), by domain. */
   compared: Map<string, DesiredWebsite>;
   unchanged: number;
   unverifiable: number;
@@ -86,8 +86,9 @@ export function plan(
   };
   const { byDomain: liveByDomain, duplicates } = indexLiveByDomain(live);
   const baseSites = baseline === undefined ? undefined : baselineSites(baseline);
-  const listed = planListed(desired, liveByDomain, writeOnlySettings(live), policy, tally, baseSites);
-  planUnlisted(liveByDomain, listed, policy, tally, baseSites);
+  const sites = firstOfEachDomain(desired);
+  planListed(sites, liveByDomain, live, policy, tally, baseSites);
+  planUnlisted(liveByDomain, sites, policy, tally, baseSites);
   tally.changes.sort(byActionThenDomain);
   const notes = [...notesOf(tally, policy), ...duplicates.map(duplicateNote)];
   const result: Plan = {
@@ -102,13 +103,12 @@ export function plan(
   result.safety = checkSafety(result, {
     limits: policy.limits,
     prune: policy.prune,
-    desiredCount: listed.size,
+    desiredCount: sites.length,
     inScopeLiveCount: tally.coverage.listed + tally.coverage.unlistedInScope,
   });
   if (baseline !== undefined) {
     // Classified as compared: a field whose ignore rule expired is compared again, like a rule taken out.
-    const compared = desired.map((site) => tally.compared.get(site.domain) ?? site);
-    classifyPlan(result, baseline, compared, liveByDomain, baseSites);
+    classifyPlan(result, baseline, [...tally.compared.values()], liveByDomain, baseSites);
   } else if (policy.unlistedIsDrift === true) {
     result.summary.drift = tally.unlistedDrift.length;
   }
@@ -128,65 +128,99 @@ export function uncreatableDomains(result: Plan): string[] {
   );
 }
 
-/** Creates and updates for the listed sites; returns the listed domains. */
+/**
+ * The desired sites, the first of each domain (the config loader rejects
+ * duplicates; a library caller may not). The loader's list comes in ascending
+ * domain order, which rules duplicates out without a set of every domain (a
+ * large share of a cold plan's time and allocation).
+ */
+function firstOfEachDomain(desired: readonly DesiredWebsite[]): readonly DesiredWebsite[] {
+  let i = 1;
+  while (i < desired.length && (desired[i - 1] as DesiredWebsite).domain < (desired[i] as DesiredWebsite).domain) i++;
+  if (i >= desired.length) return desired; // strictly ascending (byDomain's order): no domain twice
+  const seen = new Set<string>();
+  return desired.filter((site) => {
+    if (seen.has(site.domain)) return false;
+    seen.add(site.domain);
+    return true;
+  });
+}
+
+/** Creates and updates for the listed sites (one per domain), and the count of listed live sites. */
 function planListed(
-  desired: readonly DesiredWebsite[],
+  sites: readonly DesiredWebsite[],
   liveByDomain: ReadonlyMap<string, LiveWebsite>,
-  serverWriteOnly: ReadonlySet<SettingName>,
+  live: readonly LiveWebsite[],
   policy: PlanPolicy,
   tally: Tally,
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
-): Set<string> {
+): void {
   const scope = scopeOf(policy);
   const resendOf = writeOnlyResend(policy);
-  const listed = new Set<string>();
-  for (const written of desired) {
-    if (listed.has(written.domain)) continue; // the config loader rejects duplicates; keep the first
-    listed.add(written.domain);
+  // Found at the first create: a plan without creates need not look at every live site for it.
+  let serverWriteOnly: ReadonlySet<SettingName> | undefined;
+  // Runs once per site while the code is still cold: an index loop (for...of allocates a step object per site
+  // until optimised), and a short body (creates and updates are functions of their own), optimised sooner.
+  for (let i = 0; i < sites.length; i++) {
+    const written = sites[i] as DesiredWebsite;
+    const current = liveByDomain.get(written.domain);
+    if (current !== undefined) tally.coverage.listed += 1;
     if (!scope.selected(written.domain)) {
       tally.filtered.push(written.domain);
       continue;
     }
-    const expired = expiredRules(written, policy.today);
-    tally.expired.add(written.domain, expired);
-    const site = withoutExpired(written, expired);
-    tally.compared.set(site.domain, site);
-    const current = liveByDomain.get(site.domain);
+    const site = tally.expired.compared(written, policy.today);
     if (current === undefined) {
-      const after = canonicalSettings(site.settings);
-      const fields = createFields(site, after, serverWriteOnly);
-      const unverifiable = fields.filter((field) => field.writeOnly).length;
-      if (unverifiable > 0) tally.unverified.push(site.domain);
-      tally.unverifiable += unverifiable;
-      tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
-      continue;
-    }
-    const comparison = compareSite(site, current, resendOf(site.domain));
-    if (baseSites !== undefined)
-      comparison.fields = withBaselineWrites(comparison.fields, site, baseSites.get(site.domain), current);
-    if (comparison.unverifiable > 0) tally.unverified.push(site.domain);
-    if (comparison.ignored.length > 0) tally.ignored.push(site.domain);
-    tally.unverifiable += comparison.unverifiable;
-    tally.ignoredDrift += comparison.ignored.length;
-    if (comparison.fields.length === 0) {
+      serverWriteOnly ??= writeOnlySettings(live);
+      planCreate(site, serverWriteOnly, tally);
+    } else if (inSync(site, current)) {
+      // The usual site: nothing to compare further, nothing to allocate (nor with a baseline: nothing unreadable, no password).
       tally.unchanged += 1;
-      if (comparison.ignored.length > 0)
-        tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: comparison.ignored });
-      continue;
-    }
-    if (leavesPassword(comparison.fields, current)) tally.passwordKept.push(site.domain);
-    tally.changes.push({
-      action: 'update',
-      domain: site.domain,
-      id: current.id,
-      before: liveSettings(current),
-      after: canonicalSettings(site.settings),
-      fields: comparison.fields,
-      ignored: comparison.ignored,
-      fingerprint: fingerprintLive(current),
-    });
+    } else planUpdate(site, current, resendOf(site.domain), tally, baseSites?.get(site.domain));
   }
-  return listed;
+}
+
+function planCreate(site: DesiredWebsite, serverWriteOnly: ReadonlySet<SettingName>, tally: Tally): void {
+  const after = canonicalSettings(site.settings);
+  const fields = createFields(site, after, serverWriteOnly);
+  const unverifiable = fields.filter((field) => field.writeOnly).length;
+  if (unverifiable > 0) tally.unverified.push(site.domain);
+  tally.unverifiable += unverifiable;
+  tally.changes.push({ action: 'create', domain: site.domain, id: null, after, fields });
+}
+
+/** `base`: the site at the baseline, if any (and listed there). */
+function planUpdate(
+  site: DesiredWebsite,
+  current: LiveWebsite,
+  resend: Resend,
+  tally: Tally,
+  base?: DesiredWebsite,
+): void {
+  const comparison = compareSite(site, current, resend);
+  const fields = withBaselineWrites(comparison.fields, site, base, current);
+  const { ignored, unverifiable } = comparison;
+  if (unverifiable > 0) tally.unverified.push(site.domain);
+  if (ignored.length > 0) tally.ignored.push(site.domain);
+  tally.unverifiable += unverifiable;
+  tally.ignoredDrift += ignored.length;
+  if (fields.length === 0) {
+    tally.unchanged += 1;
+    if (ignored.length > 0) tally.ignoredOnly.push({ domain: site.domain, id: current.id, fields: ignored });
+    return;
+  }
+  if (leavesPassword(fields, current)) tally.passwordKept.push(site.domain);
+  tally.compared.set(site.domain, site);
+  tally.changes.push({
+    action: 'update',
+    domain: site.domain,
+    id: current.id,
+    before: comparison.before,
+    after: comparison.after,
+    fields,
+    ignored,
+    fingerprint: fingerprintLive(current),
+  });
 }
 
 /**
@@ -196,18 +230,18 @@ function planListed(
  */
 function planUnlisted(
   liveByDomain: ReadonlyMap<string, LiveWebsite>,
-  listed: ReadonlySet<string>,
+  sites: readonly DesiredWebsite[],
   policy: PlanPolicy,
   tally: Tally,
   baseSites?: ReadonlyMap<string, DesiredWebsite>,
 ): void {
-  const scope = scopeOf(policy);
   const counts = tally.coverage;
+  // planListed counted the listed live sites: when that is all of them (the usual plan), none is unlisted.
+  if (counts.listed === liveByDomain.size) return;
+  const listed = new Set(sites.map((site) => site.domain));
+  const scope = scopeOf(policy);
   for (const [domain, current] of liveByDomain) {
-    if (listed.has(domain)) {
-      counts.listed += 1;
-      continue;
-    }
+    if (listed.has(domain)) continue;
     if (!scope.inScope(domain)) {
       tally.outOfScope.push(domain);
       counts.outOfScope += 1;

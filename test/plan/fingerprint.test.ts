@@ -4,11 +4,14 @@
  * without a row fails to compile) and the identity and password flag.
  */
 import { createHash } from 'node:crypto';
+import { test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/model/canonical-json.js';
 import { type LiveWebsite, SETTING_NAMES, type SettingName, type WebsiteSettings } from '../../src/model/website.js';
 import { fingerprintLive, planDigest } from '../../src/plan/fingerprint.js';
 import { plan } from '../../src/plan/planner.js';
+import { fixturePlan } from '../render/fixture.js';
+import { worldArb } from './arbitraries.js';
 import { desired, live, policy } from './builders.js';
 
 const MOVED: { readonly [K in SettingName]: WebsiteSettings[K] } = {
@@ -63,5 +66,17 @@ describe('planDigest', () => {
     expect(planDigest(of(true))).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(planDigest(of(true))).toBe(planDigest(of(true)));
     expect(planDigest(of(true))).not.toBe(planDigest(of(false)));
+  });
+
+  const canonicalDigest = (value: unknown) =>
+    `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
+
+  it("is the digest of the plan's canonical JSON", () => {
+    expect(planDigest(fixturePlan())).toBe(canonicalDigest(fixturePlan()));
+  });
+
+  test.prop([worldArb], { seed: 13, numRuns: 200 })("is the digest of any plan's canonical JSON", (world) => {
+    const result = plan(world.desired, world.live, policy(world.policy));
+    expect(planDigest(result)).toBe(canonicalDigest(result));
   });
 });
