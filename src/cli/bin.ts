@@ -3,21 +3,12 @@
  * bundles this file (scripts/bundle.mjs) into dist/bin/, one module per
  * command loaded on demand, so a start resolves a handful of files, not hundreds.
  */
-import { setFlagsFromString } from 'node:v8';
 import { EXIT } from './exit-code.js';
 import { main } from './main.js';
 import { processIo } from './process-io.js';
+import { tuneV8For } from './v8-flags.js';
 
-/**
- * A one-shot command builds data that lives until it exits (configuration,
- * listing, plan): every young-generation collection finds it alive, so V8
- * doubles its young generation up to 32 MB, which only raises the peak RSS
- * (`plan` of 10,000 sites: about -12 MB with this, no more CPU; 100,000: a
- * few % more CPU; docs/benchmarks.md). The growth factor is read at each growth, so
- * setting it here, before any, keeps the initial size. `serve` and `watch` run
- * for long and keep V8's default.
- */
-if (!['serve', 'watch'].includes(process.argv[2] ?? '')) setFlagsFromString('--semi-space-growth-factor=1');
+tuneV8For(process.argv[2]);
 
 const controller = new AbortController();
 let first: 'SIGINT' | 'SIGTERM' | undefined;
