@@ -127,7 +127,7 @@ class Reader {
     }
     const top = this.#stack[this.#stack.length - 1]!.node;
     if (Array.isArray(top)) this.#entry(top, indent, at, end);
-    else this.#pair(top, indent, at, end);
+    else this.#pair(top, indent, at, keyEnd(text, at, end), end);
   }
 
   /** Closes the collections deeper than `indent`; the line then continues the one at `indent`. */
@@ -150,7 +150,8 @@ class Reader {
     while (value < end && text.charCodeAt(value) === 32) value += 1;
     if (value === end || text[value] === '#') decline(); // the entry's value is on the next lines
     if (list === this.#websites) this.#starts.push(value);
-    if (keyEnd(text, value, end) === -1) {
+    const colon = keyEnd(text, value, end);
+    if (colon === -1) {
       list.push(this.#inline(value, end));
       return;
     }
@@ -158,13 +159,12 @@ class Reader {
     list.push(map);
     const column = indent + (value - at);
     this.#stack.push({ indent: column, node: map });
-    this.#pair(map, column, value, end);
+    this.#pair(map, column, value, colon, end);
   }
 
-  /** `key: value`, or `key:` with the value on the next lines. */
-  #pair(map: YamlMap, indent: number, at: number, end: number): void {
+  /** `key: value`, or `key:` with the value on the next lines; `colon` ends the key (-1: not a key). */
+  #pair(map: YamlMap, indent: number, at: number, colon: number, end: number): void {
     const text = this.#text;
-    const colon = keyEnd(text, at, end);
     if (colon === -1) decline();
     const key = this.#key(at, colon);
     if (Object.hasOwn(map, key)) decline();
@@ -202,10 +202,7 @@ class Reader {
     }
     // `-x` is plain text; `- x` or a lone `-` would be a list entry where a value belongs.
     if (INDICATOR.has(first) && !(first === '-' && at + 1 < end && text[at + 1] !== ' ')) decline();
-    const stop = plainEnd(text, at, end);
-    const plain = text.slice(at, stop);
-    if (plain.includes(': ') || plain.endsWith(':')) decline(); // a mapping where a value belongs
-    return resolvePlain(plain);
+    return resolvePlain(text.slice(at, plainEnd(text, at, end)));
   }
 
   /** 'it''s' or "text" on one line; a double-quoted escape declines. */
@@ -296,17 +293,23 @@ function keyEnd(text: string, at: number, end: number): number {
 
 const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
-/** A plain scalar ends at a comment (` #`) or the line's end, trailing spaces dropped. */
+/**
+ * Where a plain scalar from `at` ends: at a comment (` #`) or the line's end,
+ * trailing spaces dropped. One that holds `: ` or ends with `:` would be a
+ * mapping where a value belongs: declined. One pass, as it runs per value.
+ */
 function plainEnd(text: string, at: number, end: number): number {
-  let stop = at;
-  for (let hash = indexInLine(text, '#', at, end); hash !== -1; hash = indexInLine(text, '#', hash + 1, end)) {
-    if (text.charCodeAt(hash - 1) === 32) {
-      stop = hash;
+  let stop = end;
+  for (let index = at + 1; index < end; index++) {
+    if (text.charCodeAt(index) !== 32) continue;
+    if (text.charCodeAt(index + 1) === 35) {
+      stop = index;
       break;
     }
+    if (text.charCodeAt(index - 1) === 58) decline();
   }
-  if (stop === at) stop = end;
   while (stop > at && text.charCodeAt(stop - 1) === 32) stop -= 1;
+  if (text.charCodeAt(stop - 1) === 58) decline();
   return stop;
 }
 
