@@ -230,6 +230,7 @@ function refuseUncreatable(result: Plan, desired: readonly DesiredWebsite[]): vo
 
 /** An --only that matches no configured or live website is a typo: "No changes" would read as "in sync". */
 function unmatchedOnly(only: readonly string[], configured: readonly string[], live: readonly LiveWebsite[]) {
+  if (only.length === 0) return []; // no --only: nothing to canonicalise (10,000 live domains cost ~8 ms)
   const domains = [...configured, ...live.map((site) => canonicalDomain(site.domain))];
   return only.filter((glob) => !domains.some((domain) => matchesGlob(domain, glob)));
 }
