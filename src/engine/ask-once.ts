@@ -26,11 +26,14 @@ export interface AskOnceEdges {
 }
 
 export class AskOnce {
+  /** The targets in the order given: the plans finish in the network's order, the person reads them in this one. */
+  readonly #order: readonly string[];
   readonly #undecided: Set<string>;
   readonly #waiting: Waiting[] = [];
   readonly #edges: AskOnceEdges;
 
   constructor(names: readonly string[], edges: AskOnceEdges) {
+    this.#order = names;
     this.#undecided = new Set(names);
     this.#edges = edges;
   }
@@ -51,7 +54,8 @@ export class AskOnce {
 
   async #settle(): Promise<void> {
     if (this.#undecided.size > 0 || this.#waiting.length === 0) return;
-    const waiting = this.#waiting.splice(0);
+    const rank = (each: Waiting) => this.#order.indexOf(each.name);
+    const waiting = this.#waiting.splice(0).sort((a, b) => rank(a) - rank(b));
     // Each target's output is kept for the report at the end: the person sees the plans here, before answering.
     for (const { name, plan, target, print } of waiting) {
       print([`=== target ${name} (${target})`, ...this.#edges.render(plan, target).trimEnd().split('\n'), '']);
