@@ -176,17 +176,19 @@ const SUBSET_KEYS = ['domain', 'email', 'exclude_ips', 'websites', 'version', 'x
 /** Keys the core schema reads as null or a boolean: js-yaml's key is then "" or "true", and the reader declines. */
 const KEYS = [...SUBSET_KEYS, 'true', 'null'];
 
-const scalarText = fc.oneof(fc.constantFrom(...PLAIN, ...SPECIAL), fc.string({ maxLength: 6 }));
-const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    scalarText.map((scalar) => ({ scalar })),
-    fc
-      .uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie('node')), { selector: ([key]) => key, maxLength: 4 })
-      .map((map) => ({ map })),
-    fc.array(tie('node'), { maxLength: 3 }).map((list) => ({ list })),
-  ),
-})).node;
+/** Trees of mappings (keys from `keys`), lists and scalars (from `scalar`), a few levels deep. */
+const treeOf = (scalar: fc.Arbitrary<string>, keys: readonly string[]): fc.Arbitrary<Tree> =>
+  fc.letrec<{ node: Tree }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      scalar.map((text) => ({ scalar: text })),
+      fc
+        .uniqueArray(fc.tuple(fc.constantFrom(...keys), tie('node')), { selector: ([key]) => key, maxLength: 4 })
+        .map((map) => ({ map })),
+      fc.array(tie('node'), { maxLength: 3 }).map((list) => ({ list })),
+    ),
+  })).node;
+const tree = treeOf(fc.oneof(fc.constantFrom(...PLAIN, ...SPECIAL), fc.string({ maxLength: 6 })), KEYS);
 
 interface Layout {
   indent: number;
@@ -264,16 +266,7 @@ function writeFile(map: Array<[string, Tree]>, style: Layout): string {
 
 /** A file of the subset the reader must read: simple keys, plain or quoted scalars without escapes. */
 const subsetScalar = fc.constantFrom(...PLAIN.filter((text) => !text.includes(' ') || text === 'a b'));
-const subsetTree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    subsetScalar.map((scalar) => ({ scalar })),
-    fc
-      .uniqueArray(fc.tuple(fc.constantFrom(...SUBSET_KEYS), tie('node')), { selector: ([key]) => key, maxLength: 4 })
-      .map((map) => ({ map })),
-    fc.array(tie('node'), { maxLength: 3 }).map((list) => ({ list })),
-  ),
-})).node;
+const subsetTree = treeOf(subsetScalar, SUBSET_KEYS);
 const topLevel = (node: fc.Arbitrary<Tree>, keys = KEYS) =>
   fc.uniqueArray(fc.tuple(fc.constantFrom(...keys), node), { selector: ([key]) => key, minLength: 1, maxLength: 4 });
 
