@@ -9,7 +9,8 @@
  * keys, a duplicate key, a tab, a second document...) makes it decline, and
  * js-yaml reads the file. Plain scalars resolve through js-yaml's own YAML
  * 1.2 core-schema resolvers; test/config/plain-yaml.test.ts checks every file
- * it reads against both parsers (js-yaml and the full parse's yaml). */
+ * it reads against both parsers (js-yaml and the full parse's yaml).
+ */
 import { CORE_SCHEMA, NOT_RESOLVED, type ScalarTagDefinition } from 'js-yaml';
 
 export interface PlainYaml {
