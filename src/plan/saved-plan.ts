@@ -5,7 +5,7 @@
  * fingerprint of every touched site's live state) and never a secret. Pure
  * (de)serialisation with validation.
  */
-import { canonicalJsonOfData } from '../model/canonical-json.js';
+import { canonicalJson } from '../model/canonical-json.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
 import { jsonDocument } from '../model/text.js';
@@ -55,7 +55,7 @@ export interface SavedPlan {
  */
 export function signSavedPlan(saved: SavedPlan, sign: (text: string) => string): SavedPlan {
   const { signature: _old, ...unsigned } = saved;
-  return { ...unsigned, signature: sign(canonicalJsonOfData(unsigned)) };
+  return { ...unsigned, signature: sign(canonicalJson(unsigned)) };
 }
 
 /** Whether the file holds exactly the data `plan --out` wrote with this key, however it is formatted. */
@@ -63,7 +63,7 @@ export function signatureVerifies(saved: SavedPlan, sign: (text: string) => stri
   const { signature, ...unsigned } = saved;
   if (typeof signature !== 'string') return false;
   // Files written before issue 23 were signed over their text as written: still accepted as written.
-  return signature === sign(canonicalJsonOfData(unsigned)) || signature === sign(`${JSON.stringify(unsigned, null, 2)}\n`);
+  return signature === sign(canonicalJson(unsigned)) || signature === sign(`${JSON.stringify(unsigned, null, 2)}\n`);
 }
 
 export function createSavedPlan(input: {
