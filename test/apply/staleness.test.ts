@@ -2,12 +2,14 @@
 // sorted into unchanged, already in the planned state (skip) or moved (the plan is stale), by listing or
 // per-site reads, whichever costs fewer requests.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { WebsitesApi } from '../../src/api/index.js';
 import { checkFreshness } from '../../src/apply/staleness.js';
 import { ALREADY_APPLIED } from '../../src/model/apply-result.js';
 import type { Plan } from '../../src/model/plan.js';
 import { fingerprintsOf, plan } from '../../src/plan/index.js';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
 import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, MODES, startFixture } from './support.js';
+import { type ApplyFixture, MODES, startFixture, testClient } from './support.js';
 
 // An update (privacy), a delete and a create: the three kinds of change a plan holds.
 const CONFIG = [
@@ -86,5 +88,40 @@ describe.each(MODES)('checkFreshness (%s)', (mode) => {
     await expect(
       checkFreshness(planned.changes, fingerprintsOf(planned), fx.api, { liveCount, signal }),
     ).rejects.toMatchObject({ code: 'interrupted' });
+  });
+});
+
+// A setting the plan could not read (a service version that does not return `exclude_params`, here a
+// rewriting proxy) cannot make the plan stale, even when it can be read at apply time.
+describe('checkFreshness with a setting the plan could not read', () => {
+  let fx: ApplyFixture;
+  let proxy: FaultProxy;
+  let hidden: WebsitesApi;
+  afterEach(async () => {
+    await hidden.close();
+    await proxy.close();
+    await fx.close();
+  });
+
+  test.each([1_000, 2])('a site someone else brought to the planned state is skipped (%i)', async (liveCount) => {
+    fx = await startFixture('normal');
+    const site = await fx.other.createWebsite(desired('update.example', { privacy: 'public', excludeParams: ['ref'] }));
+    proxy = await startFaultProxy({
+      target: fx.server.url,
+      rewrite: (_request, body) => {
+        const records = (body as { data?: unknown }).data ?? body;
+        for (const record of Array.isArray(records) ? records : [records]) delete record.exclude_params;
+        return body;
+      },
+    });
+    hidden = testClient(proxy.url, fx.server.key);
+    const seen = await hidden.listWebsites();
+    expect(seen[0]?.settings.excludeParams).toBeUndefined();
+    const planned = plan([desired('update.example', { privacy: 'private' })], seen, policy());
+    expect(planned.changes.map((change) => `${change.action} ${change.domain}`)).toEqual(['update update.example']);
+
+    await fx.other.updateWebsite(site.id, { settings: { privacy: 'private' } });
+    const freshness = await checkFreshness(planned.changes, fingerprintsOf(planned), fx.api, { liveCount });
+    expect(freshness).toEqual({ alreadyApplied: new Map([['update.example', ALREADY_APPLIED]]), moved: [] });
   });
 });
