@@ -88,11 +88,18 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
   test('after an abort, in-flight changes finish and the rest are skipped', async () => {
     const config = ['a', 'b', 'c', 'd', 'e'].map((name) => desired(`${name}.example`));
     const controller = new AbortController();
+    const journal = memoryJournal();
     const result = await applyPlan(await planFor(config), byDomain(config), fx.api, {
       parallelism: 1,
       signal: controller.signal,
+      journal,
       onProgress: (event) => event.done === 2 && controller.abort(),
     });
+    // The journal says only what was sent: nothing is "started" after the interrupt.
+    expect(journal.entries.filter((entry) => entry.event === 'started').map((entry) => entry.domain)).toEqual([
+      'a.example',
+      'b.example',
+    ]);
     expect(result.interrupted).toBe(true);
     expect(result.changes.map((change) => `${change.outcome} ${change.domain}`)).toEqual([
       'applied a.example',
