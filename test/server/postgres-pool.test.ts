@@ -39,14 +39,22 @@ async function lockWebsites(): Promise<void> {
   await admin.query('LOCK TABLE websites IN ACCESS EXCLUSIVE MODE');
 }
 
-/** The server's connections waiting for that lock, once there are `count` of them. */
-async function lockWaiters(count: number): Promise<number[]> {
+/**
+ * The server's connections waiting for that lock, once there are `count` of them. Polled every few
+ * milliseconds (a loop without pause competes with the server it waits for, on a busy machine); a wait
+ * past `patienceMs` fails with what the server's connections are doing, not with the test's timeout.
+ */
+async function lockWaiters(count: number, patienceMs = 45_000): Promise<number[]> {
+  const deadline = Date.now() + patienceMs;
   for (;;) {
-    const { rows } = await admin.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-         AND wait_event_type = 'Lock'`,
+    const { rows } = await admin.query<{ pid: number; wait_event_type: string | null; state: string; query: string }>(
+      `SELECT pid, wait_event_type, state, query FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
-    if (rows.length >= count) return rows.map((row) => row.pid);
+    const waiting = rows.filter((row) => row.wait_event_type === 'Lock');
+    if (waiting.length >= count) return waiting.map((row) => row.pid);
+    if (Date.now() > deadline) throw new Error(`no ${count} lock waiters; connections: ${JSON.stringify(rows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -103,5 +111,5 @@ describe('the PostgreSQL pool under a running server', () => {
     expect(await lockWaiters(1)).toHaveLength(1);
     await admin.query('ROLLBACK');
     expect((await Promise.all(creates)).map((answer) => answer.status)).toEqual(Array(20).fill(201));
-  });
+  }, 60_000); // 20 creates queued behind one lock and two PostgreSQL round trips each: slow on a loaded machine
 });
