@@ -31,8 +31,13 @@ export interface Io {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM (and, for a command that ends by itself, when `outputClosed` aborts: main.ts). */
   signal?: AbortSignal;
-  /** Aborted when the reader of stdout or stderr has gone (`| head`); that stream's lines are dropped from then on. */
+  /**
+   * Aborted when the reader of stdout or stderr has gone (`| head`) or writing
+   * one failed (reason: `OutputFailed`); that stream's lines are dropped from then on.
+   */
   outputClosed?: AbortSignal;
+  /** Settles once everything written so far is out or has failed (so `outputClosed` is up to date). */
+  settleOutput?: () => Promise<void>;
   /** The clock (default: the system's): tests fix the day that ignore_changes rules expire against. */
   now?: () => Date;
   /** The client factory (default: the HTTP client): tests give the client a manual clock, so backoff takes no time. */
@@ -120,10 +125,30 @@ function writeFailure(error: unknown, path: string): string {
       return 'permission denied';
     case 'EROFS':
       return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on the device';
     default:
-      return error instanceof Error ? error.message : String(error);
+      return errnoInWords(error);
+  }
+}
+
+/**
+ * A system error in words, then its code: `no space left on device (ENOSPC)`
+ * from Node's `ENOSPC: no space left on device, write`.
+ */
+export function errnoInWords(error: unknown): string {
+  const { code, message } =
+    error instanceof Error ? (error as NodeJS.ErrnoException) : { code: undefined, message: String(error) };
+  if (code === undefined) return message;
+  const words = message.startsWith(`${code}: `)
+    ? message.slice(code.length + 2).replace(/, \w+( '.*')?$/, '')
+    : message;
+  return `${words} (${code})`;
+}
+
+/** Why stdout or stderr is written no more when writing it failed (a full disk, EIO), not for a reader gone. */
+export class OutputFailed extends Error {
+  constructor(stream: 'stdout' | 'stderr', error: unknown) {
+    super(`cannot write to ${stream}: ${errnoInWords(error)}`, { cause: error });
+    this.name = 'OutputFailed';
   }
 }
 
