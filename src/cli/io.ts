@@ -6,6 +6,7 @@
  */
 import { linkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { EngineContext } from '../engine/context.js';
+import { errnoInWords } from '../model/errno.js';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
@@ -128,20 +129,6 @@ function writeFailure(error: unknown, path: string): string {
     default:
       return errnoInWords(error);
   }
-}
-
-/**
- * A system error in words, then its code: `no space left on device (ENOSPC)`
- * from Node's `ENOSPC: no space left on device, write`.
- */
-export function errnoInWords(error: unknown): string {
-  const { code, message } =
-    error instanceof Error ? (error as NodeJS.ErrnoException) : { code: undefined, message: String(error) };
-  if (code === undefined) return message;
-  const words = message.startsWith(`${code}: `)
-    ? message.slice(code.length + 2).replace(/, \w+( '.*')?$/, '')
-    : message;
-  return `${words} (${code})`;
 }
 
 /** Why stdout or stderr is written no more when writing it failed (a full disk, EIO), not for a reader gone. */

@@ -5,9 +5,9 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Journal } from '../apply/journal.js';
+import { errnoInWords } from '../model/errno.js';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
-import { errnoInWords, type Io } from './io.js';
 
 export interface JournalFileOptions {
   clock?: () => Date;
@@ -54,7 +54,7 @@ export function openJournal(path: string, target?: string, options: JournalFileO
 }
 
 /** The CLI's journal: lines that cannot be written go to stderr, whole. */
-export function openJournalFor(io: Pick<Io, 'stderr'>, path: string, target?: string): Journal {
+export function openJournalFor(io: { stderr: { write(text: string): void } }, path: string, target?: string): Journal {
   return openJournal(path, target, {
     lost: (line) => io.stderr.write(`sitesync: not written to the journal: ${line}\n`),
   });
