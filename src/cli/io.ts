@@ -85,11 +85,13 @@ function capturing(isTTY: boolean): OutputStream & { text(): string } {
 }
 
 /**
- * Writes to a temporary file, then renames: a reader (or a crash) never leaves
- * half a file. With `replace: false` the temporary file is hard-linked into
- * place instead, which fails if `path` exists by then (a check made earlier
- * could be stale). A failure is a `usage` SitesyncError naming `shown` (the
- * path as the user gave it) and the reason, and the temporary file is removed.
+ * Writes to a temporary file, then renames: a reader (or a crash, or a full
+ * disk) never leaves half a file in place of a good one. With `replace: false`
+ * the temporary file is hard-linked into place instead, which fails if `path`
+ * exists by then (a check made earlier could be stale). A device or a pipe
+ * (`--out /dev/stdout`, a FIFO) is written into, never replaced by a file. A
+ * failure is a `usage` SitesyncError naming `shown` (the path as the user gave
+ * it) and the reason, and the temporary file is removed.
  */
 export function writeAtomically(
   path: string,
@@ -99,13 +101,29 @@ export function writeAtomically(
 ): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
+    if (replace && isSpecial(path)) return writeFileSync(path, text);
     writeFileSync(temporary, text, { mode: 0o644 });
     if (replace) renameSync(temporary, path);
     else linkSync(temporary, path);
   } catch (error) {
     throw new SitesyncError('usage', `cannot write ${shown}: ${writeFailure(error, path)}`);
   } finally {
-    rmSync(temporary, { force: true });
+    removeQuietly(temporary);
+  }
+}
+
+/** Neither a regular file nor a directory (nor missing): a device, a pipe, a socket. */
+const isSpecial = (path: string) => {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isFile() && !stat.isDirectory();
+};
+
+/** A temporary file that may not exist, or whose path cannot (`/dev/full/x`: ENOTDIR). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // nothing was created there
   }
 }
 
