@@ -101,7 +101,10 @@ export function writeAtomically(
 ): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    if (replace && isSpecial(path)) return writeFileSync(path, text);
+    if (replace && isSpecial(path)) {
+      writeFileSync(path, text);
+      return;
+    }
     writeFileSync(temporary, text, { mode: 0o644 });
     if (replace) renameSync(temporary, path);
     else linkSync(temporary, path);
