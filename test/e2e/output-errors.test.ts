@@ -3,7 +3,7 @@
 // the child's stdout or stderr, or given as a file to write. One readable line on the
 // other stream, exit 1, no stack trace; an apply stops as on Ctrl-C (journal and
 // lock as after an interruption); watch keeps running (docs/exit-codes.md, "A failed output").
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
@@ -11,6 +11,7 @@ import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { type BuiltCli, builtCli, type RunOptions, runCli } from './built-cli.js';
 import { startLatencyProxy } from './latency-proxy.js';
+import { planThenApply } from './plan-then-apply.js';
 
 const configOf = (domains: readonly string[]) =>
   `version: 1\nwebsites:\n${domains.map((domain) => `  - domain: ${domain}\n`).join('')}`;
@@ -58,23 +59,13 @@ describe('stdout or stderr on a full device', () => {
   /** A saved plan of six creates, applied one at a time with the given stdout/stderr. */
   async function applyWith(options: Partial<RunOptions>) {
     const server = await startTestServer();
-    const proxy = await startLatencyProxy(server.url, 0, () => 'forward' as const);
     const dir = tempDir('output-errors-apply');
     writeFileSync(join(dir, 'websites.yaml'), configOf(DOMAINS));
-    const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
     try {
-      const planned = await runCli(cli, ['plan', '--out', 'plan.json'], { cwd: dir, env });
-      expect(planned.code, planned.err).toBe(0);
-      const args = ['apply', 'plan.json', '--journal', 'journal.jsonl', '--parallelism', '1'];
-      const run = await runCli(cli, args, { cwd: dir, env, ...options });
-      await proxy.idle();
-      const path = join(dir, 'journal.jsonl');
-      const journal = (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : [])
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { event: string; domain?: string; interrupted?: boolean });
-      return { run, journal, live: await domainsInDb(server), locked: existsSync(join(dir, 'plan.json.lock')) };
+      const env = { SITESYNC_URL: server.url, SITESYNC_API_KEY: server.key };
+      const applied = await planThenApply(cli, dir, env, [], options);
+      return { ...applied, live: await domainsInDb(server) };
     } finally {
-      await proxy.close();
       await server.close();
     }
   }
