@@ -37,7 +37,7 @@ import { applyTargetsHuman, applyTargetsJson } from './apply-targets.js';
 import { cliContext } from './events.js';
 import { exitCodeFor, failureOf, mostSevere } from './exit-code.js';
 import { aborted, type Io } from './io.js';
-import { openJournal } from './journal-file.js';
+import { openJournalFor } from './journal-file.js';
 import { readSyncWriteOnly, targetParallelism } from './option-values.js';
 import { followApply } from './progress.js';
 import { type TargetIo, type TargetOutcome, TargetRuns } from './target-runs.js';
@@ -78,7 +78,7 @@ export async function applyOne(run: ApplyRun, io: Io, saved?: SavedPlan, loaded?
     const ports: ApplyPorts = {
       ...(asking && saved === undefined && { confirm: (plan: Plan, target: string) => confirmed(io, plan, target) }),
       ...(run.flags.journal !== undefined && {
-        openJournal: () => openJournal(resolve(io.cwd, run.flags.journal as string), run.shared.target?.name),
+        openJournal: () => openJournalFor(io, resolve(io.cwd, run.flags.journal as string), run.shared.target?.name),
       }),
     };
     const outcome = await applyTarget(requestOf(run), context, ports, source, loaded);
@@ -180,7 +180,7 @@ export async function applyTargets(
     mine.set(target.name, { run, io: targetIo, stop: followApply(run.output, context, targetIo, false, run.acks) });
     const { journal } = flags;
     const openTargetJournal = () =>
-      openJournal(resolve(io.cwd, journalFor(journal as string, target.name)), target.name);
+      openJournalFor(io, resolve(io.cwd, journalFor(journal as string, target.name)), target.name);
     const confirm = askOnce && ((plan: Plan, url: string) => askOnce!.confirm(target.name, plan, url, targetIo.print));
     return {
       context,

@@ -6,6 +6,7 @@
  */
 import { linkSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { EngineContext } from '../engine/context.js';
+import { errnoInWords } from '../model/errno.js';
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
 
@@ -31,8 +32,13 @@ export interface Io {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM (and, for a command that ends by itself, when `outputClosed` aborts: main.ts). */
   signal?: AbortSignal;
-  /** Aborted when the reader of stdout or stderr has gone (`| head`); that stream's lines are dropped from then on. */
+  /**
+   * Aborted when the reader of stdout or stderr has gone (`| head`) or writing
+   * one failed (reason: `OutputFailed`); that stream's lines are dropped from then on.
+   */
   outputClosed?: AbortSignal;
+  /** Settles once everything written so far is out or has failed (so `outputClosed` is up to date). */
+  settleOutput?: () => Promise<void>;
   /** The clock (default: the system's): tests fix the day that ignore_changes rules expire against. */
   now?: () => Date;
   /** The client factory (default: the HTTP client): tests give the client a manual clock, so backoff takes no time. */
@@ -79,11 +85,13 @@ function capturing(isTTY: boolean): OutputStream & { text(): string } {
 }
 
 /**
- * Writes to a temporary file, then renames: a reader (or a crash) never leaves
- * half a file. With `replace: false` the temporary file is hard-linked into
- * place instead, which fails if `path` exists by then (a check made earlier
- * could be stale). A failure is a `usage` SitesyncError naming `shown` (the
- * path as the user gave it) and the reason, and the temporary file is removed.
+ * Writes to a temporary file, then renames: a reader (or a crash, or a full
+ * disk) never leaves half a file in place of a good one. With `replace: false`
+ * the temporary file is hard-linked into place instead, which fails if `path`
+ * exists by then (a check made earlier could be stale). A device or a pipe
+ * (`--out /dev/stdout`, a FIFO) is written into, never replaced by a file. A
+ * failure is a `usage` SitesyncError naming `shown` (the path as the user gave
+ * it) and the reason, and the temporary file is removed.
  */
 export function writeAtomically(
   path: string,
@@ -93,13 +101,32 @@ export function writeAtomically(
 ): void {
   const temporary = `${path}.${process.pid}.tmp`;
   try {
+    if (replace && isSpecial(path)) {
+      writeFileSync(path, text);
+      return;
+    }
     writeFileSync(temporary, text, { mode: 0o644 });
     if (replace) renameSync(temporary, path);
     else linkSync(temporary, path);
   } catch (error) {
     throw new SitesyncError('usage', `cannot write ${shown}: ${writeFailure(error, path)}`);
   } finally {
-    rmSync(temporary, { force: true });
+    removeQuietly(temporary);
+  }
+}
+
+/** Neither a regular file nor a directory (nor missing): a device, a pipe, a socket. */
+const isSpecial = (path: string) => {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat !== undefined && !stat.isFile() && !stat.isDirectory();
+};
+
+/** A temporary file that may not exist, or whose path cannot (`/dev/full/x`: ENOTDIR). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // nothing was created there
   }
 }
 
@@ -120,10 +147,16 @@ function writeFailure(error: unknown, path: string): string {
       return 'permission denied';
     case 'EROFS':
       return 'read-only file system';
-    case 'ENOSPC':
-      return 'no space left on the device';
     default:
-      return error instanceof Error ? error.message : String(error);
+      return errnoInWords(error);
+  }
+}
+
+/** Why stdout or stderr is written no more when writing it failed (a full disk, EIO), not for a reader gone. */
+export class OutputFailed extends Error {
+  constructor(stream: 'stdout' | 'stderr', error: unknown) {
+    super(`cannot write to ${stream}: ${errnoInWords(error)}`, { cause: error });
+    this.name = 'OutputFailed';
   }
 }
 

@@ -9,15 +9,20 @@ import { renderApplyError, renderPlanError } from '../render/error-document.js';
 import { VERSION } from '../version.js';
 import type { CommandContext } from './command-context.js';
 import { EXIT, exitCodeFor } from './exit-code.js';
-import { aborted as abortedBy, type Io } from './io.js';
+import { aborted as abortedBy, type Io, OutputFailed } from './io.js';
 
 /** Runs one command line; `serviceIo` as the process gives it (serve and watch run on it, the rest on `io` below). */
 export async function main(argv: string[], serviceIo: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
   const io = stoppingWhenOutputCloses(serviceIo);
+  let runsUntilStopped = false;
   const context: CommandContext = {
     io,
-    serviceIo,
+    // Taken by the commands that run until stopped: a failed output does not change their exit code.
+    get serviceIo() {
+      runsUntilStopped = true;
+      return serviceIo;
+    },
     run: async (body) => {
       try {
         exitCode = await body();
@@ -49,7 +54,8 @@ export async function main(argv: string[], serviceIo: Io): Promise<number> {
     }
     return reportError(error, io);
   }
-  return closedOutputExit(exitCode, io);
+  await io.settleOutput?.(); // a write's failure surfaces after it (a full disk): before the code is decided
+  return runsUntilStopped ? exitCode : closedOutputExit(exitCode, io);
 }
 
 /** The Io of a command that ends by itself: a closed output interrupts it, as Ctrl-C does. */
@@ -63,12 +69,18 @@ function stoppingWhenOutputCloses(io: Io): Io {
  * A run interrupted because its reader went away exits 141, as a shell reports
  * a process a closed pipe killed (128 + SIGPIPE), and says so on the other
  * stream (an apply's summary, on stdout, is lost); a command that had finished
- * its work when the pipe closed keeps its own code (docs/exit-codes.md).
+ * its work when the pipe closed keeps its own code. A failed write (a full
+ * disk: `OutputFailed`, already said on the other stream) exits 1 whenever it
+ * came, as coreutils do: the output is incomplete. A signal that came first
+ * keeps its code (docs/exit-codes.md).
  */
 function closedOutputExit(code: number, io: Io): number {
   const { signal, outputClosed } = io;
-  const byClosedOutput = outputClosed?.aborted === true && signal?.reason === outputClosed.reason;
-  if (code !== EXIT.interrupted || !byClosedOutput) return code;
+  if (outputClosed?.aborted !== true) return code;
+  const byClosedOutput = signal?.reason === outputClosed.reason;
+  if (code === EXIT.interrupted && !byClosedOutput) return code;
+  if (outputClosed.reason instanceof OutputFailed) return EXIT.error;
+  if (code !== EXIT.interrupted) return code;
   const closed = (outputClosed.reason as Error).message; // `stdout closed`
   io.stderr.write(`sitesync: ${closed} by its reader, so the run stopped as on Ctrl-C (exit 141)\n`);
   return EXIT.outputClosed;

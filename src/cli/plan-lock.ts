@@ -8,6 +8,7 @@
  * directory, where no lock can be made.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { errnoInWords } from '../model/errno.js';
 import { SitesyncError } from '../model/errors.js';
 
 export interface PlanLock {
@@ -19,14 +20,21 @@ export function lockPlanFile(planFile: string): PlanLock {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } catch (error) {
+        rmSync(path, { force: true }); // a lock naming no process (a full disk) would look taken over
+        throw new SitesyncError('usage', `cannot create ${path}: ${errnoInWords(error)}`);
+      } finally {
+        closeSync(fd);
+      }
       return { release: () => rmSync(path, { force: true }) };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // A plan in a read-only place (a mounted artifact) is still applicable; only the guard is lost.
       if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return { release: () => {} };
-      if (code !== 'EEXIST') throw new SitesyncError('usage', `cannot create ${path}: ${(error as Error).message}`);
+      if (error instanceof SitesyncError) throw error;
+      if (code !== 'EEXIST') throw new SitesyncError('usage', `cannot create ${path}: ${errnoInWords(error)}`);
       const holder = lockHolder(path);
       if (holder !== undefined && isAlive(holder)) {
         throw new SitesyncError(

@@ -1,6 +1,7 @@
 /**
  * The process's own Io (io.ts): its environment, a prompt on the terminal, and
- * stdout and stderr redacted and quiet once their reader has gone. A reader
+ * stdout and stderr redacted and quiet once their reader has gone (or writing
+ * them failed: docs/exit-codes.md, "A failed output"). A reader
  * that leaves (`| head`, `| grep -q`, `less` then q) closes the pipe, and the
  * next write fails with EPIPE, which Node reports as an 'error' event on the
  * stream: unhandled, a stack trace and exit 1. Here that stream is written no
@@ -9,11 +10,11 @@
  */
 import { SitesyncError } from '../model/errors.js';
 import { redact } from '../model/secret.js';
-import type { Io, OutputStream } from './io.js';
+import { type Io, OutputFailed, type OutputStream } from './io.js';
 
 export function processIo(signal?: AbortSignal): Io {
-  const { stdout, stderr, closed } = processOutput();
-  const io: Io = { stdout, stderr, outputClosed: closed, env: process.env, cwd: process.cwd() };
+  const { stdout, stderr, closed, settle } = processOutput();
+  const io: Io = { stdout, stderr, outputClosed: closed, settleOutput: settle, env: process.env, cwd: process.cwd() };
   if (signal) io.signal = signal;
   // A question on a stderr nobody reads any more would wait for an answer to nothing.
   const asking = signal === undefined ? closed : AbortSignal.any([signal, closed]);
@@ -24,8 +25,13 @@ export function processIo(signal?: AbortSignal): Io {
 export interface ProcessOutput {
   stdout: OutputStream;
   stderr: OutputStream;
-  /** Aborts when the reader of stdout or stderr has gone; the reason names the stream (`stdout closed`). */
+  /**
+   * Aborts when the reader of stdout or stderr has gone (the reason names the
+   * stream: `stdout closed`) or writing one failed (an `OutputFailed`).
+   */
   closed: AbortSignal;
+  /** Settles once both streams have written (or failed) everything given so far. */
+  settle: () => Promise<void>;
 }
 
 /** The write error of a stream whose reader has gone: a pipe (EPIPE) or a socket (ECONNRESET). */
@@ -36,29 +42,48 @@ function readerGone(error: unknown): boolean {
 
 type ProcessStream = Pick<NodeJS.WriteStream, 'write' | 'on' | 'isTTY'>;
 
-/** The process streams (tests give others), redacted, each dropped once its reader has gone. */
+/**
+ * The process streams (tests give others), redacted, each dropped once its
+ * reader has gone or writing it failed. A failed write (a full disk behind
+ * `> out.txt`, EIO) is said once on the other stream; `closed` then aborts
+ * with an `OutputFailed` reason (main.ts: exit 1).
+ */
 export function processOutput(streams: { stdout: ProcessStream; stderr: ProcessStream } = process): ProcessOutput {
   const closing = new AbortController();
-  const watched = (stream: ProcessStream, name: 'stdout' | 'stderr'): OutputStream => {
+  const stop = (reason: Error) => {
+    if (!closing.signal.aborted) closing.abort(reason);
+  };
+  const outputs = {} as Record<'stdout' | 'stderr', OutputStream & { flush(): Promise<void> }>;
+  const watched = (stream: ProcessStream, name: 'stdout' | 'stderr', other: 'stdout' | 'stderr') => {
     let open = true;
     stream.on('error', (error) => {
-      // Any other failure (a full disk behind a redirection) stays what it was: a crash with its stack.
-      if (!readerGone(error)) throw error;
+      if (!open) return; // a write queued before the first error failing too
       open = false;
-      if (!closing.signal.aborted) closing.abort(new Error(`${name} closed`));
+      if (readerGone(error)) return stop(new Error(`${name} closed`));
+      const failed = new OutputFailed(name, error);
+      outputs[other].write(`sitesync: ${failed.message}\n`);
+      stop(failed);
     });
     return {
-      write: (text) => {
+      write: (text: string) => {
         if (open) stream.write(redact(text));
       },
       isTTY: Boolean(stream.isTTY),
       fd: (stream as { fd?: number }).fd,
+      // An empty write's callback runs once the writes before it are done, or failed (their 'error' first).
+      flush: () => new Promise<void>((resolve) => (open ? stream.write('', () => resolve()) : resolve())),
     };
   };
+  outputs.stdout = watched(streams.stdout, 'stdout', 'stderr');
+  outputs.stderr = watched(streams.stderr, 'stderr', 'stdout');
+  const { stdout, stderr } = outputs;
   return {
-    stdout: watched(streams.stdout, 'stdout'),
-    stderr: watched(streams.stderr, 'stderr'),
+    stdout,
+    stderr,
     closed: closing.signal,
+    settle: async () => {
+      await Promise.all([stdout.flush(), stderr.flush()]);
+    },
   };
 }
 

@@ -1,10 +1,13 @@
 /**
  * `sitesync serve`'s numeric options read and checked (each a usage error
- * naming the option), and the line it prints once it listens.
+ * naming the option), the line it prints once it listens, and its request log's writer.
  */
+import type { LineWriter } from '../server/http/log-writer.js';
 import type { RunningServer } from '../server/index.js';
+import { type Io, OutputFailed, redact } from './io.js';
 import { wholeNumberOption } from './option-values.js';
 import { shownDb } from './serve-db.js';
+import { importServer } from './server-modules.js';
 
 export interface ServeNumbers {
   port: string;
@@ -50,4 +53,18 @@ export function listeningLine(
       ? 'no SITESYNC_SERVE_KEYS (provisioned keys left as they are)'
       : `${keys} key(s) from SITESYNC_SERVE_KEYS`;
   return `sitesync serve: listening on ${server.url}${mode}, database ${shownDb(options.db)}${links}${metrics}, ${keyWords}\n`;
+}
+
+/**
+ * Behind a real stderr, request lines go out asynchronously (a stalled reader
+ * must not stall requests). If writing them fails (a full disk), that is said
+ * once on stdout, unless stderr's own failure already was (process-io.ts).
+ */
+export async function requestLogWriter(io: Io): Promise<LineWriter | undefined> {
+  if (io.stderr.fd === undefined) return undefined;
+  const { asyncLineWriter } = await importServer(() => import('../server/http/log-writer.js'));
+  return asyncLineWriter(io.stderr.fd, redact, (error) => {
+    if (io.outputClosed?.reason instanceof OutputFailed) return;
+    io.stdout.write(`sitesync: ${new OutputFailed('stderr', error).message}\n`);
+  });
 }

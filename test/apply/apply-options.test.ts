@@ -2,7 +2,8 @@
 // sent from the configuration, the journal's reasons, the requests a run cost, the read-back left out.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { applyPlan } from '../../src/apply/apply-plan.js';
-import { memoryJournal } from '../../src/apply/journal.js';
+import { type JournalEntry, memoryJournal } from '../../src/apply/journal.js';
+import { SitesyncError } from '../../src/model/errors.js';
 import type { DesiredWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
@@ -50,6 +51,29 @@ describe('applyPlan options and outcomes', () => {
       { event: 'started', action: 'create', domain: 'todo.example', id: null },
       { event: 'succeeded', action: 'create', domain: 'todo.example', id: 1 },
     ]);
+  });
+
+  test('a journal that fails mid-run (a full disk): no change starts after it, every write is in a line written or lost', async () => {
+    const sites = Array.from({ length: 6 }, (_, i) => desired(`j${i}.example`));
+    // Like journal-file.ts on a disk that fills up after the first success: each later line throws, and is lost.
+    const written: JournalEntry[] = [];
+    const lost: JournalEntry[] = [];
+    const journal = {
+      record(entry: JournalEntry) {
+        if (written.some((line) => line.event === 'succeeded')) {
+          lost.push(entry);
+          throw new SitesyncError('usage', 'cannot write the journal j.jsonl: no space left on device (ENOSPC)');
+        }
+        written.push(entry);
+      },
+      close() {},
+    };
+    const run = applyPlan(await planFor(sites), byDomain(sites), fx.api, { journal, parallelism: 2 });
+    await expect(run).rejects.toThrow('cannot write the journal j.jsonl');
+    const succeeded = [...written, ...lost].filter((entry) => entry.event === 'succeeded').map((entry) => entry.domain);
+    const live = await domainsInDb(fx.server);
+    expect(succeeded.sort()).toEqual(live);
+    expect(live.length).toBeLessThan(sites.length); // the failure stopped the run
   });
 
   test('a delete of a site already gone counts as applied, saying so', async () => {

@@ -1,6 +1,6 @@
 // Output files that cannot be written (`plan --out`, `export --out`): one clean
 // error naming the path and the reason, exit 1, and no temporary file left behind.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeAtomically } from '../../src/cli/io.js';
@@ -62,5 +62,28 @@ describe('plan --out and export --out to an unwritable path', () => {
     const directory = await cli.ws.run(['export', '--out', 'ro']);
     expect(directory).toMatchObject({ code: 1, err: 'error: cannot write ro: it is a directory\n' });
     expect(readdirSync(cli.ws.dir).sort()).toEqual(['ro', 'websites.yaml']);
+  });
+});
+
+describe('--out onto a device (/dev/full: every write fails with ENOSPC)', () => {
+  const cli = useCliFixture({
+    config: config({ 'a.example': '' }),
+    // A link in the workspace stands for the device: were it replaced, the test's link goes, never /dev/full.
+    before: async ({ ws }) => symlinkSync('/dev/full', join(ws.dir, 'full')),
+  });
+
+  test('plan --out: written into the device, not replaced by a file; its failure named, exit 1', async () => {
+    const run = await cli.ws.run(['plan', '--out', 'full']);
+    expect(run).toMatchObject({ code: 1, err: 'error: cannot write full: no space left on device (ENOSPC)\n' });
+    expect(lstatSync(join(cli.ws.dir, 'full')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(cli.ws.dir).sort()).toEqual(['full', 'websites.yaml']);
+  });
+
+  test('plan --out /dev/full/x: a part of the path is not a directory', async () => {
+    const run = await cli.ws.run(['plan', '--out', '/dev/full/x']);
+    expect(run).toMatchObject({
+      code: 1,
+      err: 'error: cannot write /dev/full/x: a part of the path is not a directory\n',
+    });
   });
 });

@@ -2,6 +2,7 @@
 // pipes are in test/e2e/closed-output.test.ts. Here: which errors count, what is dropped.
 import { EventEmitter } from 'node:events';
 import { describe, expect, test } from 'vitest';
+import { OutputFailed } from '../../src/cli/io.js';
 import { processOutput } from '../../src/cli/process-io.js';
 import { Secret } from '../../src/model/secret.js';
 
@@ -19,7 +20,14 @@ function fakeStream() {
   return { stream: stream as unknown as NodeJS.WriteStream, emitter, written };
 }
 
-const errno = (code: string) => Object.assign(new Error(`write ${code}`), { code });
+/** An error as Node reports a failed write (libuv's text, then the system call). */
+const WORDS: Record<string, string> = {
+  EPIPE: 'broken pipe',
+  ECONNRESET: 'connection reset by peer',
+  ENOSPC: 'no space left on device',
+  EIO: 'i/o error',
+};
+const errno = (code: string) => Object.assign(new Error(`${code}: ${WORDS[code]}, write`), { code });
 
 describe('processOutput', () => {
   test('a closed pipe on stdout: its later lines are dropped, stderr still written, `closed` names stdout', () => {
@@ -48,11 +56,36 @@ describe('processOutput', () => {
     expect(stdout.written).toEqual([]);
   });
 
-  test('any other write error is not swallowed', () => {
+  test('any other write error (a full disk): that stream is dropped, one line on the other, `closed` is a failure', () => {
     const stdout = fakeStream();
-    const output = processOutput({ stdout: stdout.stream, stderr: fakeStream().stream });
-    expect(() => stdout.emitter.emit('error', errno('ENOSPC'))).toThrow('write ENOSPC');
-    expect(output.closed.aborted).toBe(false);
+    const stderr = fakeStream();
+    const output = processOutput({ stdout: stdout.stream, stderr: stderr.stream });
+    stdout.emitter.emit('error', errno('ENOSPC'));
+    output.stdout.write('dropped\n');
+    expect(stdout.written).toEqual([]);
+    expect(stderr.written).toEqual(['sitesync: cannot write to stdout: no space left on device (ENOSPC)\n']);
+    expect(output.closed.reason).toBeInstanceOf(OutputFailed);
+    expect(output.closed.reason.message).toBe('cannot write to stdout: no space left on device (ENOSPC)');
+    // A second error of the same stream says nothing more.
+    stdout.emitter.emit('error', errno('ENOSPC'));
+    expect(stderr.written).toHaveLength(1);
+  });
+
+  test('a failing stderr is reported on stdout; both failing: nothing thrown, nothing written', () => {
+    const stdout = fakeStream();
+    const stderr = fakeStream();
+    processOutput({ stdout: stdout.stream, stderr: stderr.stream });
+    stderr.emitter.emit('error', errno('EIO'));
+    expect(stdout.written).toEqual(['sitesync: cannot write to stderr: i/o error (EIO)\n']);
+    const both = { stdout: fakeStream(), stderr: fakeStream() };
+    const output = processOutput({ stdout: both.stdout.stream, stderr: both.stderr.stream });
+    both.stdout.emitter.emit('error', errno('ENOSPC'));
+    both.stderr.emitter.emit('error', errno('ENOSPC'));
+    expect(output.closed.aborted).toBe(true);
+    output.stdout.write('x');
+    output.stderr.write('y');
+    expect(both.stdout.written).toEqual([]);
+    expect(both.stderr.written).toEqual(['sitesync: cannot write to stdout: no space left on device (ENOSPC)\n']);
   });
 
   test('what is written is redacted', () => {

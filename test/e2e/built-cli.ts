@@ -96,6 +96,9 @@ export interface RunOptions {
   };
   /** Written to the child's standard input, which is then closed (ignored when absent). */
   input?: string | Buffer;
+  /** A file descriptor the child writes its standard output (or error) to instead of a pipe (e.g. /dev/full). */
+  stdoutFd?: number;
+  stderrFd?: number;
   /** Sees standard output as it is written (events to act on). */
   onStdout?: (chunk: string) => void;
   /** Sees standard error as it is written (events to act on, e.g. a log line). */
@@ -108,7 +111,7 @@ export function runCli(cli: BuiltCli, args: string[], options: RunOptions): Prom
     const child = spawn(process.execPath, [cli.bin, ...args], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', ...options.env },
-      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', options.stdoutFd ?? 'pipe', options.stderrFd ?? 'pipe'],
     });
     if (options.input !== undefined && child.stdin) {
       child.stdin.on('error', () => {}); // the child may stop reading at its limit (EPIPE)

@@ -3,7 +3,7 @@
 // (a chunk, a log line), never after a delay. No stack trace, the exit code
 // docs/exit-codes.md promises ("A closed output"); an apply that notices it stops as on
 // Ctrl-C (journal and lock as after an interruption); serve and watch keep running.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { domainsInDb } from '../apply/support.js';
@@ -11,6 +11,7 @@ import { startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { type BuiltCli, builtCli, type ChildRun, type RunOptions, runCli } from './built-cli.js';
 import { startLatencyProxy } from './latency-proxy.js';
+import { planThenApply } from './plan-then-apply.js';
 
 const configOf = (domains: readonly string[]) =>
   `version: 1\nwebsites:\n${domains.map((domain) => `  - domain: ${domain}\n`).join('')}`;
@@ -86,17 +87,10 @@ describe('apply whose reader goes away', () => {
     writeFileSync(join(dir, 'websites.yaml'), configOf(domains));
     const env = { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: server.key };
     try {
-      const planned = await runCli(cli, ['plan', '--out', 'plan.json'], { cwd: dir, env });
-      expect(planned.code, planned.err).toBe(0);
       const control: NonNullable<RunOptions['control']> = {};
-      const applyArgs = ['apply', 'plan.json', '--journal', 'journal.jsonl', '--parallelism', '1', ...args];
-      const run = await runCli(cli, applyArgs, { cwd: dir, env, control, ...options(control) });
+      const applied = await planThenApply(cli, dir, env, args, { control, ...options(control) });
       await proxy.idle();
-      const path = join(dir, 'journal.jsonl');
-      const journal = (existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n') : [])
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { event: string; domain?: string; interrupted?: boolean });
-      return { run, journal, live: await domainsInDb(server), locked: existsSync(join(dir, 'plan.json.lock')) };
+      return { ...applied, live: await domainsInDb(server) };
     } finally {
       await proxy.close();
       await server.close();

@@ -1,6 +1,6 @@
 // The request log's writer under `sitesync serve` (src/server/http/log-writer.ts): every
 // line written before `flush` settles, and a pipe whose reader has gone (a FIFO whose
-// only reader is closed: EPIPE) neither crashes it nor hangs its flush at shutdown.
+// only reader is closed: EPIPE) or a full disk (ENOSPC) neither crashes it nor hangs its flush at shutdown.
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +38,22 @@ describe('asyncLineWriter', () => {
       await writer.flush();
       writer.write('after');
       await writer.flush();
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  test('a full disk (/dev/full: ENOSPC): said once through onFailure, lines dropped, nothing thrown, flush settles', async () => {
+    const fd = openSync('/dev/full', 'w');
+    const failures: string[] = [];
+    try {
+      const writer = asyncLineWriter(fd, undefined, (error) => failures.push(error.code ?? ''));
+      writer.write('first');
+      writer.write('second');
+      await writer.flush();
+      writer.write('after');
+      await writer.flush();
+      expect(failures).toEqual(['ENOSPC']);
     } finally {
       closeSync(fd);
     }

@@ -13,12 +13,12 @@ import { QUIRK_MODES, type QuirksName } from '../../server/http/mode.js';
 import type { RunningServer } from '../../server/index.js';
 import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
-import { type Io, redact } from '../io.js';
+import type { Io } from '../io.js';
 import { registerAdminCommands } from '../serve-admin.js';
 import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 import { registerOpenApi } from '../serve-openapi.js';
-import { listeningLine, lockWaitLine, serveNumbers } from '../serve-settings.js';
+import { listeningLine, lockWaitLine, requestLogWriter, serveNumbers } from '../serve-settings.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
@@ -62,11 +62,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     }
   }
   const keys = parseKeyList(io.env.SITESYNC_SERVE_KEYS);
-  // Behind a real stderr, lines go out asynchronously: a stalled reader must not stall requests.
-  const writer =
-    io.stderr.fd === undefined
-      ? undefined
-      : (await importServer(() => import('../../server/http/log-writer.js'))).asyncLineWriter(io.stderr.fd, redact);
+  const writer = await requestLogWriter(io);
   let server: RunningServer;
   try {
     server = await startServer({

@@ -12,7 +12,7 @@ import { WATCH_DEFAULTS, type WatchFlags, watchSettings } from '../../watch/opti
 import type { CommandContext } from '../command-context.js';
 import { EXIT } from '../exit-code.js';
 import type { Io } from '../io.js';
-import { openJournal } from '../journal-file.js';
+import { openJournalFor } from '../journal-file.js';
 import { targetOption } from '../option-values.js';
 import { collect } from '../shared-options.js';
 
@@ -76,7 +76,7 @@ export async function runWatch(
     now: Date.now,
   });
   const settings = watchSettings(flags, io, log);
-  const journal = flags.journal === undefined ? undefined : openJournal(resolve(io.cwd, flags.journal));
+  const journal = flags.journal === undefined ? undefined : openJournalFor(io, resolve(io.cwd, flags.journal));
   const watch = await startWatch({ ...settings, journal, clock: systemClock, now: Date.now });
   const stop = () => watch.watcher.stop();
   io.signal?.addEventListener('abort', stop, { once: true });

@@ -12,8 +12,18 @@ export interface LineWriter {
   flush(): Promise<void>;
 }
 
-/** Asynchronous, buffered lines to a file descriptor (stderr: 2). */
-export function asyncLineWriter(fd: number, transform: (text: string) => string = (text) => text): LineWriter {
+/**
+ * Asynchronous, buffered lines to a file descriptor (stderr: 2). When a write
+ * fails, the lines are dropped from then on and the server keeps serving: its
+ * reader went away (EPIPE: `serve 2>&1 | head`, a log collector restarting),
+ * said nowhere, or anything else (a full disk: ENOSPC), told once to
+ * `onFailure` (docs/server.md).
+ */
+export function asyncLineWriter(
+  fd: number,
+  transform: (text: string) => string = (text) => text,
+  onFailure: (error: NodeJS.ErrnoException) => void = () => {},
+): LineWriter {
   const destination = new sonicBoom.SonicBoom({ fd, sync: false, minLength: 0 });
   let open = true;
   /** Bytes handed to sonic-boom and not yet written: its 'write' events count them down. */
@@ -26,11 +36,10 @@ export function asyncLineWriter(fd: number, transform: (text: string) => string 
     pending -= bytes;
     settle();
   });
-  // The log's reader went away (EPIPE: `serve 2>&1 | head`, a log collector restarting): the
-  // server keeps serving and its lines are dropped (docs/server.md). Any other failure still crashes.
   destination.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') throw error;
+    if (!open) return;
     open = false;
+    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') onFailure(error);
     settle();
   });
   return {
