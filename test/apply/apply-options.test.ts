@@ -8,9 +8,15 @@ import type { DesiredWebsite } from '../../src/model/website.js';
 import { plan } from '../../src/plan/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, domainsInDb, seedWebsites, startFixture, testClient } from './support.js';
-
-const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
+import {
+  type ApplyFixture,
+  byDomain,
+  domainsInDb,
+  planAgainst,
+  seedWebsites,
+  startFixture,
+  testClient,
+} from './support.js';
 
 describe('applyPlan options and outcomes', () => {
   let fx: ApplyFixture;
@@ -19,8 +25,7 @@ describe('applyPlan options and outcomes', () => {
   });
   afterEach(() => fx.close());
 
-  const planFor = async (config: DesiredWebsite[]) =>
-    plan(config, await fx.api.listWebsites(), policy({ prune: true }));
+  const planFor = (config: DesiredWebsite[]) => planAgainst(fx.api, config);
 
   test('a change to skip is not sent, and is journalled with its reason', async () => {
     const config = [desired('done.example'), desired('todo.example')];

@@ -6,13 +6,11 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { memoryJournal } from '../../src/apply/journal.js';
 import type { DesiredWebsite } from '../../src/model/website.js';
-import { plan } from '../../src/plan/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { manualClock } from '../helpers/manual-clock.js';
-import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, domainsInDb, startFixture, testClient } from './support.js';
+import { desired } from '../plan/builders.js';
+import { type ApplyFixture, byDomain, domainsInDb, planAgainst, startFixture, testClient } from './support.js';
 
-const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
 const INTERRUPTED = {
   outcome: 'skipped',
   code: 'interrupted',
@@ -26,8 +24,7 @@ describe('an interrupt during an apply', () => {
   });
   afterEach(() => fx.close());
 
-  const planFor = async (config: DesiredWebsite[]) =>
-    plan(config, await fx.api.listWebsites(), policy({ prune: true }));
+  const planFor = (config: DesiredWebsite[]) => planAgainst(fx.api, config);
 
   test('while a create is on the wire: it finishes, applied and journalled; the next change is not started', async () => {
     let arrived = () => {};
