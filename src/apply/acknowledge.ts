@@ -41,9 +41,8 @@ function isAcknowledged(violation: SafetyViolation, acks: Acknowledgements): boo
     case 'max_change_percent':
       return percentNeeded(violation, acks) <= (acks.maxChangePercent ?? violation.limit ?? 100);
     case 'max_deletes':
-      if (acks.maxDeletes !== undefined && acks.maxDeletes >= (violation.actual ?? violation.domains.length)) {
-        return true;
-      }
+      // Its domains are the deletes (checkSafety): as many as the violation's `actual`.
+      if (acks.maxDeletes !== undefined && acks.maxDeletes >= violation.domains.length) return true;
       return namesEvery(violation, acks);
     case 'empty_config_prune':
     case 'suspected_rename':
@@ -76,7 +75,7 @@ function missingDomains(violation: SafetyViolation, acks: Acknowledgements): str
 export function refusalOf(violations: readonly SafetyViolation[], acks: Acknowledgements): SafetyRefusal {
   const needed = violations.map((violation): NeededAcknowledgement => {
     const entry: NeededAcknowledgement = { violation, allowDelete: missingDomains(violation, acks) };
-    if (violation.rule === 'max_deletes') entry.limit = violation.actual ?? violation.domains.length;
+    if (violation.rule === 'max_deletes') entry.limit = violation.domains.length;
     if (violation.rule === 'max_change_percent') {
       entry.allowDelete = [];
       entry.limit = Math.ceil(percentNeeded(violation, acks));

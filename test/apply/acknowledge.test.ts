@@ -146,4 +146,28 @@ describe('acknowledged and unacknowledged split the violations', () => {
   test('only the exact domain is named as acknowledging a rename, not a glob given beside it', () => {
     expect(acknowledgedBy(rename, { allowDelete: ['a.*', 'a.com'] })).toEqual(['--allow-delete a.com']);
   });
+
+  test('only the exact domains are named as acknowledging an empty configuration with prune, not a glob', () => {
+    const empty: SafetyViolation = { rule: 'empty_config_prune', domains: ['a.com', 'b.com'] };
+    expect(acknowledgedBy(empty, { allowDelete: ['*.com', 'a.com', 'b.com'] })).toEqual([
+      '--allow-delete a.com',
+      '--allow-delete b.com',
+    ]);
+  });
+
+  test('a domain this target only updates is not named for its share, though another target deletes it', () => {
+    // Across targets, --allow-delete e.com is accepted because some target deletes e.com; here it is an update.
+    const oneDelete: SafetyViolation = { ...tooManyChanged, deletes: ['a.com'] };
+    expect(acknowledgedBy(oneDelete, { allowDelete: ['e.com'], maxChangePercent: 40 })).toEqual([
+      '--max-change-percent 40',
+    ]);
+  });
+});
+
+describe('the refusal as data (the library returns it)', () => {
+  test('a share over the limit asks for the percentage only: its updates cannot be named', () => {
+    expect(refusalOf([tooManyChanged], { allowDelete: [] }).needed).toEqual([
+      { violation: tooManyChanged, allowDelete: [], limit: 34 },
+    ]);
+  });
 });

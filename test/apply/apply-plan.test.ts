@@ -3,12 +3,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { memoryJournal } from '../../src/apply/journal.js';
 import type { DesiredWebsite } from '../../src/model/website.js';
-import { plan } from '../../src/plan/index.js';
 import { applyResultLines } from '../../src/render/apply-result.js';
-import { desired, policy } from '../plan/builders.js';
-import { type ApplyFixture, domainsInDb, MODES, seedWebsites, startFixture } from './support.js';
-
-const byDomain = (sites: DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
+import { desired } from '../plan/builders.js';
+import { type ApplyFixture, byDomain, domainsInDb, MODES, planAgainst, seedWebsites, startFixture } from './support.js';
 
 describe.each(MODES)('applyPlan (%s)', (mode) => {
   let fx: ApplyFixture;
@@ -17,9 +14,7 @@ describe.each(MODES)('applyPlan (%s)', (mode) => {
   });
   afterEach(() => fx.close());
 
-  async function planFor(config: DesiredWebsite[], prune = true) {
-    return plan(config, await fx.api.listWebsites(), policy({ prune }));
-  }
+  const planFor = (config: DesiredWebsite[], prune = true) => planAgainst(fx.api, config, prune);
 
   test('deletes, then creates, then updates; reads back and finds everything in place', async () => {
     await fx.other.createWebsite(desired('keep.example', { privacy: 'public' }));

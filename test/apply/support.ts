@@ -4,8 +4,12 @@
  * judge (domains, duplicates) rather than anything the client says.
  */
 import { type ClientOptions, createClient, type WebsitesApi } from '../../src/api/index.js';
+import type { Plan } from '../../src/model/plan.js';
 import { Secret } from '../../src/model/secret.js';
+import type { DesiredWebsite } from '../../src/model/website.js';
+import { plan } from '../../src/plan/index.js';
 import { insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+import { policy } from '../plan/builders.js';
 
 export const MODES = ['normal', 'phpanalytics-v31'] as const;
 export type Mode = (typeof MODES)[number];
@@ -64,4 +68,12 @@ export async function seedWebsites(
   accountId = server.accountId,
 ): Promise<void> {
   for (const domain of domains) await insertWebsite(server, domain, { accountId });
+}
+
+/** The configuration by domain, as applyPlan takes it. */
+export const byDomain = (sites: readonly DesiredWebsite[]) => new Map(sites.map((site) => [site.domain, site]));
+
+/** The plan of `config` against what `api` lists now (prune on unless told). */
+export async function planAgainst(api: WebsitesApi, config: DesiredWebsite[], prune = true): Promise<Plan> {
+  return plan(config, await api.listWebsites(), policy({ prune }));
 }

@@ -58,6 +58,12 @@ export interface FaultProxyOptions {
   retryAfterSeconds?: number;
   /** Rewrites a passed-through JSON answer (a server that answers differently); undefined keeps it. */
   rewrite?: (request: ProxiedRequest, body: unknown) => unknown;
+  /**
+   * Called as a passed-through request has been answered by the server (committed): the answer
+   * is held until the returned promise settles (undefined: not held). Tells a test, by event,
+   * that a request is on the wire, and lets it act before the answer arrives.
+   */
+  hold?: (request: ProxiedRequest) => Promise<void> | undefined;
 }
 
 export interface FaultProxy {
@@ -189,6 +195,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       }
     }
     const upstream = await forward(req, body);
+    if (fault === 'pass') await options.hold?.(request);
     switch (fault) {
       case 'commit-then-reset':
         return void req.socket.destroy();
