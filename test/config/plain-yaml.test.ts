@@ -50,6 +50,8 @@ const READ: Record<string, string> = {
   'scalar entries': 'websites:\n  - a.example.com\n  - 10.0.0.1\nversion: 1\n',
   'keys that begin with another key': 'ab: 1\na: 2\nabc:\n  a: 3\n  ab: 4\na_b: 5\n',
   'more distinct keys than it remembers': `${Array.from({ length: 40 }, (_, i) => `k${i}: ${i}`).join('\n')}\nk39x: y\n`,
+  'no line break at the end, spaces inside a flow list': 'a: 1\nb: [x , y]',
+  'texts the core schema reads only with a tag, two quotes inside double quotes': 'x: 0b11\ny: "a\'\'b"\n',
   'nested mappings': 'limits:\n  max_deletes: 5\n  nested:\n    deeper: x\nmanage:\n  include: ["*.example.com"]\n',
 };
 
@@ -81,6 +83,11 @@ const DECLINED: Record<string, string> = {
   'a control character': 'a: \u0001\n',
   'a key where a list entry belongs': 'a:\n  - x\n  b: 1\n',
   'a deeper line that continues nothing': 'a: 1\n    b: 2\n',
+  'a list less indented than its key': 'a:\n  b:\n- x\n',
+  'a flow item that is a mapping': 'a: [b: c]\n',
+  'flow items without a comma': "a: ['x' 'y']\n",
+  'a number too large for a double': 'x: 1e310\n',
+  'a lone dash as a value': 'a: -\n',
 };
 
 describe('readPlainYaml', () => {
