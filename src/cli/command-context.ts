@@ -14,11 +14,12 @@ export interface CommandContext {
    * reader of stdout or stderr has gone, so they stop as on Ctrl-C.
    */
   io: Io;
-  /**
-   * For commands that run until stopped (`serve`, `watch`): aborted by
-   * SIGINT/SIGTERM only; a closed stdout or stderr just drops their lines.
-   */
-  serviceIo: Io;
   /** Commands call this with their body; main runs it and turns errors into messages. */
   run(body: CommandRunner): Promise<void>;
+  /**
+   * `run` for commands that run until stopped (`serve`, `watch`): their Io is
+   * aborted by SIGINT/SIGTERM only, a closed or failed stdout or stderr just
+   * drops their lines, and their exit code stays their own.
+   */
+  runService(body: (io: Io) => Promise<number>): Promise<void>;
 }

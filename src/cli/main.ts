@@ -16,19 +16,20 @@ export async function main(argv: string[], serviceIo: Io): Promise<number> {
   let exitCode: number = EXIT.ok;
   const io = stoppingWhenOutputCloses(serviceIo);
   let runsUntilStopped = false;
+  const runWith = async (body: () => Promise<number>, on: Io) => {
+    try {
+      exitCode = await body();
+    } catch (error) {
+      exitCode = reportError(error, on);
+    }
+  };
   const context: CommandContext = {
     io,
-    // Taken by the commands that run until stopped: a failed output does not change their exit code.
-    get serviceIo() {
+    run: (body) => runWith(body, io),
+    runService: (body) => {
+      // A failed output does not change the exit code of a command that runs until stopped.
       runsUntilStopped = true;
-      return serviceIo;
-    },
-    run: async (body) => {
-      try {
-        exitCode = await body();
-      } catch (error) {
-        exitCode = reportError(error, io);
-      }
+      return runWith(() => body(serviceIo), serviceIo);
     },
   };
 

@@ -138,7 +138,7 @@ export function registerServe(program: Command, context: CommandContext): void {
       '--metrics-addr <host:port>',
       'serve Prometheus metrics at http://HOST:PORT/metrics (a separate listener; off by default)',
     )
-    .action((options) => context.run(() => serve(options, context.serviceIo)));
+    .action((options) => context.runService((io) => serve(options, io)));
 
   registerAdminCommands(serveCommand, context);
   registerMigrateData(serveCommand, context);

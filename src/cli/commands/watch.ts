@@ -59,7 +59,7 @@ export function registerWatch(program: Command, context: CommandContext): void {
         .default('info'),
     )
     .action(async (flags) => {
-      await context.run(() => runWatch(flags as WatchFlags, context.serviceIo));
+      await context.runService((io) => runWatch(flags as WatchFlags, io));
     });
 }
 
