@@ -25,6 +25,7 @@ const PACKAGE_HOME: Readonly<Record<string, string | readonly string[]>> = {
   pg: 'server',
   'sonic-boom': 'server',
   'prom-client': ['server', 'watch'], // serve's metrics (server/metrics/), sitesync watch's (watch/metrics.ts)
+  '@marcbachmann/cel-js': 'plan', // the policies' CEL rules (plan/policies/environment.ts)
   commander: 'cli',
   '@commander-js/extra-typings': 'cli',
 };

@@ -2,9 +2,12 @@
 // `sitesync-acknowledge: FLAG VALUE` lines of its description (docs/workflows.md).
 // Shared by the GitHub Action and the GitLab component; no I/O.
 
-/** Only the acknowledgement flags, each with one domain, glob or number. */
+/**
+ * Only the acknowledgement flags, each with one domain, glob or number, or a
+ * broken error policy named exactly: NAME:DOMAIN (a rule over a website) or NAME.
+ */
 const LINE =
-  /^sitesync-acknowledge:[ \t]*(--allow-delete|--max-deletes|--max-change-percent)[ \t]+([A-Za-z0-9.*?_-]+)[ \t]*$/;
+  /^sitesync-acknowledge:[ \t]*(?:(--allow-delete|--max-deletes|--max-change-percent)[ \t]+([A-Za-z0-9.*?_-]+)|(--allow-policy)[ \t]+([a-z0-9][a-z0-9_-]*(?::[A-Za-z0-9._-]+)?))[ \t]*$/;
 
 /**
  * The flags of the accepted lines, one argument per entry, and the lines that start
@@ -15,25 +18,32 @@ export function parseAcknowledgements(description) {
   const rejected = lines.filter((line) => !LINE.test(line));
   const flags = lines.flatMap((line) => {
     const match = LINE.exec(line);
-    return match ? [match[1], match[2]] : [];
+    if (!match) return [];
+    return match[1] === undefined ? [match[3], match[4]] : [match[1], match[2]];
   });
   return { flags, rejected };
 }
 
 export const REJECTED_HINT =
-  'not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line)';
+  'not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line)';
 
 /**
  * The description lines that would acknowledge every safety violation of a saved
- * plan (the `safety` lists of its plan, or of each target's), deletes named once.
+ * plan (the `safety` lists of its plan, or of each target's), deletes named once,
+ * then every broken error policy (its `policies.violations`), named once.
  */
 export function suggestedAcknowledgements(savedPlan) {
   const violations = [];
+  const policies = new Set();
   const visit = (value) => {
     if (Array.isArray(value)) for (const entry of value) visit(entry);
     else if (value !== null && typeof value === 'object') {
       if (Array.isArray(value.safety)) violations.push(...value.safety);
-      for (const [key, entry] of Object.entries(value)) if (key !== 'safety') visit(entry);
+      for (const broken of value.policies?.violations ?? []) {
+        if (broken.severity === 'error')
+          policies.add(broken.domain ? `${broken.policy}:${broken.domain}` : broken.policy);
+      }
+      for (const [key, entry] of Object.entries(value)) if (key !== 'safety' && key !== 'policies') visit(entry);
     }
   };
   visit(savedPlan);
@@ -45,5 +55,6 @@ export function suggestedAcknowledgements(savedPlan) {
   }
   const lines = [...domains].map((domain) => `sitesync-acknowledge: --allow-delete ${domain}`);
   if (percent > 0) lines.push(`sitesync-acknowledge: --max-change-percent ${percent}`);
+  for (const key of policies) lines.push(`sitesync-acknowledge: --allow-policy ${key}`);
   return lines;
 }

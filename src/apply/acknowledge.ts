@@ -10,11 +10,15 @@
  *   that limit for the run (`--max-change-percent N`); deletes named with
  *   `--allow-delete` no longer count towards the share, so one command line
  *   acknowledges what a refusal listed.
+ * - a broken `error` policy (docs/config.md, Policies): `--allow-policy
+ *   NAME:DOMAIN` for a rule over a website, `--allow-policy NAME` for a rule
+ *   over the plan, exactly (no glob).
  * A bare `*` is refused by the option parser: there is deliberately no global
  * --force. Pure.
  */
 import { matchesAny } from '../model/glob.js';
 import type { SafetyViolation } from '../model/plan.js';
+import { blockingViolations, type PolicyReport, type PolicyViolation, violationKey } from '../model/policies.js';
 import type { NeededAcknowledgement, SafetyRefusal } from '../render/safety-refusal.js';
 
 export interface Acknowledgements {
@@ -24,6 +28,20 @@ export interface Acknowledgements {
   maxDeletes?: number;
   /** A raised change-percent limit, for `max_change_percent` only. */
   maxChangePercent?: number;
+  /** Broken error policies accepted: `NAME:DOMAIN` (a rule over a website) or `NAME` (over the plan), exactly. */
+  allowPolicy?: readonly string[];
+}
+
+/** The error policy violations that the acknowledgements do not cover. */
+export function unacknowledgedPolicies(report: PolicyReport | undefined, acks: Acknowledgements): PolicyViolation[] {
+  const allowed = acks.allowPolicy ?? [];
+  return blockingViolations(report).filter((violation) => !allowed.includes(violationKey(violation)));
+}
+
+/** The `--allow-policy` values that name no error violation of the plan: typos, or a stale command line. */
+export function unmatchedAllowPolicy(report: PolicyReport | undefined, acks: Acknowledgements): string[] {
+  const keys = new Set(blockingViolations(report).map(violationKey));
+  return (acks.allowPolicy ?? []).filter((key) => !keys.has(key));
 }
 
 /** The violations that the acknowledgements do not cover. */
@@ -72,7 +90,11 @@ function missingDomains(violation: SafetyViolation, acks: Acknowledgements): str
  * violation the domains still to name and the limit that would cover it, and
  * every flag needed at once.
  */
-export function refusalOf(violations: readonly SafetyViolation[], acks: Acknowledgements): SafetyRefusal {
+export function refusalOf(
+  violations: readonly SafetyViolation[],
+  acks: Acknowledgements,
+  policies: readonly PolicyViolation[] = [],
+): SafetyRefusal {
   const needed = violations.map((violation): NeededAcknowledgement => {
     const entry: NeededAcknowledgement = { violation, allowDelete: missingDomains(violation, acks) };
     if (violation.rule === 'max_deletes') entry.limit = violation.domains.length;
@@ -82,11 +104,18 @@ export function refusalOf(violations: readonly SafetyViolation[], acks: Acknowle
     }
     return entry;
   });
-  return { needed, allAtOnce: allFlags(violations, acks) };
+  return { needed, policies: [...policies], allAtOnce: allFlags(violations, acks, policies) };
 }
 
-/** Every flag the refused violations need, deletes named once each, the percentage after those deletes. */
-export function allFlags(violations: readonly SafetyViolation[], acks: Acknowledgements): string[] {
+/**
+ * Every flag the refused violations need, deletes named once each, the
+ * percentage after those deletes, then each broken error policy.
+ */
+export function allFlags(
+  violations: readonly SafetyViolation[],
+  acks: Acknowledgements,
+  policies: readonly PolicyViolation[] = [],
+): string[] {
   const named = new Set<string>();
   for (const violation of violations) {
     if (violation.rule !== 'max_change_percent')
@@ -99,6 +128,7 @@ export function allFlags(violations: readonly SafetyViolation[], acks: Acknowled
       flags.push(`--max-change-percent ${Math.ceil(percentNeeded(violation, withNamed))}`);
     }
   }
+  for (const key of new Set(policies.map(violationKey))) flags.push(`--allow-policy ${key}`);
   return flags;
 }
 

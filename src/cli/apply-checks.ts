@@ -20,6 +20,7 @@ import type { SharedOptions } from './shared-options.js';
 export interface ApplyFlags {
   autoApprove?: boolean;
   allowDelete?: string[];
+  allowPolicy?: string[];
   maxDeletes?: string;
   maxChangePercent?: string;
   parallelism: string;
@@ -60,6 +61,7 @@ export function startRun(shared: SharedOptions, flags: ApplyFlags, io: Io): Appl
 
 function readAcknowledgements(flags: ApplyFlags): Acknowledgements {
   const acks: Acknowledgements = { allowDelete: allowDeleteOption(flags.allowDelete) };
+  if (flags.allowPolicy !== undefined) acks.allowPolicy = allowPolicyOption(flags.allowPolicy);
   if (flags.maxDeletes !== undefined)
     acks.maxDeletes = wholeNumberOption('--max-deletes', flags.maxDeletes, { min: 0 });
   if (flags.maxChangePercent !== undefined) {
@@ -79,6 +81,20 @@ function allowDeleteOption(values: string[] | undefined): string[] {
     );
   }
   return globs;
+}
+
+/** `NAME:DOMAIN` or `NAME`, exactly: a policy's name and a canonical domain, never a glob. */
+function allowPolicyOption(values: readonly string[]): string[] {
+  return values.map((value) => {
+    const [name = '', domain] = value.split(/:(.*)/s);
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(name) || (domain !== undefined && !/^[^\s*?]+$/.test(domain))) {
+      throw new SitesyncError(
+        'usage',
+        `--allow-policy ${value}: expected NAME:DOMAIN (a rule over a website) or NAME (a rule over the plan), exactly, without globs`,
+      );
+    }
+    return domain === undefined ? name : `${name}:${domain.toLowerCase()}`;
+  });
 }
 
 /** Options that change what is planned cannot change a reviewed plan: it is applied exactly as saved. */

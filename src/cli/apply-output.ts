@@ -29,7 +29,12 @@ export class ApplyOutput {
 
   plan(plan: Plan, target: string, asking: boolean, acks: Acknowledgements): void {
     const acknowledgedBy = plan.safety.map((violation) => acknowledgedByFlags(violation, acks));
-    const human = renderHuman(plan, { color: this.#shared.color, target, acknowledgedBy });
+    const human = renderHuman(plan, {
+      color: this.#shared.color,
+      target,
+      acknowledgedBy,
+      allowPolicy: acks.allowPolicy ?? [],
+    });
     if (this.#shared.format === 'human') {
       this.#io.stdout.write(human);
       return;

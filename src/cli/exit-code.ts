@@ -8,7 +8,7 @@
  */
 import { type ApplyResult, succeeded } from '../model/apply-result.js';
 import { type ErrorCode, isSitesyncError, SitesyncError } from '../model/errors.js';
-import type { Plan } from '../model/plan.js';
+import { needsAcknowledgement, type Plan } from '../model/plan.js';
 import { type ErrorJson, errorJsonOf } from '../render/error-document.js';
 
 /** Exit codes, documented in docs/exit-codes.md. */
@@ -51,7 +51,8 @@ export function exitCodeFor(outcome: CommandOutcome): number {
     case 'exported':
       return outcome.incomplete ? EXIT.changes : EXIT.ok;
     case 'planned':
-      if (outcome.plan.safety.length > 0) return EXIT.unsafe;
+      // Apply would refuse it until acknowledged: a safety rule, or an error policy.
+      if (needsAcknowledgement(outcome.plan)) return EXIT.unsafe;
       if (!outcome.detailedExitcode) return EXIT.ok;
       if (drifted(outcome.plan)) return EXIT.drift;
       return outcome.plan.changes.length > 0 ? EXIT.changes : EXIT.ok;

@@ -5,7 +5,6 @@
  * exit code.
  */
 import { resolve } from 'node:path';
-import { allFlags } from '../apply/acknowledge.js';
 import type { PlannedTarget, PlanRequest } from '../engine/plan-target.js';
 import { planTargets as planEachTarget } from '../engine/plan-targets.js';
 import type { Settled } from '../engine/pool.js';
@@ -15,7 +14,7 @@ import type { TargetReport } from '../render/targets.js';
 import { cliContext } from './events.js';
 import { exitCodeFor, failureOf, mostSevere } from './exit-code.js';
 import { aborted, type Io, writeAtomically } from './io.js';
-import { applyCommand, NO_ACKNOWLEDGEMENTS, renderTargetReports } from './plan-view.js';
+import { acknowledgeFlags, applyCommand, renderTargetReports } from './plan-view.js';
 import type { SharedOptions } from './shared-options.js';
 import { TargetRuns } from './target-runs.js';
 
@@ -47,7 +46,7 @@ export async function planTargets(
       Object.assign(report, {
         target: settled.value.target,
         plan,
-        acknowledge: allFlags(plan.safety, NO_ACKNOWLEDGEMENTS),
+        acknowledge: acknowledgeFlags(plan),
         saved,
         ...(explanation && { explain: explanation }),
       });

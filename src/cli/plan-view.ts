@@ -4,6 +4,7 @@
  */
 import { allFlags } from '../apply/acknowledge.js';
 import type { Plan } from '../model/plan.js';
+import { blockingViolations } from '../model/policies.js';
 import type { SiteExplanation } from '../plan/index.js';
 import { renderHuman, renderJson, renderMarkdown } from '../render/index.js';
 import { renderTargetsHuman, renderTargetsJson, renderTargetsMarkdown, type TargetReport } from '../render/targets.js';
@@ -11,6 +12,11 @@ import type { SharedOptions } from './shared-options.js';
 
 /** A plan is acknowledged by nothing yet: its Markdown lists every flag the apply on merge needs. */
 export const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
+
+/** Every flag the apply on merge needs for this plan: its safety violations and broken error policies. */
+export function acknowledgeFlags(result: Plan): string[] {
+  return allFlags(result.safety, NO_ACKNOWLEDGEMENTS, blockingViolations(result.policies));
+}
 
 export function renderTargetReports(reports: readonly TargetReport[], shared: SharedOptions): string {
   switch (shared.format) {
@@ -34,7 +40,7 @@ export function renderPlan(
     case 'json':
       return renderJson(result, { target, ...extra });
     case 'markdown':
-      return renderMarkdown(result, { target, acknowledge: allFlags(result.safety, NO_ACKNOWLEDGEMENTS) });
+      return renderMarkdown(result, { target, acknowledge: acknowledgeFlags(result) });
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }

@@ -25,6 +25,7 @@ import {
 } from '../model/website.js';
 import { configDigest } from './digest.js';
 import type { Env, SecretMode } from './env.js';
+import { resolvePolicies } from './policies.js';
 import {
   type DataPath,
   formatLocation,
@@ -108,6 +109,7 @@ export function* buildSteps(
   if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, env, problems);
   const targets = resolveTargets(top, env, problems);
+  const policies = resolvePolicies(files, targets, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
@@ -157,6 +159,7 @@ export function* buildSteps(
   };
   if (apiUrl !== undefined) state.apiUrl = apiUrl;
   if (targets !== undefined) state.targets = targets;
+  if (policies !== undefined) state.policies = policies;
   if (Object.keys(defaults.settings).length > 0) state.defaults = { ...defaults.settings };
   return { state, problems };
 }

@@ -27,6 +27,8 @@ export interface SourceFile {
   lineCounter: LineCounter;
   /** Positions known without the Document (a file read the fast way: quick-parse.ts). */
   quick?: QuickPositions;
+  /** The text as parsed (BOM removed): what a position inside a scalar is counted in. */
+  text?: string;
 }
 
 export interface QuickPositions {
@@ -121,6 +123,12 @@ export function locationAt(source: SourceFile, offset: number): SourceLocation {
 
 export function locate(source: SourceFile, path: DataPath, at: 'key' | 'value' = 'value'): SourceLocation {
   return locationAt(source, offsetOf(source, path, at));
+}
+
+/** Start and end offsets of the value node at `path`, when the path is in the document. */
+export function rangeOf(source: SourceFile, path: DataPath): [number, number] | undefined {
+  const node = source.doc.getIn(path, true) as Node | undefined;
+  return node?.range ? [node.range[0], node.range[1]] : undefined;
 }
 
 /** `locate(source, ['websites', index])`, the position every site keeps, without walking a path. */

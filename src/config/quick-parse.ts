@@ -101,6 +101,7 @@ function quickSource(text: string, display: string, starts: readonly number[]): 
   let lineStarts: number[] | undefined;
   return {
     display,
+    text,
     get doc() {
       return parseFully().doc;
     },

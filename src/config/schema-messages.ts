@@ -4,7 +4,7 @@
  * path is not part of the message: formatProblem puts it in front.
  */
 import type { ErrorObject } from 'ajv';
-import { closest } from './did-you-mean.js';
+import { closest } from '../model/text.js';
 
 const TYPE_WORDS: Readonly<Record<string, string>> = {
   object: 'a mapping',

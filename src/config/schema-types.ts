@@ -94,6 +94,10 @@ export interface WebsitesConfig {
    */
   targets?: [Target, ...Target[]];
   /**
+   * The team's rules (docs/config.md, Policies): each a CEL expression over one website's desired settings (site) or over the plan (plan). validate compiles them, plan evaluates them, apply refuses an error violation unless acknowledged. Several files merge their lists.
+   */
+  policies?: Policy[];
+  /**
    * The websites. Several files merge their lists.
    */
   websites?: Website[];
@@ -167,6 +171,38 @@ export interface Target {
    * Report this target's live websites in scope that are not listed (prune off) as drift, over the files' unlisted_is_drift (--unlisted-is-drift still turns it on).
    */
   unlisted_is_drift?: boolean;
+}
+/**
+ * A rule every plan is checked against: rule is a CEL expression that must be true, over site (each matched website as configured) or over plan (the changes). Only the expression is evaluated: nothing in it runs a program.
+ */
+export interface Policy {
+  /**
+   * What violations, --allow-policy and sitesync-acknowledge: lines name: lowercase letters, digits, - and _.
+   */
+  name: string;
+  /**
+   * Where the rule applies: websites (include/exclude globs on canonical domains, as manage) and targets (names or globs); absent: everywhere.
+   */
+  match?: {
+    include?: GlobList;
+    exclude?: GlobList;
+    /**
+     * Target names or globs (* and ?): the rule applies only to these targets' plans.
+     */
+    targets?: string[];
+  };
+  /**
+   * A CEL expression that must be true, e.g. site.exclude_bots or plan.deletes.size() <= 3.
+   */
+  rule: string;
+  /**
+   * What a violation says (plan, apply, the pull-request comment).
+   */
+  message: string;
+  /**
+   * error (the default): apply refuses until acknowledged; warning: shown, never blocks.
+   */
+  severity?: 'error' | 'warning';
 }
 export interface Website {
   /**

@@ -36,7 +36,7 @@ export function parseConfigText(text: string, display: string): ParsedFile {
   const lineCounter = new LineCounter();
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const doc = parseDocument(source, { ...PARSE_OPTIONS, lineCounter });
-  const parsed: ParsedFile = { display, doc, lineCounter, problems: [] };
+  const parsed: ParsedFile = { display, doc, lineCounter, problems: [], text: source };
   const add = (offset: number, message: string): void => {
     parsed.problems.push({ severity: 'error', code: 'yaml', path: '', message, source: locationAt(parsed, offset) });
   };

@@ -14,7 +14,13 @@
  *
  * Exit codes, words and flags are the caller's: the outcome is data.
  */
-import { type Acknowledgements, refusalOf, unacknowledged } from '../apply/acknowledge.js';
+import {
+  type Acknowledgements,
+  refusalOf,
+  unacknowledged,
+  unacknowledgedPolicies,
+  unmatchedAllowPolicy,
+} from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { listingCost } from '../apply/read-back.js';
@@ -23,7 +29,8 @@ import type { ApplyResult, MovedSite } from '../model/apply-result.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
-import type { Plan } from '../model/plan.js';
+import type { Plan, PlanPolicy } from '../model/plan.js';
+import { blockingViolations, violationKey } from '../model/policies.js';
 import { listFirst } from '../model/text.js';
 import type { DesiredWebsite } from '../model/website.js';
 import {
@@ -41,6 +48,7 @@ import type { SafetyRefusal } from '../render/safety-refusal.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, recordedBaseline, resolveBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import type { MarkTarget } from './mark-applied.js';
+import { policiesOf, policyReport } from './policies.js';
 import { openSession, planSession, type Session, targetedDomains } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
 import { refuseUnsentWrites } from './write-only-since.js';
@@ -138,11 +146,14 @@ export async function checkTarget(
     let { fingerprints } = made;
     const target = session.api.url;
     const open = unacknowledged(plan.safety, request.acks);
+    // A broken error policy blocks the changes; a plan with none to make has nothing to refuse.
+    const policies = plan.changes.length > 0 ? unacknowledgedPolicies(plan.policies, request.acks) : [];
+    const blocked = open.length > 0 || policies.length > 0;
     const freshness = (against: readonly SiteFingerprint[]) =>
       checkFreshness(plan.changes, against, session.api, { liveCount, signal: context.signal });
     // A saved plan re-applied after every change was made has nothing left to acknowledge, so nothing to refuse.
     let skip: ReadonlyMap<string, string> | undefined;
-    if (source !== undefined && fingerprints !== undefined && open.length > 0 && plan.changes.length > 0) {
+    if (source !== undefined && fingerprints !== undefined && blocked && plan.changes.length > 0) {
       const fresh = await freshness(fingerprints);
       if (fresh.moved.length > 0)
         return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };
@@ -150,8 +161,11 @@ export async function checkTarget(
     }
     if (skip === undefined || skip.size < plan.changes.length) {
       await refuseUnmatchedAllowDelete(plan, request, ports);
-      if (open.length > 0)
-        return { kind: 'refused', plan, target, refusal: { reason: 'unsafe', refusal: refusalOf(open, request.acks) } };
+      refuseUnmatchedAllowPolicy(plan, request);
+      if (blocked) {
+        const refusal = refusalOf(open, request.acks, policies);
+        return { kind: 'refused', plan, target, refusal: { reason: 'unsafe', refusal } };
+      }
     }
     if (plan.changes.length === 0) return { kind: 'nothing_to_do', plan, target };
     if (ports.confirm !== undefined) {
@@ -214,7 +228,13 @@ async function admitted(
   source: SavedSource,
 ): Promise<Made> {
   const { saved, label } = source;
-  const here = { target: session.api.url, keyId: session.connection.keyId, configDigest: session.state.digest };
+  const { state } = session;
+  const here = {
+    target: session.api.url,
+    keyId: session.connection.keyId,
+    configDigest: state.digest,
+    policiesDigest: policiesOf(state)?.digest,
+  };
   const refusal = admissionRefusal(saved, here, label);
   if (refusal !== undefined) throw new SitesyncError('stale_plan', refusal);
   if (!signatureVerifies(saved, session.connection.sign)) {
@@ -237,7 +257,8 @@ async function admitted(
   }
   const baseline = await baselineFor(request, at, context);
   const desired = session.state.websites;
-  const { differences, policy } = rederive(saved, desired, session.state.policy, baseline);
+  const rules = (derived: Plan, policy: PlanPolicy) => policyReport(derived, state, policy, request.target?.name);
+  const { differences, policy } = rederive(saved, desired, state.policy, baseline, rules);
   if (differences.length > 0) throw new SitesyncError('stale_plan', rederivedRefusalText(label, differences));
   await refuseUnsentWrites(request.mark, request, { plan: saved.plan, desired, live: saved.live, policy }, context);
   if (request.markApplied !== undefined && (saved.policy.only.length > 0 || saved.policy.skip.length > 0)) {
@@ -261,6 +282,19 @@ async function refuseUnmatchedAllowDelete(plan: Plan, request: ApplyRequest, por
   const what = deleted.length === 0 ? 'the plan deletes nothing' : `the plan deletes ${listFirst(deleted, 5)}`;
   const flag = namesOf(request).allowDelete;
   throw new SitesyncError('usage', `${flag} ${unmatched.join(', ')} matches no planned delete (${what})`);
+}
+
+/**
+ * An --allow-policy that names no broken error policy of the plan is a typo or a stale command line.
+ * Over targets, a name may belong to another target's plan: each target then ignores the others'.
+ */
+function refuseUnmatchedAllowPolicy(plan: Plan, request: ApplyRequest): void {
+  if (request.target !== undefined) return;
+  const unmatched = unmatchedAllowPolicy(plan.policies, request.acks);
+  if (unmatched.length === 0) return;
+  const broken = blockingViolations(plan.policies).map(violationKey);
+  const what = broken.length === 0 ? 'the plan breaks no error policy' : `the plan breaks ${listFirst(broken, 5)}`;
+  throw new SitesyncError('usage', `--allow-policy ${unmatched.join(', ')} names no broken error policy (${what})`);
 }
 
 interface Writing {

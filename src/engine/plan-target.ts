@@ -17,6 +17,7 @@ import {
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { type EarlyListing, whileListing } from './early-listing.js';
+import { policiesOf } from './policies.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
 
@@ -69,7 +70,15 @@ export async function planTarget(
       // Built when asked for (plan --out, the library): a copy of every live site and a digest over it.
       get saved() {
         saved ??= signSavedPlan(
-          createSavedPlan({ target, configDigest: state.digest, keyId, policy, plan, live }),
+          createSavedPlan({
+            target,
+            configDigest: state.digest,
+            keyId,
+            policiesDigest: policiesOf(state)?.digest,
+            policy,
+            plan,
+            live,
+          }),
           sign,
         );
         return saved;

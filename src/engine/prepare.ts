@@ -28,6 +28,7 @@ import { problemJson } from '../render/validate.js';
 import { connectionOf, openClient } from './connect.js';
 import { type EngineContext, todayOf } from './context.js';
 import type { EarlyListing } from './early-listing.js';
+import { withPolicies, withPolicyProblems } from './policies.js';
 import { namesOf, type OptionNames, type RunRequest } from './request.js';
 import { refuseOverAllowance } from './website-allowance.js';
 
@@ -40,7 +41,9 @@ export async function loadDesiredState(
   onRead?: (texts: readonly string[]) => void,
 ): Promise<DesiredState> {
   const { cwd, env, signal } = context;
-  const loaded = await loadConfig({ files: shared.files, cwd, env, secrets, signal, ...(onRead && { onRead }) });
+  const loaded = withPolicyProblems(
+    await loadConfig({ files: shared.files, cwd, env, secrets, signal, ...(onRead && { onRead }) }),
+  );
   // A configuration declaring targets is loaded again for each target, whose run reports its warnings.
   const quiet = loaded.state?.targets !== undefined && shared.target === undefined;
   const { omitted } = loaded;
@@ -195,7 +198,12 @@ export async function planSession(
     );
   }
   const liveCount = domains === undefined ? live.length : Number.POSITIVE_INFINITY;
-  const result = plan(session.state.websites, live, policy, choices.baseline);
+  const result = withPolicies(
+    plan(session.state.websites, live, policy, choices.baseline),
+    session.state,
+    policy,
+    shared.target?.name,
+  );
   refuseUncreatable(result, session.state.websites);
   await refuseOverAllowance(
     session.api,

@@ -2,6 +2,7 @@
  * The resolved configuration: what `config/` produces from websites.yaml files
  * and what `plan/` consumes. Plain data (secrets are Secret objects).
  */
+import type { PolicyDeclaration } from './policies.js';
 import type { DesiredWebsite, SourceLocation, WebsiteSettings } from './website.js';
 
 export interface ConfigPolicy {
@@ -73,6 +74,8 @@ export interface DesiredState {
   warnings: ConfigProblem[];
   /** `targets:`, when declared: each target is planned with this state's files plus its own. */
   targets?: TargetDeclaration[];
+  /** `policies:`, when declared: compiled and evaluated by src/plan/policies/ (not part of `digest`: a saved plan records their own). */
+  policies?: PolicyDeclaration[];
   /** The settings `defaults:` gives every website, when written (export --target writes relative to them). */
   defaults?: Partial<WebsiteSettings>;
 }

@@ -6,6 +6,7 @@
  * value never appears here, only the fact that one will be sent.
  */
 import type { ConfigPolicy } from './desired-state.js';
+import { blockingViolations, type PolicyReport } from './policies.js';
 import type { DesiredWebsite, FieldName, SettingName, SettingValue, WebsiteSettings } from './website.js';
 
 export type Action = 'create' | 'update' | 'delete';
@@ -183,6 +184,8 @@ export interface Plan {
   ignoredOnly?: IgnoredOnlySite[];
   /** Present when the plan was classified against a git baseline. */
   baseline?: BaselineRef;
+  /** Present when the configuration declares policies (docs/config.md, Policies): what they said of this plan. */
+  policies?: PolicyReport;
 }
 
 /** Which git revision the plan was classified against. */
@@ -225,4 +228,9 @@ export interface PlanPolicy extends ConfigPolicy {
   syncWriteOnlySites?: string[];
   /** Today, YYYY-MM-DD in UTC: an ignore_changes rule whose `until` is before it has expired. Absent: none expires. */
   today?: string;
+}
+
+/** Whether apply refuses the plan until acknowledged (exit 3): a broken safety rule, or a broken error policy. */
+export function needsAcknowledgement(plan: Pick<Plan, 'safety' | 'policies'>): boolean {
+  return plan.safety.length > 0 || blockingViolations(plan.policies).length > 0;
 }

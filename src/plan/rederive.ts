@@ -10,6 +10,7 @@
 import { canonicalJson } from '../model/canonical-json.js';
 import type { ConfigPolicy } from '../model/desired-state.js';
 import type { Baseline, Change, Plan, PlanPolicy } from '../model/plan.js';
+import type { PolicyReport } from '../model/policies.js';
 import type { DesiredWebsite } from '../model/website.js';
 import { plan } from './planner.js';
 import { type CliPolicy, policyFromConfig } from './policy.js';
@@ -32,20 +33,26 @@ export interface Rederived {
   differences: PlanDifference[];
 }
 
-/** Plans again from `desired` (the loaded configuration) and the file's recorded live state, and compares. */
+/**
+ * Plans again from `desired` (the loaded configuration) and the file's recorded live state, and compares.
+ * `rules`: what the configuration's policies say of a plan (engine/policies.ts), compared with what the file recorded.
+ */
 export function rederive(
   saved: SavedPlan,
   desired: readonly DesiredWebsite[],
   config: ConfigPolicy,
   baseline?: Baseline,
+  rules?: (derived: Plan, policy: PlanPolicy) => PolicyReport | undefined,
 ): Rederived {
   const policy = policyFromConfig(config, savedChoices(saved.policy));
   const derived = plan(desired, saved.live, policy, baseline);
+  const report = rules?.(derived, policy);
+  if (report !== undefined) derived.policies = report;
   const differences = [
     ...policyDifferences(saved.policy, policy),
     ...changeDifferences(saved.plan.changes, derived.changes),
   ];
-  for (const part of ['safety', 'notes', 'summary', 'ignoredOnly'] as const) {
+  for (const part of ['safety', 'notes', 'summary', 'ignoredOnly', 'policies'] as const) {
     differences.push(...wholeDifference(undefined, part, saved.plan[part], derived[part]));
   }
   differences.push(...wholeDifference(undefined, 'fingerprints', saved.fingerprints, fingerprintsOf(derived)));

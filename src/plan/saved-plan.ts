@@ -38,6 +38,8 @@ export interface SavedPlan {
   configDigest: string;
   /** `Connection.keyId` (api/connection.ts): which account (key) the plan was made in; not a secret. */
   keyId: string;
+  /** The digest of the configuration's policies (plan/policies), when it declares any: apply refuses a plan made under others. */
+  policiesDigest?: string;
   policy: PlanPolicy;
   plan: Plan;
   /** One per change, in plan order. */
@@ -70,6 +72,7 @@ export function createSavedPlan(input: {
   target: string;
   configDigest: string;
   keyId: string;
+  policiesDigest?: string | undefined;
   policy: PlanPolicy;
   plan: Plan;
   live: readonly LiveWebsite[];
@@ -80,6 +83,7 @@ export function createSavedPlan(input: {
     target: input.target,
     configDigest: input.configDigest,
     keyId: input.keyId,
+    ...(input.policiesDigest !== undefined && { policiesDigest: input.policiesDigest }),
     policy: input.policy,
     plan: input.plan,
     fingerprints: fingerprintsOf(input.plan),
@@ -126,6 +130,8 @@ export interface ApplyTarget {
   keyId: string;
   /** `DesiredState.digest` of the configuration apply loaded. */
   configDigest: string;
+  /** The digest of its policies; undefined without policies. */
+  policiesDigest?: string | undefined;
 }
 
 /**
@@ -140,6 +146,9 @@ export function admissionRefusal(saved: SavedPlan, here: ApplyTarget, planFile: 
   }
   if (here.configDigest !== saved.configDigest) {
     return `the configuration changed since ${planFile} was made (or other -f files were given): run plan again and review it`;
+  }
+  if (here.policiesDigest !== saved.policiesDigest) {
+    return `the policies changed since ${planFile} was made (it was checked against other rules): run plan again and review it`;
   }
   return undefined;
 }
@@ -183,6 +192,8 @@ export function savedPlanProblem(data: unknown): string | undefined {
   }
   if (typeof data.target !== 'string' || data.target === '') return 'target must be a URL';
   if (typeof data.configDigest !== 'string') return 'configDigest must be a string';
+  if (data.policiesDigest !== undefined && typeof data.policiesDigest !== 'string')
+    return 'policiesDigest must be a string';
   if (typeof data.keyId !== 'string' || !/^[0-9a-f]{16}$/.test(data.keyId)) {
     return 'keyId must be 16 hex digits (a plan made by an older sitesync has none: make the plan again)';
   }

@@ -8,7 +8,7 @@ import { countOf } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { ExplainOutcome, FieldExplanation, SiteExplanation } from '../plan/explain.js';
 import { type Line, paint, type Tone } from './colors.js';
-import { type LineKind, projectPlan } from './projection.js';
+import { type LineKind, type PoliciesView, projectPlan } from './projection.js';
 
 export interface HumanOptions {
   color: boolean;
@@ -20,6 +20,8 @@ export interface HumanOptions {
    * it, or undefined when it stands. Absent on plan, where nothing is acknowledged yet.
    */
   acknowledgedBy?: readonly (readonly string[] | undefined)[];
+  /** On apply: the broken error policies acknowledged (`--allow-policy` values). Absent on plan. */
+  allowPolicy?: readonly string[];
 }
 
 const FIELD_TONE: Record<LineKind, Tone> = {
@@ -66,6 +68,7 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
       });
     }
   }
+  if (view.policies !== undefined) lines.push(...policyLines(view.policies, options.allowPolicy));
   if (view.classes.length > 0) {
     push('');
     for (const line of view.classes) push(line, line.startsWith('Pending') ? 'update' : 'danger');
@@ -80,6 +83,36 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   push(view.summary, 'heading');
   while (lines[0]?.text === '') lines.shift();
   return paint(lines, options.color);
+}
+
+/** Broken policies, errors first as apply would refuse them, and a line counting what was checked. */
+function policyLines(view: PoliciesView, allowed: readonly string[] | undefined): Line[] {
+  const lines: Line[] = [{ text: '', tone: 'plain' }];
+  const errors = view.violations.filter((each) => each.severity === 'error');
+  if (errors.length > 0) {
+    const heading = allowed === undefined ? ' (apply refuses this plan unless acknowledged)' : '';
+    lines.push({ text: `Policy errors${heading}:`, tone: 'danger' });
+    for (const each of errors) {
+      const acknowledged = allowed?.includes(each.key) === true;
+      const state =
+        allowed === undefined
+          ? ''
+          : acknowledged
+            ? ` (acknowledged by --allow-policy ${each.key})`
+            : ' (not acknowledged: apply refuses)';
+      lines.push({
+        text: `  ${acknowledged ? '!' : '✗'} ${each.text}${state}`,
+        tone: acknowledged ? 'update' : 'danger',
+      });
+    }
+  }
+  const warnings = view.violations.filter((each) => each.severity === 'warning');
+  if (warnings.length > 0) {
+    lines.push({ text: 'Policy warnings (shown, never blocking):', tone: 'update' });
+    for (const each of warnings) lines.push({ text: `  ! ${each.text}`, tone: 'update' });
+  }
+  lines.push({ text: view.summary, tone: 'muted' });
+  return lines;
 }
 
 const raw = (value: unknown): string => (value === undefined ? '(none)' : JSON.stringify(value));

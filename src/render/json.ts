@@ -4,7 +4,7 @@
  * exit code alone. The shape is documented in docs/plan-format.md and
  * schemas/plan.schema.json. A plan holds no secret values, so neither does this.
  */
-import type { Plan } from '../model/plan.js';
+import { needsAcknowledgement, type Plan } from '../model/plan.js';
 import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
@@ -22,7 +22,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   const document: Record<string, unknown> = {
     formatVersion: PLAN_FORMAT_VERSION,
     hasChanges: plan.changes.length > 0,
-    safe: plan.safety.length === 0,
+    safe: !needsAcknowledgement(plan),
     fingerprint: planDigest(plan),
   };
   // Only a plan classified against a baseline (or with --unlisted-is-drift) knows whether it has drift.
@@ -49,6 +49,7 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
     const { rule, total: _total, deletes: _deletes, ...rest } = violation;
     return { rule, message: violationText(violation), ...rest };
   });
+  if (plan.policies !== undefined) document.policies = plan.policies;
   // JSON has no `undefined`: a value the server does not return is null here.
   if (options.explain !== undefined)
     document.explain = JSON.parse(JSON.stringify(options.explain, (_key, value) => value ?? null));

@@ -10,7 +10,7 @@
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import { planDigest } from '../plan/fingerprint.js';
-import { type FieldLine, projectPlan, type SiteView } from './projection.js';
+import { type FieldLine, type PoliciesView, projectPlan, type SiteView } from './projection.js';
 
 export const MARKDOWN_LIMIT = 60_000;
 /** Room kept for the tail summary, notes and footer. */
@@ -88,8 +88,9 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
       ),
       '',
     );
-    head.push(...acknowledgeLines(options.acknowledge ?? []));
   }
+  if (view.policies !== undefined) head.push(...policyLines(view.policies));
+  head.push(...acknowledgeLines(options.acknowledge ?? []));
   const tail: string[] = [];
   if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
   if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
@@ -108,6 +109,22 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const rest = view.sites.slice(shown);
   if (rest.length > 0) text += `\n${omitted(rest)}\n`;
   return `${text}\n${tail.join('\n')}\n`;
+}
+
+/** The policies' section of the comment: each broken rule, errors first, and what was checked. */
+function policyLines(view: PoliciesView): string[] {
+  const ordered = [
+    ...view.violations.filter((each) => each.severity === 'error'),
+    ...view.violations.filter((each) => each.severity === 'warning'),
+  ];
+  const lines = ordered.map(
+    (each) => `- ${each.severity === 'error' ? '❌ **error**' : '⚠️ warning'} ${escapeMarkdown(each.text)}`,
+  );
+  const heading =
+    ordered.length === 0
+      ? []
+      : ['**Policy violations** (an error blocks the apply on merge unless acknowledged; a warning never does):', ''];
+  return [...heading, ...capped(lines, ''), ...(ordered.length === 0 ? [] : ['']), escapeMarkdown(view.summary), ''];
 }
 
 /** The lines the apply on merge reads from the pull request's description, in a block to copy. */

@@ -4,6 +4,7 @@
  * renderer, the JSON document and apply's refusal word them here, once.
  */
 import type { BaselineRef, ChangeClass, Coverage, Note, PlanSummary, SafetyViolation } from '../model/plan.js';
+import type { PolicyViolation } from '../model/policies.js';
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 
@@ -123,4 +124,11 @@ export function coverageText(coverage: Coverage): string {
     coverage.duplicates > 0 ? `${coverage.duplicates} ${coverage.duplicates === 1 ? 'duplicate' : 'duplicates'}` : '',
   ].filter((reason) => reason !== '');
   return `${head}; ${coverage.unmanaged} unmanaged: ${reasons.join(', ')}.`;
+}
+
+/** `bots (shop.example): production sites exclude bots`, and why it could not be evaluated when that is the case. */
+export function policyViolationText(violation: PolicyViolation): string {
+  const where = violation.domain === undefined ? '' : ` (${violation.domain})`;
+  const error = violation.error === undefined ? '' : ` (${violation.error})`;
+  return `${violation.policy}${where}: ${violation.message}${error}`;
 }

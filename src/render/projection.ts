@@ -7,6 +7,7 @@
  */
 import { diffArrays } from 'diff';
 import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, Plan } from '../model/plan.js';
+import { type PolicyReport, type PolicySeverity, violationKey } from '../model/policies.js';
 import { countOf, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES, FIELDS, type SettingName, type SettingValue } from '../model/website.js';
 import { fieldDifferenceText } from './field-text.js';
@@ -17,6 +18,7 @@ import {
   classTag,
   coverageText,
   noteText,
+  policyViolationText,
   violationText,
 } from './plan-text.js';
 
@@ -46,12 +48,20 @@ export interface PlanView {
   /** Creates and updates, in plan order, then unchanged sites with ignored drift. */
   sites: SiteView[];
   safety: string[];
+  /** What the policies said (docs/config.md, Policies); absent without policies. */
+  policies?: PoliciesView;
   /** With a baseline: the sites of each class (drift, conflict, pending), one line each. */
   classes: string[];
   notes: string[];
   /** Absent for a plan saved by an older sitesync. */
   coverage?: string;
   summary: string;
+}
+
+export interface PoliciesView {
+  /** `Policies: 5 checked, 2 broken (1 error, 1 warning).` */
+  summary: string;
+  violations: { severity: PolicySeverity; key: string; text: string }[];
 }
 
 const INDENT = '    ';
@@ -74,6 +84,14 @@ export function projectPlan(plan: Plan): PlanView {
       fields: site.fields.map(fields),
     })),
     safety: view.safety.map(printable),
+    ...(view.policies === undefined
+      ? {}
+      : {
+          policies: {
+            summary: printable(view.policies.summary),
+            violations: view.policies.violations.map((each) => ({ ...each, text: printable(each.text) })),
+          },
+        }),
     classes: view.classes.map(printable),
     notes: view.notes.map(printable),
     ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
@@ -90,10 +108,27 @@ function rawView(plan: Plan): PlanView {
       ...(plan.ignoredOnly ?? []).map(ignoredOnlyView),
     ],
     safety: plan.safety.map((violation) => `${violation.rule}: ${violationText(violation)}`),
+    ...(plan.policies === undefined ? {} : { policies: policiesView(plan.policies) }),
     classes: classLines(plan.changes),
     notes: plan.notes.map(noteLine),
     ...(plan.coverage === undefined ? {} : { coverage: coverageText(plan.coverage) }),
     summary: summaryLine(plan),
+  };
+}
+
+function policiesView(report: PolicyReport): PoliciesView {
+  const count = (severity: PolicySeverity) => report.violations.filter((each) => each.severity === severity).length;
+  const broken =
+    report.violations.length === 0
+      ? 'none broken'
+      : `${report.violations.length} broken (${countOf(count('error'), 'error')}, ${countOf(count('warning'), 'warning')})`;
+  return {
+    summary: `Policies: ${report.evaluated} checked, ${broken}.`,
+    violations: report.violations.map((violation) => ({
+      severity: violation.severity,
+      key: violationKey(violation),
+      text: policyViolationText(violation),
+    })),
   };
 }
 

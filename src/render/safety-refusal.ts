@@ -5,8 +5,9 @@
  * Data in, text out; no I/O.
  */
 import type { SafetyViolation } from '../model/plan.js';
-import { printable } from '../model/text.js';
-import { violationText } from './plan-text.js';
+import { type PolicyViolation, violationKey } from '../model/policies.js';
+import { countOf, printable } from '../model/text.js';
+import { policyViolationText, violationText } from './plan-text.js';
 
 /** What one refused violation still needs (apply/acknowledge.ts `refusalOf`). */
 export interface NeededAcknowledgement {
@@ -19,17 +20,26 @@ export interface NeededAcknowledgement {
 
 export interface SafetyRefusal {
   needed: NeededAcknowledgement[];
+  /** Broken error policies not acknowledged with --allow-policy. */
+  policies: PolicyViolation[];
   /** Every flag at once (deletes named once, the percentage after them). */
   allAtOnce: string[];
 }
 
 export function safetyRefusalText(refusal: SafetyRefusal): string {
-  const { needed } = refusal;
-  const lines = [`refusing to apply: the plan breaks ${needed.length} safety rule${needed.length === 1 ? '' : 's'}:`];
+  const { needed, policies } = refusal;
+  const broken = [
+    ...(needed.length > 0 ? [countOf(needed.length, 'safety rule')] : []),
+    ...(policies.length > 0 ? [`${policies.length} error polic${policies.length === 1 ? 'y' : 'ies'}`] : []),
+  ];
+  const lines = [`refusing to apply: the plan breaks ${broken.join(' and ')}:`];
   for (const { violation } of needed) lines.push(`  - ${violationText(violation)} [${violation.rule}]`);
+  for (const violation of policies) lines.push(`  - ${policyViolationText(violation)}`);
   lines.push('To apply anyway:');
   for (const entry of needed) lines.push(`  - ${acknowledgementText(entry)}`);
-  if (needed.length > 1) lines.push(`All at once: ${refusal.allAtOnce.join(' ')}`);
+  for (const violation of policies)
+    lines.push(`  - [${violation.policy}] acknowledge it by name: --allow-policy ${violationKey(violation)}`);
+  if (needed.length + policies.length > 1) lines.push(`All at once: ${refusal.allAtOnce.join(' ')}`);
   // Domains come from the configuration and the service: never a raw control byte on the terminal.
   return lines.map(printable).join('\n');
 }

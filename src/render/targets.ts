@@ -7,7 +7,7 @@
  * plan document plus `name` (or `name`, `target` and `error`, the error
  * object of the error documents).
  */
-import type { Plan } from '../model/plan.js';
+import { needsAcknowledgement, type Plan } from '../model/plan.js';
 import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { type Line, paint } from './colors.js';
@@ -42,7 +42,7 @@ export interface TargetReport {
 /** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
 export function targetStatus(report: TargetReport): string {
   if (report.plan === undefined) return 'failed';
-  if (report.plan.safety.length > 0) return 'unsafe';
+  if (needsAcknowledgement(report.plan)) return 'unsafe';
   if ((driftCount(report.plan) ?? 0) > 0) return 'drift';
   return report.plan.changes.length > 0 ? 'changes' : 'ok';
 }

@@ -1,10 +1,9 @@
 /** The small pure helpers of config/: IP syntax, edit distance, env references, paths. */
 import { describe, expect, it } from 'vitest';
-import { closest } from '../../src/config/did-you-mean.js';
 import { interpolate, referenceName } from '../../src/config/env.js';
 import { isIpOrCidr } from '../../src/config/ip.js';
 import { formatPath, pointerToPath } from '../../src/config/positions.js';
-import { editDistance } from '../../src/model/text.js';
+import { closest, editDistance } from '../../src/model/text.js';
 
 describe('isIpOrCidr', () => {
   it.each([

@@ -61,6 +61,18 @@ describe('ci/github/reviewed-plan.mjs', () => {
     });
   });
 
+  test('takes --allow-policy lines (NAME:DOMAIN, or NAME for a rule over the plan) as one argument each', async () => {
+    const result = await lookup(
+      'sitesync-acknowledge: --allow-policy exclude-bots:shop.example\nsitesync-acknowledge: --allow-policy few-deletes\n',
+      comment(HEAD),
+    );
+    expect(result.code).toBe(0);
+    expect(result.flags).toBe('--allow-policy\nexclude-bots:shop.example\n--allow-policy\nfew-deletes\n');
+    const glob = await lookup('sitesync-acknowledge: --allow-policy exclude-bots:*.example\n', comment(HEAD));
+    expect(glob.code).toBe(1);
+    expect(glob.plan).toBeUndefined();
+  });
+
   test("a marked comment written by anyone but the action's token is never taken", async () => {
     const result = await lookup('', comment(HEAD), comment(HEAD, '{"kind":"sitesync-plan","forged":true}'));
     expect(result.code).toBe(0);
@@ -88,8 +100,8 @@ describe('ci/github/reviewed-plan.mjs', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe(
       [
-        '::error::#7: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --force now',
-        '::error::#7: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --allow-delete a.example b.example',
+        '::error::#7: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line): sitesync-acknowledge: --force now',
+        '::error::#7: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line): sitesync-acknowledge: --allow-delete a.example b.example',
         '',
       ].join('\n'),
     );

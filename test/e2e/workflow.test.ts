@@ -248,8 +248,8 @@ describe('ci/gitlab/fetch-reviewed-plan.mjs (against a stand-in for the GitLab A
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
       [
-        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --force now',
-        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): sitesync-acknowledge: --allow-delete a.example b.example',
+        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line): sitesync-acknowledge: --force now',
+        '!5: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line): sitesync-acknowledge: --allow-delete a.example b.example',
         '',
       ].join('\n'),
     );

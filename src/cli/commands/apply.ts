@@ -47,6 +47,12 @@ export function registerApply(program: Command, context: CommandContext): void {
     .addOption(new Option('--max-deletes <n>', 'acknowledge up to N deletes (raises limits.max_deletes)'))
     .addOption(
       new Option(
+        '--allow-policy <name[:domain]>',
+        'acknowledge a broken error policy: NAME:DOMAIN for a rule over a website, NAME for a rule over the plan (repeatable)',
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option(
         '--max-change-percent <n>',
         'acknowledge changing up to N% of the sites (raises limits.max_change_percent)',
       ),

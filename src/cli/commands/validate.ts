@@ -59,8 +59,8 @@ export async function runValidate(options: ValidateOptions, io: Io): Promise<num
  */
 const targetSteps = () => import('../../engine/targets.js');
 
-function validateFiles(files: string[], io: Io): Promise<LoadResult> {
-  return loadConfig({
+async function validateFiles(files: string[], io: Io): Promise<LoadResult> {
+  const loaded = await loadConfig({
     files,
     cwd: io.cwd,
     env: io.env,
@@ -69,6 +69,9 @@ function validateFiles(files: string[], io: Io): Promise<LoadResult> {
     secrets: 'check',
     signal: io.signal,
   });
+  // Rules are compiled by the CEL library, loaded only for a configuration that has some.
+  if (loaded.state?.policies === undefined) return loaded;
+  return (await import('../../engine/policies.js')).withPolicyProblems(loaded);
 }
 
 /** Each chosen target's merged configuration (the files plus its own), checked offline, its name on every problem. */
