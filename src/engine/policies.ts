@@ -7,9 +7,16 @@
 import type { LoadResult } from '../config/index.js';
 import type { ConfigProblem, DesiredState } from '../model/desired-state.js';
 import type { Plan, PlanPolicy } from '../model/plan.js';
-import type { PolicyReport } from '../model/policies.js';
+import { blockingViolations, type PolicyReport } from '../model/policies.js';
 import { scopeOf } from '../plan/index.js';
-import { type CompiledPolicy, compilePolicies, evaluatePolicies, policiesDigest } from '../plan/policies/index.js';
+import {
+  appliesTo,
+  type CompiledPolicy,
+  compilePolicies,
+  evaluatePolicies,
+  inMatch,
+  policiesDigest,
+} from '../plan/policies/index.js';
 
 export interface Policies {
   compiled: CompiledPolicy[];
@@ -80,4 +87,33 @@ export function policyReport(
   if (policies === undefined) return undefined;
   const { selected } = scopeOf(policy);
   return evaluatePolicies(policies.compiled, policies.digest, { websites: state.websites, plan, target, selected });
+}
+
+/** The names of the policies that apply to a target (every one without targets), in declaration order. */
+export function policyNames(state: DesiredState, target?: string): { name: string; severity: 'error' | 'warning' }[] {
+  return (policiesOf(state)?.compiled ?? [])
+    .filter((policy) => appliesTo(policy.declaration, target))
+    .map(({ declaration }) => ({ name: declaration.name, severity: declaration.severity }));
+}
+
+/**
+ * The changes of `plan` that break an error policy, by domain (the first
+ * policy each breaks): the website a site rule names, and every change a
+ * broken plan rule ranges over (its match). What self-heal never makes.
+ */
+export function changesBreakingPolicies(plan: Plan, state: DesiredState): Map<string, string> {
+  const blocked = new Map<string, string>();
+  const declarations = new Map((policiesOf(state)?.compiled ?? []).map((policy) => [policy.declaration.name, policy]));
+  for (const violation of blockingViolations(plan.policies)) {
+    if (violation.domain !== undefined) {
+      if (!blocked.has(violation.domain)) blocked.set(violation.domain, violation.policy);
+      continue;
+    }
+    const declaration = declarations.get(violation.policy)?.declaration;
+    for (const change of plan.changes) {
+      if (declaration !== undefined && !inMatch(declaration, change.domain)) continue;
+      if (!blocked.has(change.domain)) blocked.set(change.domain, violation.policy);
+    }
+  }
+  return blocked;
 }

@@ -10,6 +10,7 @@ import { type Connection, createClient, RateLimiter, resolveConnection, type Web
 import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
+import { changesBreakingPolicies, policyNames, withPolicies } from '../engine/policies.js';
 import { releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
@@ -150,24 +151,45 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const { state, baseline } = entry.target;
       const policy = policyFromConfig(state.policy, { today: options.now().toISOString().slice(0, 10) });
       const live = await entry.api.listWebsites({ signal });
-      const result = planSites(state.websites, live, policy, baseline);
+      const target = entry.target.declared ? name : undefined;
+      const result = withPolicies(planSites(state.websites, live, policy, baseline), state, policy, target);
       entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
-      return classify(
+      const checked = classify(
         result,
         state.websites.map((site) => site.domain),
         live.map((site) => canonicalDomain(site.domain)),
         unsafe,
       );
+      if (result.policies === undefined) return checked;
+      const broken = result.policies.violations;
+      const policies = policyNames(state, target).map(({ name: policy, severity }) => ({
+        policy,
+        severity,
+        violations: broken.filter((violation) => violation.policy === policy).length,
+      }));
+      return { ...checked, policies };
     },
 
-    async heal(name, chosen, signal): Promise<HealResult[]> {
+    async heal(name, asked, signal): Promise<HealResult[]> {
+      let chosen = asked;
       const entry = get(name);
       const last = entry.last;
       if (last === undefined) throw new Error('nothing checked yet');
       // The gate apply enforces, again, over the whole plan: an unsafe plan heals nothing.
       if (unacknowledged(last.plan.safety, { allowDelete: options.allowDelete }).length > 0)
         return chosen.map((change) => ({ ...pick(change), result: 'skipped', reason: 'the plan is unsafe' }));
+      // Never a change that breaks an error policy: apply would refuse it without a person's acknowledgement.
+      const breaking = changesBreakingPolicies(last.plan, entry.target.state);
+      const refused: HealResult[] = chosen
+        .filter((change) => breaking.has(change.domain))
+        .map((change) => ({
+          ...pick(change),
+          result: 'skipped',
+          reason: `it breaks the error policy ${breaking.get(change.domain)}`,
+        }));
+      chosen = chosen.filter((change) => !breaking.has(change.domain));
+      if (chosen.length === 0) return refused;
       const wanted = new Set(chosen.map((change) => `${change.action} ${change.domain}`));
       const subset: Plan = {
         ...last.plan,
@@ -184,12 +206,15 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       });
       journal?.record({ event: 'end', target: name, mode: 'self-heal', counts: applied.counts });
       entry.last = undefined; // healed from this plan once: the next check plans again
-      return applied.changes.map((change) => ({
-        domain: change.domain,
-        action: change.action,
-        result: change.outcome,
-        ...(change.reason !== undefined && { reason: change.reason }),
-      }));
+      return [
+        ...refused,
+        ...applied.changes.map((change) => ({
+          domain: change.domain,
+          action: change.action,
+          result: change.outcome,
+          ...(change.reason !== undefined && { reason: change.reason }),
+        })),
+      ];
     },
 
     async close() {

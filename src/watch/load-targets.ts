@@ -9,6 +9,7 @@ import type { ConnectionInput } from '../api/index.js';
 import { formatProblem, loadConfig } from '../config/index.js';
 import { forTarget } from '../config/targets.js';
 import { baselineFor, resolveBaseline } from '../engine/baseline.js';
+import { policiesOf, withPolicyProblems } from '../engine/policies.js';
 import { selectTargets, targetConnection, targetFiles } from '../engine/targets.js';
 import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import type { Baseline } from '../model/plan.js';
@@ -34,6 +35,8 @@ export interface TargetSource {
 
 export interface LoadedTarget {
   name: string;
+  /** Declared under `targets:` (false: the configuration's one target, named SINGLE_TARGET): policies see the name. */
+  declared: boolean;
   state: DesiredState;
   baseline?: Baseline | undefined;
   connection: Omit<ConnectionInput, 'env' | 'cwd'> & { insecureHttp: boolean };
@@ -57,7 +60,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
       ...(root.apiUrl !== undefined && { configApiUrl: root.apiUrl }),
     };
     const baseline = await baselineFor({ files: source.files }, at, io);
-    return [loaded(SINGLE_TARGET, root, baseline, connection)];
+    return [loaded(SINGLE_TARGET, false, root, baseline, connection)];
   }
   if (source.url !== undefined || source.apiKeyFile !== undefined)
     throw new Error('--url and --api-key-file cannot be used when the configuration declares targets');
@@ -68,7 +71,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
     const state = forTarget(await load(files, source), target);
     const baseline = await baselineFor({ files, rootFiles: source.files, target }, at, io);
     targets.push({
-      ...loaded(target.name, state, baseline, connectionOf(target, source)),
+      ...loaded(target.name, true, state, baseline, connectionOf(target, source)),
       rateLimit: target.rateLimit,
     });
   }
@@ -76,12 +79,9 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
 }
 
 async function load(files: string[], source: TargetSource): Promise<DesiredState> {
-  const result = await loadConfig({
-    files,
-    cwd: source.cwd,
-    env: source.env,
-    secrets: source.heals ? 'resolve' : 'check',
-  });
+  const result = withPolicyProblems(
+    await loadConfig({ files, cwd: source.cwd, env: source.env, secrets: source.heals ? 'resolve' : 'check' }),
+  );
   if (result.state !== undefined) return result.state;
   const first = result.errors[0];
   const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : '';
@@ -108,11 +108,13 @@ function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTa
 
 function loaded(
   name: string,
+  declared: boolean,
   state: DesiredState,
   baseline: Baseline | undefined,
   connection: LoadedTarget['connection'],
 ): LoadedTarget {
   const connectionKey = JSON.stringify(connection);
-  const digest = `${name}:${state.digest}:${baseline?.ref.commit ?? '-'}:${connectionKey}`;
-  return { name, state, baseline, connection, connectionKey, digest };
+  const policies = policiesOf(state)?.digest ?? '-';
+  const digest = `${name}:${state.digest}:${policies}:${baseline?.ref.commit ?? '-'}:${connectionKey}`;
+  return { name, declared, state, baseline, connection, connectionKey, digest };
 }

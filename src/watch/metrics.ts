@@ -5,7 +5,7 @@
  * and without --metrics-addr, the loop records into nothing.
  */
 import { SitesyncError } from '../model/errors.js';
-import type { SiteClass } from './port.js';
+import type { PolicyCount, SiteClass } from './port.js';
 
 export const CHECK_RESULTS = ['success', 'error'] as const;
 export const HEAL_RESULTS = ['applied', 'failed', 'skipped'] as const;
@@ -20,6 +20,8 @@ export interface WatchMetrics {
   failed(target: string, seconds: number): void;
   request(target: string, status: number | string, count?: number): void;
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
+  /** The violations of each policy at the last successful check (`sitesync_policy_violations`). */
+  policies(target: string, counts: readonly PolicyCount[]): void;
   /** The text exposition format, for GET /metrics. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -32,6 +34,7 @@ const nothing: WatchMetrics = {
   failed: () => {},
   request: () => {},
   healed: () => {},
+  policies: () => {},
   text: async () => '',
   contentType: 'text/plain',
 };

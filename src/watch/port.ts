@@ -20,12 +20,21 @@ export interface WatchedChange {
   class: ChangeClass;
 }
 
+/** How many websites or plans break one policy (0 included: every policy that applies has its series). */
+export interface PolicyCount {
+  policy: string;
+  severity: 'error' | 'warning';
+  violations: number;
+}
+
 export interface CheckResult {
   /** Every site of the target by class, domains sorted. */
   sites: Record<SiteClass, string[]>;
   changes: WatchedChange[];
   /** The plan breaks a safety rule apply would refuse without acknowledgement (self-heal then writes nothing). */
   unsafe: boolean;
+  /** Each policy that applies to the target; absent without policies. Self-heal never makes a change that breaks an error one. */
+  policies?: PolicyCount[];
 }
 
 export interface HealResult {

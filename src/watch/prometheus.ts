@@ -7,7 +7,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { CHECK_RESULTS, HEAL_ACTIONS, HEAL_RESULTS, type WatchMetrics } from './metrics.js';
-import { SITE_CLASSES, type SiteClass } from './port.js';
+import { type PolicyCount, SITE_CLASSES, type SiteClass } from './port.js';
 
 export class PrometheusMetrics implements WatchMetrics {
   readonly registry = new Registry();
@@ -17,6 +17,9 @@ export class PrometheusMetrics implements WatchMetrics {
   readonly #duration: Histogram<'target'>;
   readonly #requests: Counter<'target' | 'status'>;
   readonly #healed: Counter<'target' | 'action' | 'result'>;
+  readonly #policies: Gauge<'target' | 'policy' | 'severity'>;
+  /** The policy series of each target, so a policy that leaves the configuration leaves the metrics. */
+  readonly #policySeries = new Map<string, { policy: string; severity: string }[]>();
   readonly #known = new Set<string>();
   /** The statuses each target's request counter has a series for. */
   readonly #statuses = new Map<string, Set<string>>();
@@ -61,6 +64,12 @@ export class PrometheusMetrics implements WatchMetrics {
       labelNames: ['target', 'action', 'result'],
       registers,
     });
+    this.#policies = new Gauge({
+      name: 'sitesync_policy_violations',
+      help: 'Websites (or plans) of a target that break a policy at the last successful check, by policy and severity.',
+      labelNames: ['target', 'policy', 'severity'],
+      registers,
+    });
   }
 
   know(target: string): void {
@@ -86,6 +95,7 @@ export class PrometheusMetrics implements WatchMetrics {
     this.#statuses.delete(target);
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.remove({ target, action, result });
+    this.policies(target, []);
   }
 
   checked(target: string, sites: Record<SiteClass, readonly string[]>, atMs: number, seconds: number): void {
@@ -111,6 +121,15 @@ export class PrometheusMetrics implements WatchMetrics {
 
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void {
     this.#healed.inc({ target, action, result });
+  }
+
+  policies(target: string, counts: readonly PolicyCount[]): void {
+    for (const series of this.#policySeries.get(target) ?? []) this.#policies.remove({ target, ...series });
+    for (const { policy, severity, violations } of counts) this.#policies.set({ target, policy, severity }, violations);
+    this.#policySeries.set(
+      target,
+      counts.map(({ policy, severity }) => ({ policy, severity })),
+    );
   }
 
   text(): Promise<string> {

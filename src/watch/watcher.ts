@@ -178,6 +178,7 @@ export class Watcher {
     state.lastSuccess = at;
     state.lastResult = result;
     metrics.checked(target, result.sites, at, seconds);
+    metrics.policies(target, result.policies ?? []);
     const counts = Object.fromEntries(Object.entries(result.sites).map(([name, sites]) => [name, sites.length]));
     log('info', 'checked', { target, seconds, ...counts });
     this.#alert(target, 'check_failing', { active: false });

@@ -37,12 +37,14 @@ export function evaluatePolicies(
   return { digest, evaluated: applying.length, violations };
 }
 
-function appliesTo(declaration: PolicyDeclaration, target: string | undefined): boolean {
+/** Whether the policy applies to this target's plans (`match.targets`; every target when empty). */
+export function appliesTo(declaration: PolicyDeclaration, target: string | undefined): boolean {
   const { targets } = declaration.match;
   return targets.length === 0 || (target !== undefined && targets.some((glob) => matchesGlob(target, glob)));
 }
 
-function inMatch(declaration: PolicyDeclaration, domain: string): boolean {
+/** Whether a website or change is within the policy's `match` (include/exclude globs). */
+export function inMatch(declaration: PolicyDeclaration, domain: string): boolean {
   const { include, exclude } = declaration.match;
   return (include.length === 0 || matchesAny(domain, include)) && !matchesAny(domain, exclude);
 }

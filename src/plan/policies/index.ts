@@ -9,7 +9,7 @@ import type { PolicyDeclaration } from '../../model/policies.js';
 
 export { type Compiled, type CompiledPolicy, compilePolicies, type PolicyProblem } from './compile.js';
 export { COST_LIMIT } from './cost.js';
-export { evaluatePolicies, type PolicyInput } from './evaluate.js';
+export { appliesTo, evaluatePolicies, inMatch, type PolicyInput } from './evaluate.js';
 
 /**
  * `sha256:` over the policies as configured (name, match, rule, message,
