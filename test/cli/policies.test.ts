@@ -5,6 +5,7 @@
 // policies' results and digest, and is refused once the policies change; the
 // acknowledgement lines the pull-request comment suggests are what apply takes.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -29,6 +30,8 @@ const POLICIES = `policies:
     rule: plan.deletes.size() <= 1
     message: more than one delete needs a second reviewer
 `;
+
+const EXAMPLE = resolve(import.meta.dirname, '../../examples/policies');
 
 const SITES = {
   'a.shop.example': '    exclude_bots: false\n',
@@ -155,6 +158,26 @@ describe('policies', () => {
     expect(applied.code, applied.err).toBe(0);
     expect(applied.out).toContain('Policy warnings (shown, never blocking):');
     expect(await domainsInDb(cli.server)).toEqual(['blog.example']);
+  });
+
+  test('examples/policies plans clean on its own; four websites left outside it break few-deletes', async () => {
+    for (const file of ['websites.yaml', 'policies.yaml'])
+      cli.ws.write(file, readFileSync(join(EXAMPLE, file), 'utf8'));
+    const clean = await cli.ws.run(['plan', '-f', '.']);
+    expect(clean.code, clean.err).toBe(0);
+    expect(clean.out).toContain('Policies: 5 checked, none broken.');
+    expect((await cli.ws.run(['apply', '-f', '.', '--auto-approve'])).code).toBe(0);
+    for (const n of [1, 2, 3, 4]) await insertWebsite(cli.server, `old${n}.acme.example`);
+    const pruning = await cli.ws.run(['plan', '-f', '.', '--format', 'json']);
+    expect(pruning.code).toBe(3);
+    expect(JSON.parse(pruning.out).policies.violations).toEqual([
+      {
+        policy: 'few-deletes',
+        kind: 'plan',
+        severity: 'error',
+        message: 'more than three deletes in one plan need a second reviewer',
+      },
+    ]);
   });
 
   test('a saved plan records the results and the digest; made under other policies, it is refused at apply', async () => {

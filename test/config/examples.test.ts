@@ -1,13 +1,14 @@
 /**
  * Every example in examples/ (each *.yaml, and each directory of split files
- * apart from examples/ci, examples/cron and examples/watch) validates cleanly, and its schema
- * modeline points at the real schema.
+ * apart from examples/ci, examples/cron and examples/watch) validates cleanly (its policies
+ * compile), and its schema modeline points at the real schema.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, loadConfig } from '../../src/config/index.js';
+import { policyProblems, withPolicyProblems } from '../../src/engine/policies.js';
 import { targetFiles } from '../../src/engine/targets.js';
 import { EXAMPLE_ENV } from './helpers.js';
 
@@ -33,7 +34,9 @@ describe('examples', () => {
   });
 
   it.each(examples)('%s is valid, without warnings', async (name) => {
-    const result = await loadConfig({ files: [join('examples', name)], cwd: ROOT, env: EXAMPLE_ENV });
+    const result = withPolicyProblems(
+      await loadConfig({ files: [join('examples', name)], cwd: ROOT, env: EXAMPLE_ENV }),
+    );
     expect([...result.errors, ...result.warnings].map(formatProblem)).toEqual([]);
     expect(result.state?.websites.length).toBeGreaterThan(0);
   });
@@ -64,6 +67,20 @@ describe('examples', () => {
         expect(resolve(dirname(file), schema ?? ''), file).toBe(join(ROOT, 'schemas', 'websites.schema.json'));
       }
     }
+  });
+
+  it('policies/ keeps its rules in a file of their own: five, over websites and over the plan, errors and warnings', async () => {
+    const state = (await loadConfig({ files: ['examples/policies'], cwd: ROOT, env: EXAMPLE_ENV })).state!;
+    expect(state.files).toEqual(['examples/policies/policies.yaml', 'examples/policies/websites.yaml']);
+    const policies = state.policies ?? [];
+    expect(policies.map((policy) => [policy.name, policy.severity])).toEqual([
+      ['production-excludes-bots', 'error'],
+      ['public-only-marketing', 'error'],
+      ['keep-campaign-parameters', 'warning'],
+      ['few-deletes', 'error'],
+      ['no-deleting-what-others-made', 'error'],
+    ]);
+    expect(policyProblems(state)).toEqual([]);
   });
 
   it('realistic.yaml has 20+ sites across products, with defaults, protect and scope', async () => {
