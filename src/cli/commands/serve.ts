@@ -46,10 +46,13 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const { describeProvisioning, parseKeyList, publicBase, startServer } = await importServer(
     () => import('../../server/index.js'),
   );
-  if (options.metricsAddr !== undefined) {
-    const { parseListenAddress } = await importServer(() => import('../../server/metrics/listener.js'));
+  const metricsListener =
+    options.metricsAddr === undefined
+      ? undefined
+      : await importServer(() => import('../../server/metrics/listener.js'));
+  if (metricsListener && options.metricsAddr !== undefined) {
     try {
-      parseListenAddress(options.metricsAddr);
+      metricsListener.parseListenAddress(options.metricsAddr);
     } catch (error) {
       throw new SitesyncError('usage', `--metrics-addr: ${(error as Error).message}`);
     }
@@ -82,6 +85,9 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     });
   } catch (error) {
     throwIfSetupError(error);
+    if (metricsListener && error instanceof metricsListener.MetricsListenError) {
+      throw new SitesyncError('network', `cannot serve metrics on ${error.address} (--metrics-addr): ${error.reason}`);
+    }
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     throw new SitesyncError(
       'network',

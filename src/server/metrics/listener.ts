@@ -14,6 +14,17 @@ export function parseListenAddress(text: string): { host: string; port: number }
   return { host: (match[1] ?? match[2])!, port };
 }
 
+/** The metrics listener could not listen (its port in use, say): not the API's address, so named apart. */
+export class MetricsListenError extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`cannot serve metrics on ${address}: ${reason}`);
+    this.name = 'MetricsListenError';
+  }
+}
+
 export interface MetricsListener {
   url: string;
   close(): Promise<void>;
@@ -36,7 +47,9 @@ export async function listenForMetrics(registry: Registry, address: string): Pro
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new MetricsListenError(address, error.code ?? error.message)),
+    );
     server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
