@@ -3,6 +3,9 @@
  * store, provisions accounts for the given keys and listens. Tests use it on
  * port 0 with `db: ':memory:'`; `sitesync serve` wraps it.
  */
+import { chmodSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
@@ -10,6 +13,7 @@ import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
 import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
 import { createServerMetrics } from './metrics/series.js';
+import { ServerSetupError } from './setup-error.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -40,6 +44,11 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 = any free port. */
   port?: number;
+  /**
+   * A Unix socket to listen on instead of host and port (created 0600): only whoever can open
+   * the file reaches the server, as a proxy on the same machine. Needs `publicUrl`.
+   */
+  socket?: string;
   /** SQLite path (default ./sitesync.db; ':memory:' for tests), or a postgres:// URL. */
   db?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
@@ -127,9 +136,45 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
   });
 }
 
+/** The peer of a Unix socket connection has no address: its requests come from this one. */
+const UNIX_PEER = 'unix';
+
+function checkSocketOptions(options: ServerOptions): void {
+  if (Array.isArray(options.trustProxy)) {
+    throw new ServerSetupError(
+      '--trust-proxy: the peer of a Unix socket has no address to name; give --trust-proxy without addresses ' +
+        '(whoever can open the socket file is believed)',
+    );
+  }
+  if (options.publicUrl === undefined) {
+    throw new ServerSetupError('--socket needs --public-url: page links cannot point at a Unix socket');
+  }
+}
+
+/** Listens on the socket or on host and port; the server's URL (`unix:PATH` for a socket). */
+async function listen(app: FastifyInstance, options: ServerOptions): Promise<string> {
+  const { socket } = options;
+  if (socket !== undefined) {
+    // Every request needs a client address (the failed-authentication count, the log).
+    app.server.on('connection', (connection: Socket) => {
+      Object.defineProperty(connection, 'remoteAddress', { value: UNIX_PEER });
+    });
+    await app.listen({ path: socket });
+    // The umask usually leaves it writable by its owner only; made sure of, whatever the umask.
+    chmodSync(socket, 0o600);
+    return `unix:${socket}`;
+  }
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.port ?? 8080 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Checked before the store is opened: a mistyped address must not create a database file first.
   const trust = options.trustProxy ?? false;
+  if (options.socket !== undefined) checkSocketOptions(options);
   const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {
@@ -165,19 +210,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
-    const host = options.host ?? '127.0.0.1';
     let metricsListener: MetricsListener | undefined;
     if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    let url: string;
     try {
-      await app.listen({ host, port: options.port ?? 8080 });
+      url = await listen(app, options);
     } catch (error) {
       await metricsListener?.close();
       throw error;
     }
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
-    const urlHost = host.includes(':') ? `[${host}]` : host;
-    const url = `http://${urlHost}:${port}`;
     baseUrl ||= url;
     return {
       url,

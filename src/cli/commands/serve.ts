@@ -24,6 +24,7 @@ import { importServer } from '../server-modules.js';
 interface ServeOptions {
   host: string;
   port: string;
+  socket?: string;
   db?: string;
   dbFile?: string;
   quirks?: QuirksName;
@@ -71,6 +72,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     server = await startServer({
       host: options.host,
       ...numbers,
+      ...(options.socket !== undefined && { socket: options.socket }),
       db: options.db,
       keys,
       ...(options.trustProxy !== undefined && {
@@ -89,10 +91,8 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
       throw new SitesyncError('network', `cannot serve metrics on ${error.address} (--metrics-addr): ${error.reason}`);
     }
     const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new SitesyncError(
-      'network',
-      `cannot serve on ${options.host}:${port} with database ${shownDb(options.db)}: ${reason}`,
-    );
+    const where = options.socket === undefined ? `${options.host}:${port}` : `unix:${options.socket}`;
+    throw new SitesyncError('network', `cannot serve on ${where} with database ${shownDb(options.db)}: ${reason}`);
   }
   const provisioned = describeProvisioning(server.provisioning);
   if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
@@ -118,6 +118,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     .description('run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
+    .addOption(
+      new Option(
+        '--socket <path>',
+        'listen on this Unix socket (mode 0600) instead of --host/--port, behind a proxy on this machine; needs --public-url',
+      ).conflicts(['host', 'port']),
+    )
     .option(
       '--db <path|url>',
       `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db, its password in PGPASSWORD or ~/.pgpass (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,
