@@ -3,17 +3,14 @@
  * store, provisions accounts for the given keys and listens. Tests use it on
  * port 0 with `db: ':memory:'`; `sitesync serve` wraps it.
  */
-import { chmodSync } from 'node:fs';
-import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
+import { checkSocketOptions, listen } from './http/listen.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
 import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
 import { createServerMetrics } from './metrics/series.js';
-import { ServerSetupError } from './setup-error.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
 import { openSqliteStore } from './store/sqlite/store.js';
@@ -136,45 +133,10 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
   });
 }
 
-/** The peer of a Unix socket connection has no address: its requests come from this one. */
-const UNIX_PEER = 'unix';
-
-function checkSocketOptions(options: ServerOptions): void {
-  if (Array.isArray(options.trustProxy)) {
-    throw new ServerSetupError(
-      '--trust-proxy: the peer of a Unix socket has no address to name; give --trust-proxy without addresses ' +
-        '(whoever can open the socket file is believed)',
-    );
-  }
-  if (options.publicUrl === undefined) {
-    throw new ServerSetupError('--socket needs --public-url: page links cannot point at a Unix socket');
-  }
-}
-
-/** Listens on the socket or on host and port; the server's URL (`unix:PATH` for a socket). */
-async function listen(app: FastifyInstance, options: ServerOptions): Promise<string> {
-  const { socket } = options;
-  if (socket !== undefined) {
-    // Every request needs a client address (the failed-authentication count, the log).
-    app.server.on('connection', (connection: Socket) => {
-      Object.defineProperty(connection, 'remoteAddress', { value: UNIX_PEER });
-    });
-    await app.listen({ path: socket });
-    // The umask usually leaves it writable by its owner only; made sure of, whatever the umask.
-    chmodSync(socket, 0o600);
-    return `unix:${socket}`;
-  }
-  const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 8080 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Checked before the store is opened: a mistyped address must not create a database file first.
   const trust = options.trustProxy ?? false;
-  if (options.socket !== undefined) checkSocketOptions(options);
+  if (options.socket !== undefined) checkSocketOptions(options.trustProxy, options.publicUrl);
   const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {

@@ -15,10 +15,10 @@ import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import type { Io } from '../io.js';
 import { registerAdminCommands } from '../serve-admin.js';
-import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
+import { DEFAULT_DB, serveDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 import { registerOpenApi } from '../serve-openapi.js';
-import { listeningLine, lockWaitLine, requestLogWriter, serveNumbers } from '../serve-settings.js';
+import { listeningLine, lockWaitLine, requestLogWriter, serveNumbers, startFailure } from '../serve-settings.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
@@ -47,13 +47,10 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
   const { describeProvisioning, parseKeyList, publicBase, startServer } = await importServer(
     () => import('../../server/index.js'),
   );
-  const metricsListener =
-    options.metricsAddr === undefined
-      ? undefined
-      : await importServer(() => import('../../server/metrics/listener.js'));
-  if (metricsListener && options.metricsAddr !== undefined) {
+  if (options.metricsAddr !== undefined) {
+    const { parseListenAddress } = await importServer(() => import('../../server/metrics/listener.js'));
     try {
-      metricsListener.parseListenAddress(options.metricsAddr);
+      parseListenAddress(options.metricsAddr);
     } catch (error) {
       throw new SitesyncError('usage', `--metrics-addr: ${(error as Error).message}`);
     }
@@ -87,12 +84,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     });
   } catch (error) {
     throwIfSetupError(error);
-    if (metricsListener && error instanceof metricsListener.MetricsListenError) {
-      throw new SitesyncError('network', `cannot serve metrics on ${error.address} (--metrics-addr): ${error.reason}`);
-    }
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    const where = options.socket === undefined ? `${options.host}:${port}` : `unix:${options.socket}`;
-    throw new SitesyncError('network', `cannot serve on ${where} with database ${shownDb(options.db)}: ${reason}`);
+    throw startFailure(error, { ...options, port });
   }
   const provisioned = describeProvisioning(server.provisioning);
   if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
