@@ -47,11 +47,11 @@ export async function listenForMetrics(registry: Registry, address: string): Pro
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new MetricsListenError(address, error.code ?? error.message)),
-    );
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(new MetricsListenError(address, error.code ?? error.message));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
