@@ -41,7 +41,7 @@ export async function planTargets(
       code: 0,
     };
     if (settled.ok) {
-      const { plan, explanation, saved } = settled.value;
+      const { plan, explanation, saved, attribution } = settled.value;
       report.code = exitCodeFor({ kind: 'planned', plan, detailedExitcode: flags.detailedExitcode === true });
       Object.assign(report, {
         target: settled.value.target,
@@ -49,6 +49,7 @@ export async function planTargets(
         acknowledge: acknowledgeFlags(plan),
         saved,
         ...(explanation && { explain: explanation }),
+        ...(attribution && { attribution }),
       });
       view.end(target, report.code);
     } else {

@@ -3,6 +3,7 @@
  * report over targets, and the exact command that applies a saved plan.
  */
 import { allFlags } from '../apply/acknowledge.js';
+import type { Attribution } from '../model/attribution.js';
 import type { Plan } from '../model/plan.js';
 import { blockingViolations } from '../model/policies.js';
 import type { SiteExplanation } from '../plan/index.js';
@@ -34,13 +35,21 @@ export function renderPlan(
   shared: SharedOptions,
   target: string,
   explanation?: SiteExplanation[],
+  attribution?: Attribution,
 ): string {
-  const extra = explanation === undefined ? {} : { explain: explanation };
+  const extra = {
+    ...(explanation !== undefined && { explain: explanation }),
+    ...(attribution !== undefined && { attribution }),
+  };
   switch (shared.format) {
     case 'json':
       return renderJson(result, { target, ...extra });
     case 'markdown':
-      return renderMarkdown(result, { target, acknowledge: acknowledgeFlags(result) });
+      return renderMarkdown(result, {
+        target,
+        acknowledge: acknowledgeFlags(result),
+        ...(attribution !== undefined && { attribution }),
+      });
     case 'human':
       return renderHuman(result, { color: shared.color, target, ...extra });
   }

@@ -4,6 +4,8 @@
  * passwords a --sync-write-only plan sends are set, and sign the plan for a
  * later apply. Never writes to the service. The exit code is the caller's.
  */
+
+import type { Attribution } from '../model/attribution.js';
 import type { DesiredState } from '../model/desired-state.js';
 import type { Plan } from '../model/plan.js';
 import {
@@ -14,6 +16,7 @@ import {
   signSavedPlan,
   type WriteOnlySync,
 } from '../plan/index.js';
+import { attribute, blameConfiguration } from './attribution.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { type EarlyListing, whileListing } from './early-listing.js';
@@ -26,6 +29,8 @@ export interface PlanRequest extends RunRequest, BaselineFlags {
   unlistedIsDrift: boolean;
   /** Also explain every compared field (raw and canonical values). */
   explain: boolean;
+  /** Name each change's commit (git blame; docs/plan-format.md, "Attribution"); false: --no-attribution. */
+  attribution?: boolean | undefined;
   /** A target's run: the baseline commit, resolved once for every target (undefined: none). */
   baselineAt?: BaselineAt | undefined;
 }
@@ -35,6 +40,8 @@ export interface PlannedTarget {
   /** The service's URL. */
   target: string;
   explanation?: SiteExplanation[];
+  /** The commit of each change, when the configuration is in a git work tree (never part of the plan). */
+  attribution?: Attribution;
   /** Signed with the connection's key: what a plan file holds (made on first read). */
   readonly saved: SavedPlan;
 }
@@ -54,6 +61,11 @@ export async function planTarget(
   );
   const session = await whileListing(early, () => openSession(request, context, undefined, 'check', loaded, early));
   const { api, state, connection } = session;
+  // Blamed while the sites are listed; a git that fails attributes nothing and fails nothing.
+  const blamed =
+    request.attribution === false
+      ? Promise.resolve(undefined)
+      : blameConfiguration(state, baseline?.ref, context).catch(() => undefined);
   try {
     const { live, policy, plan } = await planSession(session, request, context, {
       syncWriteOnly: request.syncWriteOnly,
@@ -85,6 +97,8 @@ export async function planTarget(
       },
     };
     if (request.explain) planned.explanation = explain(state.websites, live, policy);
+    const attribution = attribute(plan, state, await blamed);
+    if (attribution !== undefined) planned.attribution = attribution;
     return planned;
   } finally {
     // An early listing may still run if planning stopped before awaiting it.

@@ -3,6 +3,7 @@
  * change with its field lines, safety violations, notes and a summary line.
  * Stable and readable without colour; colour is added last by `paint`.
  */
+import type { Attribution } from '../model/attribution.js';
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
@@ -22,6 +23,8 @@ export interface HumanOptions {
   acknowledgedBy?: readonly (readonly string[] | undefined)[];
   /** On apply: the broken error policies acknowledged (`--allow-policy` values). Absent on plan. */
   allowPolicy?: readonly string[];
+  /** The commit of each change (plan in a git work tree). */
+  attribution?: Attribution;
 }
 
 const FIELD_TONE: Record<LineKind, Tone> = {
@@ -36,7 +39,7 @@ const FIELD_TONE: Record<LineKind, Tone> = {
 const SITE_TONE = { create: 'create', update: 'update', unchanged: 'muted' } as const;
 
 export function renderHuman(plan: Plan, options: HumanOptions): string {
-  const view = projectPlan(plan);
+  const view = projectPlan(plan, options.attribution);
   const lines: Line[] = [];
   const push = (text: string, tone: Tone = 'plain'): void => {
     lines.push({ text, tone });
@@ -51,6 +54,8 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   for (const site of view.sites) {
     push('');
     push(site.headline, SITE_TONE[site.action]);
+    if (site.origin !== undefined)
+      push(`    ${site.origin.startsWith('live since') ? '' : 'from '}${site.origin}`, 'muted');
     for (const field of site.fields) push(field.text, FIELD_TONE[field.kind]);
   }
   if (view.safety.length > 0) {
@@ -73,9 +78,10 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
     push('');
     for (const line of view.classes) push(line, line.startsWith('Pending') ? 'update' : 'danger');
   }
-  if (view.notes.length > 0) {
+  const notes = view.attributionNote === undefined ? view.notes : [...view.notes, view.attributionNote];
+  if (notes.length > 0) {
     push('');
-    for (const note of view.notes) push(`Note: ${note}`, 'muted');
+    for (const note of notes) push(`Note: ${note}`, 'muted');
   }
   if (options.explain !== undefined) lines.push(...explainLines(options.explain));
   push('');

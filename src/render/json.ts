@@ -4,7 +4,8 @@
  * exit code alone. The shape is documented in docs/plan-format.md and
  * schemas/plan.schema.json. A plan holds no secret values, so neither does this.
  */
-import { needsAcknowledgement, type Plan } from '../model/plan.js';
+import type { Attribution } from '../model/attribution.js';
+import { type Change, needsAcknowledgement, type Plan } from '../model/plan.js';
 import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
 import { planDigest } from '../plan/fingerprint.js';
@@ -16,6 +17,8 @@ export { PLAN_FORMAT_VERSION };
 export interface JsonOptions {
   target?: string;
   explain?: SiteExplanation[];
+  /** The commit of each change: an `origin` object on it (`liveSince` for drift). */
+  attribution?: Attribution;
 }
 
 export function planDocument(plan: Plan, options: JsonOptions = {}): Record<string, unknown> {
@@ -32,7 +35,8 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
   if (options.target !== undefined) document.target = options.target;
   document.summary = plan.summary;
   if (plan.coverage !== undefined) document.coverage = plan.coverage;
-  document.changes = plan.changes;
+  document.changes = withOrigins(plan.changes, options.attribution);
+  if (options.attribution?.note !== undefined) document.attribution = { note: options.attribution.note };
   if (plan.ignoredOnly !== undefined) document.ignoredOnly = plan.ignoredOnly;
   // The document words notes and violations (`message`), in the order of its documented shape.
   document.notes = plan.notes.map((note) => ({
@@ -58,4 +62,15 @@ export function planDocument(plan: Plan, options: JsonOptions = {}): Record<stri
 
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
   return jsonDocument(planDocument(plan, options));
+}
+
+/** Each attributed change with its `origin` (and drift with `liveSince`); the plan's own data unchanged. */
+function withOrigins(changes: readonly Change[], attribution: Attribution | undefined): readonly unknown[] {
+  if (attribution === undefined) return changes;
+  return changes.map((change) => {
+    const origin = attribution.origins.get(change.domain);
+    const since = attribution.liveSince?.get(change.domain);
+    if (origin === undefined && since === undefined) return change;
+    return { ...change, ...(origin !== undefined && { origin }), ...(since !== undefined && { liveSince: since }) };
+  });
 }

@@ -7,6 +7,7 @@
  * the service (domains, settings, notes) is escaped for where it lands: Markdown
  * inline, HTML inside <details>, or a code fence longer than any backtick run.
  */
+import type { Attribution } from '../model/attribution.js';
 import type { Plan } from '../model/plan.js';
 import { countOf } from '../model/text.js';
 import { planDigest } from '../plan/fingerprint.js';
@@ -28,6 +29,8 @@ export interface MarkdownOptions {
   acknowledge?: readonly string[];
   /** Defaults to MARKDOWN_LIMIT; smaller in tests. */
   limit?: number;
+  /** The commit of each change, linked when the remote is on GitHub or GitLab. */
+  attribution?: Attribution;
 }
 
 /** Markdown and HTML metacharacters shown literally; one line (a newline would end a `>` block). */
@@ -53,7 +56,7 @@ function fenceFor(body: string): string {
 }
 
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
-  const view = projectPlan(plan);
+  const view = projectPlan(plan, options.attribution);
   const limit = options.limit ?? MARKDOWN_LIMIT;
   const head: string[] = [`### sitesync plan${options.target === undefined ? '' : ` for \`${options.target}\``}`, ''];
   if (view.baseline !== undefined) head.push(escapeMarkdown(view.baseline), '');
@@ -93,7 +96,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   head.push(...acknowledgeLines(options.acknowledge ?? []));
   const tail: string[] = [];
   if (view.classes.length > 0) tail.push(...view.classes.map((line) => `- ${escapeMarkdown(line)}`), '');
-  if (view.notes.length > 0) tail.push('**Notes**', '', ...view.notes.map((note) => `- ${escapeMarkdown(note)}`), '');
+  const notes = view.attributionNote === undefined ? view.notes : [...view.notes, view.attributionNote];
+  if (notes.length > 0) tail.push('**Notes**', '', ...notes.map((note) => `- ${escapeMarkdown(note)}`), '');
   if (view.coverage !== undefined) tail.push(escapeMarkdown(view.coverage), '');
   tail.push(`**${view.summary}**`, '', `<sub>Plan fingerprint: \`${planDigest(plan)}\`</sub>`);
 
@@ -155,7 +159,16 @@ function siteSection(site: SiteView): string {
   const lines = site.fields.map(diffLine).join('\n');
   const fence = fenceFor(lines);
   const body = site.fields.length === 0 ? '' : `\n${fence}diff\n${lines}\n${fence}\n`;
-  return `<details><summary><code>${escapeHtml(site.headline)}</code></summary>\n${body}\n</details>\n\n`;
+  return `<details><summary><code>${escapeHtml(site.headline)}</code>${originHtml(site)}</summary>\n${body}\n</details>\n\n`;
+}
+
+/** ` · from <a href="…"><code>a1b2c3d</code></a> Ana Lima, 2026-11-26: subject`, the commit linked when it can be. */
+function originHtml(site: SiteView): string {
+  if (site.origin === undefined) return '';
+  const [commit = '', ...rest] = site.origin.split(' ');
+  if (!/^[0-9a-f]{7}$/.test(commit)) return ` · ${escapeHtml(site.origin)}`;
+  if (site.originUrl === undefined) return ` · from <code>${commit}</code> ${escapeHtml(rest.join(' '))}`;
+  return ` · from <a href="${escapeHtml(site.originUrl)}"><code>${commit}</code></a> ${escapeHtml(rest.join(' '))}`;
 }
 
 /** GitHub colours diff blocks by the first character; list entries stay indented under their field. */

@@ -6,6 +6,7 @@
  * destroy, notes, safety violations and the summary line. Pure; no colour.
  */
 import { diffArrays } from 'diff';
+import { type Attribution, type Origin, shortCommit, UNCOMMITTED } from '../model/attribution.js';
 import type { Action, Change, FieldChange, IgnoredDrift, IgnoredOnlySite, Note, Plan } from '../model/plan.js';
 import { type PolicyReport, type PolicySeverity, violationKey } from '../model/policies.js';
 import { countOf, listFirst, printable } from '../model/text.js';
@@ -38,6 +39,10 @@ export interface SiteView {
   domain: string;
   headline: string;
   fields: FieldLine[];
+  /** Who wanted the change (`a1b2c3d Ana Lima, 2026-11-26: Exclude bots on shop`), or when drift was first seen. */
+  origin?: string;
+  /** The origin commit's page (GitHub, GitLab), for Markdown's link. */
+  originUrl?: string;
 }
 
 export interface PlanView {
@@ -56,6 +61,8 @@ export interface PlanView {
   /** Absent for a plan saved by an older sitesync. */
   coverage?: string;
   summary: string;
+  /** Why changes are not attributed to commits (a shallow clone), said once. */
+  attributionNote?: string;
 }
 
 export interface PoliciesView {
@@ -66,9 +73,12 @@ export interface PoliciesView {
 
 const INDENT = '    ';
 
-/** Every string the renderers print: server values may hold ESC and other control bytes. */
-export function projectPlan(plan: Plan): PlanView {
-  const view = rawView(plan);
+/**
+ * Every string the renderers print: server values may hold ESC and other
+ * control bytes, and a repository's authors and commit subjects anything.
+ */
+export function projectPlan(plan: Plan, attribution?: Attribution): PlanView {
+  const view = withAttribution(rawView(plan), attribution);
   const fields = (line: FieldLine): FieldLine => ({
     ...line,
     text: printable(line.text),
@@ -82,6 +92,8 @@ export function projectPlan(plan: Plan): PlanView {
       domain: printable(site.domain),
       headline: printable(site.headline),
       fields: site.fields.map(fields),
+      ...(site.origin === undefined ? {} : { origin: printable(site.origin) }),
+      ...(site.originUrl === undefined ? {} : { originUrl: site.originUrl }),
     })),
     safety: view.safety.map(printable),
     ...(view.policies === undefined
@@ -96,7 +108,28 @@ export function projectPlan(plan: Plan): PlanView {
     notes: view.notes.map(printable),
     ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
     summary: printable(view.summary),
+    ...(view.attributionNote === undefined ? {} : { attributionNote: printable(view.attributionNote) }),
   };
+}
+
+/** Each site's origin (or drift's first sighting) on its view. */
+function withAttribution(view: PlanView, attribution: Attribution | undefined): PlanView {
+  if (attribution === undefined) return view;
+  const sites = view.sites.map((site) => {
+    const origin = attribution.origins.get(site.domain);
+    const since = attribution.liveSince?.get(site.domain);
+    if (origin !== undefined) {
+      return { ...site, origin: originText(origin), ...(origin.url === undefined ? {} : { originUrl: origin.url }) };
+    }
+    return since === undefined ? site : { ...site, origin: `live since ${since.at.slice(0, 10)} (${since.source})` };
+  });
+  return { ...view, sites, ...(attribution.note === undefined ? {} : { attributionNote: attribution.note }) };
+}
+
+/** `a1b2c3d Ana Lima, 2026-11-26: Exclude bots on shop` */
+export function originText(origin: Origin): string {
+  if (origin.commit === UNCOMMITTED) return 'not committed yet';
+  return `${shortCommit(origin.commit)} ${origin.author}, ${origin.date.slice(0, 10)}: ${origin.subject}`;
 }
 
 function rawView(plan: Plan): PlanView {

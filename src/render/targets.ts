@@ -7,6 +7,7 @@
  * plan document plus `name` (or `name`, `target` and `error`, the error
  * object of the error documents).
  */
+import type { Attribution } from '../model/attribution.js';
 import { needsAcknowledgement, type Plan } from '../model/plan.js';
 import { jsonDocument } from '../model/text.js';
 import type { SiteExplanation } from '../plan/explain.js';
@@ -37,6 +38,8 @@ export interface TargetReport {
   code: number;
   /** The apply flags that would acknowledge its safety violations (Markdown's `sitesync-acknowledge:` lines). */
   acknowledge?: string[];
+  /** The commit of each change. */
+  attribution?: Attribution;
 }
 
 /** `ok`, `changes`, `drift`, `unsafe` or `failed` (most severe first, as the exit code): the summary table's status column. */
@@ -67,6 +70,7 @@ export function renderTargetsHuman(reports: readonly TargetReport[], options: { 
             color: options.color,
             target: report.target,
             ...(report.explain && { explain: report.explain }),
+            ...(report.attribution && { attribution: report.attribution }),
           });
     return `${paint(head, options.color)}${body}`;
   });
@@ -102,7 +106,8 @@ export function renderTargetsMarkdown(reports: readonly TargetReport[]): string 
     const title = `## ${escapeMarkdown(report.name)}\n\n`;
     if (report.plan === undefined) return `${title}**Failed:** ${escapeMarkdown(report.error?.message ?? 'failed')}\n`;
     const acknowledge = report.acknowledge ?? [];
-    return `${title}${renderMarkdown(report.plan, { target: report.target, limit, acknowledge })}`;
+    const attribution = report.attribution === undefined ? {} : { attribution: report.attribution };
+    return `${title}${renderMarkdown(report.plan, { target: report.target, limit, acknowledge, ...attribution })}`;
   });
   return [head, ...sections].join('\n');
 }
@@ -115,7 +120,11 @@ export function targetsDocument(reports: readonly TargetReport[]): Record<string
         ? { name: report.name, target: report.target, error: report.error ?? { code: 'internal', message: 'failed' } }
         : {
             name: report.name,
-            ...planDocument(report.plan, { target: report.target, ...(report.explain && { explain: report.explain }) }),
+            ...planDocument(report.plan, {
+              target: report.target,
+              ...(report.explain && { explain: report.explain }),
+              ...(report.attribution && { attribution: report.attribution }),
+            }),
           },
     ),
   };

@@ -39,6 +39,8 @@ export interface PlanFlags extends RawBaselineOptions {
   explain?: boolean | undefined;
   syncWriteOnly?: string[] | boolean | undefined;
   targetParallelism?: string | undefined;
+  /** false: --no-attribution. */
+  attribution?: boolean | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -59,6 +61,9 @@ export function registerPlan(program: Command, context: CommandContext): void {
       ).choices(EXIT_CODE_STYLES),
     )
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
+    .addOption(
+      new Option('--no-attribution', 'do not name the commit of each change (git blame of the configuration files)'),
+    )
     .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
     .action(async (raw) => {
@@ -95,7 +100,7 @@ export async function runPlan(shared: SharedOptions, flags: PlanFlags, io: Io): 
     writeAtomically(resolve(io.cwd, flags.out), serializeSavedPlan(planned.saved), flags.out);
     io.stderr.write(`plan saved to ${flags.out}: apply it with \`${applyCommand(shared, flags.out)}\`\n`);
   }
-  io.stdout.write(renderPlan(planned.plan, shared, planned.target, planned.explanation));
+  io.stdout.write(renderPlan(planned.plan, shared, planned.target, planned.explanation, planned.attribution));
   return exitCodeFor({ kind: 'planned', plan: planned.plan, detailedExitcode: flags.detailedExitcode === true });
 }
 
@@ -106,6 +111,7 @@ function planRequest(shared: SharedOptions, flags: PlanFlags): PlanRequest {
     syncWriteOnly: readSyncWriteOnly(flags.syncWriteOnly),
     unlistedIsDrift: flags.unlistedIsDrift === true,
     explain: flags.explain === true,
+    attribution: flags.attribution !== false,
     baseline: flags.baseline,
   };
 }
