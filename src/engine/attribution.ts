@@ -35,7 +35,7 @@ const MAX_ORDERED = 10_000;
 /** What the blames found, before the plan is known. */
 export interface Blamed {
   /** By file as the loader displays it: its text and blame. */
-  files: Map<string, { text: string; blame: Blame }>;
+  files: Map<string, { lines: string[]; blame: Blame }>;
   /** Commits since the baseline, newest first (0): which of two is the later one. */
   ranks?: Map<string, number>;
   url?: (commit: string) => string | undefined;
@@ -74,7 +74,7 @@ export async function blameConfiguration(
     'HEAD',
     ...(head ? [`^${head}`] : []),
   ]);
-  const files = new Map<string, { text: string; blame: Blame }>();
+  const files = new Map<string, { lines: string[]; blame: Blame }>();
   await Promise.all(
     state.files.map(async (file, i) => {
       const path = paths[i]!;
@@ -83,7 +83,7 @@ export async function blameConfiguration(
       const out = await git(dir, ['blame', '--porcelain', '--no-textconv', '--root', '-M', '-C', ...range, '--', path]);
       if (!out.ok) return;
       const text = readText(path);
-      if (text !== undefined) files.set(file, { text, blame: parsePorcelain(out.stdout) });
+      if (text !== undefined) files.set(file, { lines: text.split('\n'), blame: parsePorcelain(out.stdout) });
     }),
   );
   const ranks = new Map<string, number>();
@@ -111,24 +111,28 @@ export function attribute(plan: Plan, state: DesiredState, blamed: Blamed | unde
   if (blamed === undefined) return undefined;
   if (blamed.note !== undefined) return { origins: new Map(), note: blamed.note };
   const sites = new Map(state.websites.map((site) => [site.domain, site]));
-  const ranges = new Map<string, Map<number, LineRange>>();
-  for (const [file, { text }] of blamed.files) {
-    const starts = state.websites.filter((site) => site.source?.file === file).map((site) => site.source!.line);
-    ranges.set(file, entryRanges(text, starts));
+  const starts = new Map<string, number[]>();
+  for (const site of state.websites) {
+    if (site.source === undefined) continue;
+    const list = starts.get(site.source.file) ?? [];
+    starts.set(site.source.file, list);
+    list.push(site.source.line);
   }
-  const defaultsFile = [...blamed.files].find(([, { text }]) => /^defaults\s*:/m.test(text));
+  const ranges = new Map<string, (start: number) => LineRange>();
+  for (const [file, { lines }] of blamed.files) ranges.set(file, entryRanges(lines, starts.get(file) ?? []));
+  const defaultsFile = [...blamed.files].find(([, { lines }]) => lines.some((line) => /^defaults\s*:/.test(line)));
   const defaults =
-    defaultsFile === undefined ? undefined : { file: defaultsFile[0], keys: defaultsRanges(defaultsFile[1].text) };
+    defaultsFile === undefined ? undefined : { file: defaultsFile[0], keys: defaultsRanges(defaultsFile[1].lines) };
   const origins = new Map<string, Origin>();
   for (const change of plan.changes) {
     if (change.action === 'delete' || change.class === 'drift') continue;
     const source = sites.get(change.domain)?.source;
     const file = source === undefined ? undefined : blamed.files.get(source.file);
-    const entry = source === undefined ? undefined : ranges.get(source.file)?.get(source.line);
+    const entry = source === undefined ? undefined : ranges.get(source.file)?.(source.line);
     if (file === undefined || entry === undefined || source === undefined) continue;
     const spans: [string, LineRange][] = [[source.file, entry]];
     if (change.action === 'update' && defaults !== undefined) {
-      const own = keysIn(file.text, entry);
+      const own = keysIn(file.lines, entry);
       for (const name of changedNames(change)) {
         const inherited = defaults.keys.get(name);
         if (!own.has(name) && inherited !== undefined) spans.push([defaults.file, inherited]);

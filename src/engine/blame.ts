@@ -66,20 +66,20 @@ const TOP_LEVEL = /^[^\s#-]|^---|^\.\.\./;
 const BLANK_OR_COMMENT = /^\s*(#.*)?$/;
 
 /**
- * Each entry's lines, given the start line of every entry of the file (in any
- * order): up to the next entry, or to the next top-level key after the last;
- * blank and comment lines at the end belong to what follows.
+ * The lines of the entry that starts at a line, given the start line of every
+ * entry of the file: up to the next entry, or to the next top-level key after
+ * the last; blank and comment lines at the end belong to what follows. Marks
+ * the starts once; each lookup reads only its own entry's lines.
  */
-export function entryRanges(text: string, starts: readonly number[]): Map<number, LineRange> {
-  const lines = text.split('\n');
-  const sorted = [...new Set(starts)].sort((a, b) => a - b);
-  const ranges = new Map<number, LineRange>();
-  sorted.forEach((start, i) => {
-    let end = sorted[i + 1] === undefined ? blockEnd(lines, start) : sorted[i + 1]! - 1;
+export function entryRanges(lines: readonly string[], starts: readonly number[]): (start: number) => LineRange {
+  const isStart = new Uint8Array(lines.length + 2);
+  for (const start of starts) if (start < isStart.length) isStart[start] = 1;
+  return (start) => {
+    let end = start;
+    while (end < lines.length && isStart[end + 1] === 0 && !TOP_LEVEL.test(lines[end]!)) end += 1;
     while (end > start && BLANK_OR_COMMENT.test(lines[end - 1] ?? '')) end -= 1;
-    ranges.set(start, { from: start, to: end });
-  });
-  return ranges;
+    return { from: start, to: end };
+  };
 }
 
 /** The last line before the next top-level key after line `start` (or the file's last line). */
@@ -89,9 +89,8 @@ function blockEnd(lines: readonly string[], start: number): number {
 }
 
 /** The keys written in an entry (its own settings, as opposed to those it inherits from defaults). */
-export function keysIn(text: string, range: LineRange): Set<string> {
+export function keysIn(lines: readonly string[], range: LineRange): Set<string> {
   const keys = new Set<string>();
-  const lines = text.split('\n');
   for (let i = range.from; i <= range.to; i++) {
     const key = /^\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:/.exec(lines[i - 1] ?? '');
     if (key !== null) keys.add(key[1]!);
@@ -100,8 +99,7 @@ export function keysIn(text: string, range: LineRange): Set<string> {
 }
 
 /** The lines of each key of the top-level `defaults:` block, when the file has one. */
-export function defaultsRanges(text: string): Map<string, LineRange> {
-  const lines = text.split('\n');
+export function defaultsRanges(lines: readonly string[]): Map<string, LineRange> {
   const ranges = new Map<string, LineRange>();
   const start = lines.findIndex((line) => /^defaults\s*:/.test(line));
   if (start === -1) return ranges;

@@ -52,16 +52,17 @@ policies:
 
 describe('line ranges', () => {
   it('gives each entry its lines, blank and comment lines at the end going to what follows', () => {
-    expect([...entryRanges(FILE, [14, 8, 11])]).toEqual([
-      [8, { from: 8, to: 9 }],
-      [11, { from: 11, to: 12 }],
-      [14, { from: 14, to: 14 }],
+    const rangeOf = entryRanges(FILE.split('\n'), [14, 8, 11]);
+    expect([8, 11, 14].map(rangeOf)).toEqual([
+      { from: 8, to: 9 },
+      { from: 11, to: 12 },
+      { from: 14, to: 14 },
     ]);
-    expect([...keysIn(FILE, { from: 11, to: 12 })]).toEqual(['domain', 'exclude_ips']);
+    expect([...keysIn(FILE.split('\n'), { from: 11, to: 12 })]).toEqual(['domain', 'exclude_ips']);
   });
 
   it('gives each key of defaults its lines', () => {
-    expect([...defaultsRanges(FILE)]).toEqual([
+    expect([...defaultsRanges(FILE.split('\n'))]).toEqual([
       ['exclude_bots', { from: 3, to: 3 }],
       ['exclude_ips', { from: 4, to: 5 }],
     ]);
