@@ -102,6 +102,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['export', async () => (await import('./commands/export.js')).registerExport],
   ['serve', async () => (await import('./commands/serve.js')).registerServe],
   ['watch', async () => (await import('./commands/watch.js')).registerWatch],
+  ['history', async () => (await import('./commands/history.js')).registerHistory],
 ];
 
 /** The commands whose modules `argv` needs: the one it names, none for --version, else all (help, typos). */

@@ -180,7 +180,7 @@ export async function checkTarget(
         return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };
       skip = fresh.alreadyApplied;
     }
-    const writing = { liveCount, skip, started, parallelism: request.parallelism };
+    const writing = { liveCount, skip, started, parallelism: request.parallelism, commit: request.mark?.commit };
     const write = async (): Promise<ApplyOutcome> => {
       try {
         if (context.signal?.aborted) return { kind: 'refused', plan, target, refusal: { reason: 'interrupted' } };
@@ -298,6 +298,8 @@ function refuseUnmatchedAllowPolicy(plan: Plan, request: ApplyRequest): void {
 }
 
 interface Writing {
+  /** The commit being applied, when known (--mark-applied): the journal's `begin` records it (sitesync history). */
+  commit?: string | undefined;
   liveCount: number;
   skip?: ReadonlyMap<string, string> | undefined;
   started: number;
@@ -318,7 +320,7 @@ async function writeChanges(plan: Plan, session: Session, writing: Writing, cont
   });
   const desired = new Map<string, DesiredWebsite>(session.state.websites.map((site) => [site.domain, site]));
   try {
-    journal?.record({ event: 'begin', url: api.url, total });
+    journal?.record({ event: 'begin', url: api.url, total, ...(writing.commit && { commit: writing.commit }) });
     const applied = await applyPlan(plan, desired, api, {
       parallelism: writing.parallelism,
       ...(context.signal && { signal: context.signal }),

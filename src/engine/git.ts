@@ -26,9 +26,13 @@ export interface GitOptions {
   timeoutMs?: number;
 }
 
-export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
+export function git(
+  cwd: string,
+  args: readonly string[],
+  options: GitOptions & { input?: string } = {},
+): Promise<GitOutput> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'git',
       args,
       {
@@ -47,6 +51,9 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
         else resolve({ ok: error === null, stdout, stderr: stderr || (error?.message ?? '') });
       },
     );
+    // What a batch command reads (`cat-file --batch`); a git that exits early is answered by the callback.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
   });
 }
 
@@ -113,4 +120,44 @@ export async function moveTag(dir: string, name: string, commit: string): Promis
 /** Whether commit `older` is an ancestor of (or equal to) commit `newer`, as far as the local history shows. */
 export async function isAncestor(dir: string, older: string, newer: string): Promise<boolean> {
   return (await git(dir, ['merge-base', '--is-ancestor', older, newer])).ok;
+}
+
+/**
+ * Each blob `commit:./path` names (relative to `dir`), read by one
+ * `git cat-file --batch`: undefined for a path missing at its commit.
+ */
+export function blobsAt(dir: string, names: readonly string[]): Promise<(string | undefined)[]> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'git',
+      ['cat-file', '--batch'],
+      {
+        cwd: dir,
+        encoding: 'buffer',
+        maxBuffer: 64 * MAX_OUTPUT,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      },
+      (error, stdout) => {
+        if (error !== null) return resolve(names.map(() => undefined));
+        const blobs: (string | undefined)[] = [];
+        let at = 0;
+        for (let i = 0; i < names.length; i++) {
+          const end = stdout.indexOf(10, at);
+          const header = stdout.toString('utf8', at, end).split(' ');
+          at = end + 1;
+          // `NAME missing` has no content; any object found is followed by its SIZE bytes.
+          if (header.length !== 3 || !/^\d+$/.test(header[2] ?? '')) {
+            blobs.push(undefined);
+            continue;
+          }
+          const size = Number(header[2]);
+          blobs.push(header[1] === 'blob' ? stdout.toString('utf8', at, at + size) : undefined);
+          at += size + 1;
+        }
+        resolve(blobs);
+      },
+    );
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(names.map((name) => `${name}\n`).join(''));
+  });
 }

@@ -7,7 +7,7 @@ import { captureIo } from '../../src/cli/io.js';
 import { commandsFor, main } from '../../src/cli/main.js';
 import { VERSION } from '../../src/version.js';
 
-const ALL = ['validate', 'schema', 'plan', 'apply', 'export', 'serve', 'watch'];
+const ALL = ['validate', 'schema', 'plan', 'apply', 'export', 'serve', 'watch', 'history'];
 
 describe('commands loaded per invocation', () => {
   it('loads only the named command, none for --version, all for help and unknown commands', () => {
