@@ -5,7 +5,18 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const suites = ['config', 'config-build', 'client', 'planner', 'plan-render', 'policies', 'attribution', 'apply', 'cli', 'targets'];
+const suites = [
+  'config',
+  'config-build',
+  'client',
+  'planner',
+  'plan-render',
+  'policies',
+  'attribution',
+  'apply',
+  'cli',
+  'targets',
+];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const suite of suites) {
