@@ -6,9 +6,11 @@
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
+import { health, readiness } from './http/health.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
-import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { OPENAPI_PATH, openApiDocument } from './http/openapi.js';
+import { listenForMetrics, type MetricsListener, type Probes } from './metrics/listener.js';
 import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
@@ -111,6 +113,16 @@ export function publicBase(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** `/health`, `/ready` and the OpenAPI document, for the operator's listener. */
+function operatorProbes(store: ServerStore, mode: ServerMode, closing: () => boolean): Probes {
+  const document = openApiDocument(mode);
+  return {
+    '/health': health,
+    '/ready': () => readiness({ ping: () => store.ping(), closing }),
+    [OPENAPI_PATH]: async () => ({ status: 200, body: document }),
+  };
+}
+
 /** The backend named by `db`: a postgres:// URL, else an SQLite file. */
 async function openStore(options: ServerOptions): Promise<ServerStore> {
   const db = options.db ?? './sitesync.db';
@@ -155,6 +167,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       mode,
       baseUrl: () => baseUrl,
+      ...(options.publicUrl !== undefined && { publicUrl: baseUrl }),
       ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
       ...(failedAuth && {
         failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
@@ -167,7 +180,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     const host = options.host ?? '127.0.0.1';
     let metricsListener: MetricsListener | undefined;
-    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    let closing = false;
+    // Quirks mode keeps the API port to the deployed service's paths: the probes move here.
+    const probes = mode === 'normal' ? {} : operatorProbes(store, mode, () => closing);
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!, probes);
     try {
       await app.listen({ host, port: options.port ?? 8080 });
     } catch (error) {
@@ -185,6 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       provisioning,
       close: async () => {
+        closing = true;
         // In-flight requests may finish within the grace period; then their connections are closed.
         const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
         try {
