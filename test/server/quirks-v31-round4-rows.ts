@@ -260,6 +260,7 @@ export const ROUND4_ROWS: QuirksRow[] = [
   },
   {
     item: 18,
+    // Issue 24 item 11's row (a 500 to a browser is an HTML page), with the app's own view.
     name: 'a 500 without Accept is the app\'s "Server error" page',
     method: 'PUT',
     path: '/api/v1/websites/987654',

@@ -86,6 +86,35 @@ describe('quirks phpanalytics-v31: issue 37, answers that depend on stored websi
     expect((await api('GET', item)).status).toBe(404);
   });
 
+  it('row 15: multipart parts are read as $_POST (files left out, name[] an array), within the bounds', async () => {
+    const boundary = 'b0undary';
+    const part = (disposition: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\nContent-Type: text/plain\r\n\r\n${value}\r\n`;
+    const post = (body: string) =>
+      fetch(`${server.url}/api/v1/websites`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.key}`,
+          accept: 'application/json',
+          'content-type': `multipart/form-data; boundary="${boundary}"`,
+        },
+        body,
+      });
+    const created = await post(
+      `${part('name="domain"', 'parts.example')}${part('name="exclude_ips"', '10.0.0.1\r\n10.0.0.2')}${part('name="privacy"; filename="p.txt"', '2')}--${boundary}--\r\n`,
+    );
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as { data: unknown }).data).toMatchObject({
+      domain: 'parts.example',
+      privacy: null,
+      exclude_ips: '10.0.0.1\r\n10.0.0.2',
+    });
+    const array = await post(`${part('name="domain[]"', 'array.example')}--${boundary}--\r\n`);
+    expect(array.status).toBe(500);
+    const many = Array.from({ length: 101 }, (_, index) => part(`name="f${index}"`, 'x')).join('');
+    expect((await post(`${many}--${boundary}--\r\n`)).status).toBe(413);
+  });
+
   it('row 21: a complete statistics request is a 200 with an empty page (the bare paginator)', async () => {
     const id = await insertWebsite(server, 'stats.example');
     const answer = await api('GET', `/api/v1/stats/${id}?name=visitors&from=2024-01-01&to=2024-12-31`);

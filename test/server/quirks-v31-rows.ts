@@ -253,15 +253,4 @@ export const ROWS: QuirksRow[] = [
       },
     },
   },
-  {
-    item: 11,
-    name: 'PUT on a missing id without Accept: application/json is a 500 HTML page',
-    method: 'PUT',
-    path: '/api/v1/websites/987654',
-    headers: { authorization: 'Bearer {key}', 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'privacy=0',
-    status: 500,
-    // The app's own "Server error" view (issue 37, quirks-v31-round4-rows.ts).
-    answerHeaders: { 'content-type': 'text/html; charset=UTF-8' },
-  },
 ];

@@ -24,10 +24,13 @@ export interface QuirksGateOptions {
   links: LinkBase;
 }
 
-/** A route of the API that serves the request's method (after any override): not a 405 or OPTIONS answer. */
+/**
+ * Every API route, deny by default, unless the route says which methods it serves and the
+ * request's (after any override) is none of them: then the router answers (405, OPTIONS).
+ */
 function isGated(request: FastifyRequest): boolean {
-  const config = request.routeOptions.config;
-  return config.api === true && config.methods?.includes(effectiveMethod(request)) === true;
+  const { api, methods } = request.routeOptions.config;
+  return api === true && (methods === undefined || methods.includes(effectiveMethod(request)));
 }
 
 /** Symfony's `bearerToken()`: after the last "Bearer " (case-sensitive), up to a comma. */

@@ -104,8 +104,8 @@ export function effectiveMethod(request: FastifyRequest): string {
   return /^[A-Z]+$/.test(method) ? method : 'POST';
 }
 
-/** A Host header a URL can be built from (Symfony refuses others); lower-cased. */
-const HOST = /^(?:[a-z\d](?:[a-z\d-]*[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]*[a-z\d])?)*|\[[\da-f:.]+\])(?::\d{1,5})?$/i;
+/** A Host header Symfony takes (letters, digits, `-`, `_`, dots, or an IPv6 literal; a port). */
+const HOST = /^(?:\[[\da-f:.]+\]|[a-z\d_.-]+)(?::\d{1,5})?$/i;
 
 /** Where links point from: the operator's `--public-url` (pinned) when given, else the request's own URL. */
 export interface LinkBase {
