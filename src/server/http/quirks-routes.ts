@@ -80,7 +80,8 @@ export function registerQuirksRoutes(app: FastifyInstance, store: ServerStore, b
   for (const { url, handlers, planGuard } of routeTable(store, base)) {
     const supported = VERBS.filter((verb) => handlers[verb] !== undefined);
     app.route({
-      method: [...VERBS],
+      // Every method node accepts (app.ts makes the others routable): what the route lacks is a 405.
+      method: app.supportedMethods,
       url,
       config: { methods: supported, planGuard },
       handler: async (request, reply) => {

@@ -19,7 +19,14 @@ import { type HttpError, invalid, notFound } from './http-error.js';
 import { type ParsedList, parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
-import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
+import {
+  isUnstorable,
+  MESSAGES,
+  missingPassword,
+  type ValidatedValues,
+  validateStore,
+  validateUpdate,
+} from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
 export const ITEM = '/api/v1/websites/:id';
@@ -108,7 +115,10 @@ export function websiteHandlers(store: ServerStore, dialect: WebsiteDialect): We
   const list: RouteHandler = async (request, reply) => {
     const { id } = authenticatedAccount(request);
     const parsed = dialect.listQuery(request.query as Record<string, unknown>);
-    const { json, count, total } = await store.listWebsites({ accountId: id, ...parsed.query }, shape);
+    // No stored domain holds a NUL or a lone surrogate (and PostgreSQL cannot even compare one).
+    const { json, count, total } = isUnstorable(parsed.query.search?.text ?? '')
+      ? { json: '[]', count: 0, total: 0 }
+      : await store.listWebsites({ accountId: id, ...parsed.query }, shape);
     const page = { path: dialect.pageUrl(request), query: parsed.appends, page: parsed.page, perPage: parsed.perPage };
     const text = parsed.perPageText === undefined ? {} : { perPageText: parsed.perPageText };
     return reply.type(JSON_TYPE).send(presentPage(json, count, { ...page, ...text, total }));

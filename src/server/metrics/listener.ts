@@ -25,6 +25,17 @@ export function parseListenAddress(text: string): { host: string; port: number }
   return { host: (match[1] ?? match[2])!, port };
 }
 
+/** The metrics listener could not listen (its port in use, say): not the API's address, so named apart. */
+export class MetricsListenError extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`cannot serve metrics on ${address}: ${reason}`);
+    this.name = 'MetricsListenError';
+  }
+}
+
 export interface MetricsListener {
   url: string;
   close(): Promise<void>;
@@ -64,9 +75,11 @@ export async function listenForMetrics(
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(new MetricsListenError(address, error.code ?? error.message));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
