@@ -115,6 +115,29 @@ describe('quirks phpanalytics-v31: issue 37, answers that depend on stored websi
     expect((await post(`${many}--${boundary}--\r\n`)).status).toBe(413);
   });
 
+  it("row 20: an admin's update naming user_id: authorize() wants the website among that user's (404), then the usual update", async () => {
+    const admin = await server.createAccount({ admin: true });
+    const other = await server.createAccount();
+    const own = await insertWebsite(server, 'admin-own.example', { accountId: admin.id });
+    const theirs = await insertWebsite(server, 'admin-theirs.example', { accountId: other.id });
+    const put = (id: number, form: Record<string, string>, key = admin.key) =>
+      request(server.url, 'PUT', `/api/v1/websites/${id}`, { key, form });
+    const missing = await put(own, { user_id: String(other.id), privacy: '0' });
+    expect([missing.status, missing.text]).toEqual([
+      404,
+      '{"message":"No query results for model [App\\\\Models\\\\Website]."}',
+    ]);
+    // Before validation, as the 403 of a user who is no admin.
+    expect((await put(own, { user_id: String(other.id), privacy: 'abc' })).status).toBe(404);
+    expect((await put(own, { user_id: String(other.id) }, other.key)).status).toBe(403);
+    // Naming the owner passes authorize(); the controller then looks the website up in the admin's own account.
+    const mine = await put(own, { user_id: String(admin.id), privacy: '0' });
+    expect([mine.status, mine.body.data?.privacy]).toEqual([200, '0']);
+    expect((await put(own, { user_id: String(admin.id), privacy: 'abc' })).status).toBe(422);
+    expect((await put(theirs, { user_id: String(other.id), privacy: '0' })).status).toBe(500);
+    expect((await api('GET', `/api/v1/websites/${own}`, { key: admin.key })).body.data.privacy).toBe(0);
+  });
+
   it('row 21: a complete statistics request is a 200 with an empty page (the bare paginator)', async () => {
     const id = await insertWebsite(server, 'stats.example');
     const answer = await api('GET', `/api/v1/stats/${id}?name=visitors&from=2024-01-01&to=2024-12-31`);

@@ -34,6 +34,16 @@ describe('the default mode stays strict where quirks mode follows the deployed s
     });
   });
 
+  it('no admin role: user_id is an unknown field, ignored, whoever sends it', async () => {
+    const admin = await server.createAccount({ admin: true });
+    const own = await insertWebsite(server, 'admin.strict.example', { accountId: admin.id });
+    const answer = await request(server.url, 'PUT', `/api/v1/websites/${own}`, {
+      key: admin.key,
+      form: { user_id: String(server.accountId), privacy: '0' },
+    });
+    expect([answer.status, answer.body.data?.privacy]).toEqual([200, 0]);
+  });
+
   it('no id casting: /websites/{id}abc and /websites/{id}.0 name no website', async () => {
     for (const suffix of ['abc', '.0', 'e0']) {
       expect((await api('GET', `/api/v1/websites/${id}${suffix}`)).status).toBe(404);

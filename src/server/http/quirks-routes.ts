@@ -43,7 +43,7 @@ const fallback: RouteHandler = async () => {
 };
 
 function routeTable(store: ServerStore, base: LinkBase): QuirksRoute[] {
-  const websites = websiteHandlers(store, quirksDialect(base));
+  const websites = websiteHandlers(store, quirksDialect(base, store));
   const stats = statsHandler(store, base);
   const read = (handler: RouteHandler) => ({ GET: handler, HEAD: handler });
   return [
