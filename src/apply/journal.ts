@@ -6,7 +6,8 @@
  */
 import type { Action, FieldChange } from '../model/plan.js';
 
-export type JournalEvent = 'begin' | 'planned' | 'started' | 'succeeded' | 'failed' | 'skipped' | 'end';
+/** `drift`: watch's first check that saw a site drift (`seen`), read back by `plan --live-since`. */
+export type JournalEvent = 'begin' | 'planned' | 'started' | 'succeeded' | 'failed' | 'skipped' | 'end' | 'drift';
 
 export interface JournalEntry {
   event: JournalEvent;

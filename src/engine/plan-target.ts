@@ -20,6 +20,7 @@ import { attribute, blameConfiguration } from './attribution.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { type EarlyListing, whileListing } from './early-listing.js';
+import { liveSinceOf } from './live-since.js';
 import { policiesOf } from './policies.js';
 import { openSession, planSession, requireResentPasswords } from './prepare.js';
 import { namesOf, type RunRequest } from './request.js';
@@ -31,6 +32,8 @@ export interface PlanRequest extends RunRequest, BaselineFlags {
   explain: boolean;
   /** Name each change's commit (git blame; docs/plan-format.md, "Attribution"); false: --no-attribution. */
   attribution?: boolean | undefined;
+  /** --live-since FILE: a watch journal whose `drift` lines say since when each drifted site differs. */
+  liveSince?: string | undefined;
   /** A target's run: the baseline commit, resolved once for every target (undefined: none). */
   baselineAt?: BaselineAt | undefined;
 }
@@ -97,7 +100,11 @@ export async function planTarget(
       },
     };
     if (request.explain) planned.explanation = explain(state.websites, live, policy);
-    const attribution = attribute(plan, state, await blamed);
+    let attribution = attribute(plan, state, await blamed);
+    if (request.liveSince !== undefined) {
+      const liveSince = liveSinceOf(plan, request.liveSince, context.cwd, request.target?.name);
+      attribution = { origins: new Map(), ...attribution, liveSince };
+    }
     if (attribution !== undefined) planned.attribution = attribution;
     return planned;
   } finally {

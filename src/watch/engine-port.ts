@@ -97,6 +97,27 @@ export function enginePort(options: EnginePortOptions): WatchPort {
     return api;
   };
 
+  /** Per target, when each site now drifted (or in conflict) was first seen so. */
+  const firstSeen = new Map<string, Map<string, string>>();
+  /**
+   * Remembers the first check that saw each drifted site (a `drift` journal
+   * line then, which `plan --live-since` reads) and forgets a site in sync again.
+   */
+  const sightings = (target: string, checked: CheckResult): Record<string, string> => {
+    const seen = firstSeen.get(target) ?? new Map<string, string>();
+    firstSeen.set(target, seen);
+    const now = [...checked.sites.drift, ...checked.sites.conflict];
+    for (const domain of seen.keys()) if (!now.includes(domain)) seen.delete(domain);
+    const at = options.now().toISOString();
+    for (const domain of now) {
+      if (seen.has(domain)) continue;
+      seen.set(domain, at);
+      const change = checked.changes.find((each) => each.domain === domain);
+      options.journal?.record({ event: 'drift', target, domain, class: change?.class ?? 'drift', seen: at });
+    }
+    return Object.fromEntries(seen);
+  };
+
   const get = (name: string): Open => {
     const found = open.get(name);
     if (found === undefined) throw new Error(`no such target: ${name}`);
@@ -155,12 +176,13 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const result = withPolicies(planSites(state.websites, live, policy, baseline), state, policy, target);
       entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
-      const checked = classify(
+      const classified = classify(
         result,
         state.websites.map((site) => site.domain),
         live.map((site) => canonicalDomain(site.domain)),
         unsafe,
       );
+      const checked = { ...classified, driftSince: sightings(name, classified) };
       if (result.policies === undefined) return checked;
       const broken = result.policies.violations;
       const policies = policyNames(state, target).map(({ name: policy, severity }) => ({

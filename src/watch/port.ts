@@ -35,6 +35,8 @@ export interface CheckResult {
   unsafe: boolean;
   /** Each policy that applies to the target; absent without policies. Self-heal never makes a change that breaks an error one. */
   policies?: PolicyCount[];
+  /** Each drifted or conflicting site: when a check first saw it so (ISO 8601), while it stays so. */
+  driftSince?: Record<string, string>;
 }
 
 export interface HealResult {

@@ -21,6 +21,8 @@ export interface TargetStatus {
   lastSuccessAt?: string;
   counts?: Record<SiteClass, number>;
   sites?: Record<SiteClass, string[]>;
+  /** Each drifted or conflicting site, and when a check first saw it so. */
+  driftSince?: Record<string, string>;
   alerts: AlertKind[];
   selfHeal: { mode: string; stopped: boolean; consecutiveFailures: number; last: HealResult[] } | { mode: 'off' };
 }
@@ -57,6 +59,7 @@ export function targetStatus(
   const last = state.lastResult;
   if (last !== undefined) {
     status.sites = last.sites;
+    if (last.driftSince !== undefined) status.driftSince = last.driftSince;
     status.counts = Object.fromEntries(
       Object.entries(last.sites).map(([name, sites]) => [name, sites.length]),
     ) as Record<SiteClass, number>;

@@ -32,6 +32,8 @@ describe('examples/watch', () => {
   it('alerts on metrics the watch exports', async () => {
     const metrics = new PrometheusMetrics();
     metrics.know('production');
+    // A configuration with a policy: its series exist from the first check.
+    metrics.policies('production', [{ policy: 'exclude-bots', severity: 'error', violations: 0 }]);
     const exported = new Set(parseExposition(await metrics.text()).samples.map((sample) => sample.name));
     const rules = parseAllDocuments(read('examples/watch/kubernetes/prometheusrule.yaml'))[0]!.toJS();
     const expressions: string[] = rules.spec.groups[0].rules.map((rule: { expr: string }) => rule.expr);

@@ -41,6 +41,7 @@ export interface PlanFlags extends RawBaselineOptions {
   targetParallelism?: string | undefined;
   /** false: --no-attribution. */
   attribution?: boolean | undefined;
+  liveSince?: string | undefined;
 }
 
 export function registerPlan(program: Command, context: CommandContext): void {
@@ -63,6 +64,9 @@ export function registerPlan(program: Command, context: CommandContext): void {
     .addOption(new Option('--explain', 'show raw and canonical values of every compared field'))
     .addOption(
       new Option('--no-attribution', 'do not name the commit of each change (git blame of the configuration files)'),
+    )
+    .addOption(
+      new Option('--live-since <journal>', 'say since when each drifted site differs, from a watch --journal file'),
     )
     .addOption(syncWriteOnlyOption())
     .addOption(new Option('--target-parallelism <n>', 'targets planned at once (default 4)'))
@@ -112,6 +116,7 @@ function planRequest(shared: SharedOptions, flags: PlanFlags): PlanRequest {
     unlistedIsDrift: flags.unlistedIsDrift === true,
     explain: flags.explain === true,
     attribution: flags.attribution !== false,
+    liveSince: flags.liveSince,
     baseline: flags.baseline,
   };
 }
