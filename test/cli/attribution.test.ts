@@ -3,10 +3,9 @@
 // (or the defaults it inherits for what changes) since the baseline, through
 // merges, out-of-order dates, a renamed file and moved entries; drift names
 // none; a shallow clone without the history says so once and never fails.
-import { execFileSync } from 'node:child_process';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { bareOrigin, cloneOf, type GitRepo, gitRepo } from '../helpers/git-repo.js';
+import { bareOrigin, cloneOf, commitAs, gitRepo } from '../helpers/git-repo.js';
 import { client } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { useCliFixture, workspace } from './apply-support.js';
@@ -14,29 +13,6 @@ import { useCliFixture, workspace } from './apply-support.js';
 const planSchema = new Ajv2020({ strict: false }).compile(
   (await import('../../schemas/plan.schema.json', { with: { type: 'json' } })).default,
 );
-
-/** A commit by `author` at `date` (author and committer alike): dates need not follow history. */
-function commitBy(repo: GitRepo, author: string, date: string, message: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) repo.write(path, text);
-  repo.git('add', '--all');
-  execFileSync(
-    'git',
-    ['commit', '--quiet', '--no-gpg-sign', `--author=${author} <${author.split(' ')[0]}@x.invalid>`, '-m', message],
-    {
-      cwd: repo.dir,
-      env: {
-        ...process.env,
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_COMMITTER_NAME: 'ci',
-        GIT_COMMITTER_EMAIL: 'ci@x.invalid',
-        GIT_AUTHOR_DATE: date,
-        GIT_COMMITTER_DATE: date,
-      },
-    },
-  );
-  return repo.head();
-}
 
 const FIRST = `version: 1
 defaults:
@@ -68,21 +44,21 @@ describe('change attribution', () => {
   test('names the commit of each pending change: its entry, the defaults it inherits, a merged branch', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
-    commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+01:00', 'Three sites', { 'websites.yaml': FIRST });
+    commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+01:00', 'Three sites', { 'websites.yaml': FIRST });
     expect((await ws.run(['apply', '--auto-approve', '--mark-applied', 'sitesync-applied'])).code).toBe(0);
     // Dates out of history's order (Dee's commit, the latest, has the earliest date): history decides.
-    commitBy(repo, 'Bob Stone', '2026-10-20T09:00:00+00:00', 'Publish a', {
+    commitAs(repo, 'Bob Stone', '2026-10-20T09:00:00+00:00', 'Publish a', {
       'websites.yaml': FIRST.replace('  - domain: a.example\n', '  - domain: a.example\n    privacy: public\n'),
     });
     repo.branch('feature');
-    const cy = commitBy(repo, 'Cy Park', '2026-11-03T12:00:00+00:00', 'Favourite c', {
+    const cy = commitAs(repo, 'Cy Park', '2026-11-03T12:00:00+00:00', 'Favourite c', {
       'websites.yaml': repo
         .git('show', 'HEAD:websites.yaml')
         .concat('\n')
         .replace('    email: false\n', '    email: false\n    favorite: true\n'),
     });
     repo.checkout('main');
-    const dee = commitBy(repo, 'Dee Fox', '2026-10-01T08:00:00-05:00', 'Reports for everyone', {
+    const dee = commitAs(repo, 'Dee Fox', '2026-10-01T08:00:00-05:00', 'Reports for everyone', {
       'websites.yaml': repo
         .git('show', 'HEAD:websites.yaml')
         .concat('\n')
@@ -112,7 +88,7 @@ describe('change attribution', () => {
   test('an entry moved in its file or to another file keeps the commit that wrote it', async () => {
     const { ws, server } = cli;
     const repo = gitRepo(ws.dir);
-    const ana = commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', {
+    const ana = commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', {
       'websites.yaml': `${FIRST.replace('    email: false\n', '    email: false\n    exclude_ips: [192.0.2.10, 192.0.2.11]\n')}  - domain: d.example\n    privacy: public\n    exclude_params: [campaign, source]\n`,
     });
     // Moved: d first in the list; c to a file of its own, in one commit.
@@ -126,7 +102,7 @@ websites:
   - domain: a.example
   - domain: b.example
 `;
-    commitBy(repo, 'Mo Ver', '2026-11-02T10:00:00+00:00', 'Reorder and split', {
+    commitAs(repo, 'Mo Ver', '2026-11-02T10:00:00+00:00', 'Reorder and split', {
       'websites.yaml': moved,
       'more.yaml':
         'version: 1\nwebsites:\n  - domain: c.example\n    email: false\n    exclude_ips: [192.0.2.10, 192.0.2.11]\n',
@@ -140,7 +116,7 @@ websites:
   test('drift names no commit: the configuration did not change', async () => {
     const { ws, server } = cli;
     const repo = gitRepo(ws.dir);
-    commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
     expect((await ws.run(['apply', '--auto-approve', '--mark-applied', 'sitesync-applied'])).code).toBe(0);
     const listed = await client(server)('GET', '/api/v1/websites?per_page=100');
     const b = listed.body.data.find((site: { domain: string }) => site.domain === 'b.example');
@@ -153,17 +129,17 @@ websites:
   test('a renamed file keeps its history', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
-    const ana = commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    const ana = commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
     repo.git('mv', 'websites.yaml', 'sites.yaml');
-    commitBy(repo, 'Re Namer', '2026-11-02T10:00:00+00:00', 'Rename', {});
+    commitAs(repo, 'Re Namer', '2026-11-02T10:00:00+00:00', 'Rename', {});
     const changes = await planJson(ws, ['-f', 'sites.yaml', '--no-baseline']);
     expect(changes['a.example']?.origin?.commit).toBe(ana);
   });
 
   test('a shallow clone without the history says so once, attributes nothing and plans as usual', async () => {
     const source = gitRepo();
-    commitBy(source, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
-    commitBy(source, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'More', {
+    commitAs(source, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    commitAs(source, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'More', {
       'websites.yaml': `${FIRST}  - domain: e.example\n`,
     });
     const clone = cloneOf(bareOrigin(source), tempDir('shallow'));
@@ -183,7 +159,7 @@ websites:
   test('--no-attribution names no commit', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
-    commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
     const changes = await planJson(ws, ['--no-attribution']);
     expect(Object.values(changes).map((change) => change.origin)).toEqual([undefined, undefined, undefined]);
   });

@@ -3,28 +3,9 @@
 // inherits, a branch merged), newest first, never a commit that left them as
 // they were; each with the applies that carried it (the applied tag's commit,
 // the apply journal's lines written against the reference server).
-import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { type GitRepo, gitRepo } from '../helpers/git-repo.js';
+import { commitAs, gitRepo } from '../helpers/git-repo.js';
 import { useCliFixture } from './apply-support.js';
-
-function commitBy(repo: GitRepo, author: string, date: string, message: string, files: Record<string, string>): string {
-  for (const [path, text] of Object.entries(files)) repo.write(path, text);
-  repo.git('add', '--all');
-  execFileSync('git', ['commit', '--quiet', '--no-gpg-sign', `--author=${author} <x@x.invalid>`, '-m', message], {
-    cwd: repo.dir,
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_COMMITTER_NAME: 'ci',
-      GIT_COMMITTER_EMAIL: 'ci@x.invalid',
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-    },
-  });
-  return repo.head();
-}
 
 const config = (defaults: string, shop: string, other = '') =>
   `version: 1\ndefaults:\n${defaults}websites:\n  - domain: shop.example\n${shop}  - domain: blog.example\n${other}`;
@@ -35,7 +16,7 @@ describe('sitesync history', () => {
   test('lists the commits that changed the site, newest first, with the applies that carried them', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
-    const added = commitBy(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Add the shop', {
+    const added = commitAs(repo, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Add the shop', {
       'websites.yaml': config('  exclude_bots: true\n', ''),
     });
     const applied = await ws.run([
@@ -47,14 +28,14 @@ describe('sitesync history', () => {
       'sitesync-applied',
     ]);
     expect(applied.code, applied.err).toBe(0);
-    commitBy(repo, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'Blog only', {
+    commitAs(repo, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'Blog only', {
       'websites.yaml': config('  exclude_bots: true\n', '', '    email: true\n'),
     });
-    const published = commitBy(repo, 'Cy Park', '2026-11-03T10:00:00+00:00', 'Publish the shop', {
+    const published = commitAs(repo, 'Cy Park', '2026-11-03T10:00:00+00:00', 'Publish the shop', {
       'websites.yaml': config('  exclude_bots: true\n', '    privacy: public\n', '    email: true\n'),
     });
     repo.branch('bots');
-    const bots = commitBy(repo, 'Dee Fox', '2026-11-04T10:00:00+00:00', 'Count bots again', {
+    const bots = commitAs(repo, 'Dee Fox', '2026-11-04T10:00:00+00:00', 'Count bots again', {
       'websites.yaml': config('  exclude_bots: false\n', '    privacy: public\n', '    email: true\n'),
     });
     repo.checkout('main');

@@ -50,6 +50,27 @@ const runGit =
       stdio: ['ignore', 'pipe', 'pipe'],
     }).trim();
 
+/**
+ * Writes `files` and commits them as `author` at `date` (author and committer
+ * dates alike, so a test can give history dates out of its order); the id.
+ */
+export function commitAs(
+  repo: GitRepo,
+  author: string,
+  date: string,
+  message: string,
+  files: Record<string, string> = {},
+): string {
+  for (const [path, text] of Object.entries(files)) repo.write(path, text);
+  repo.git('add', '--all');
+  execFileSync('git', ['commit', '--quiet', '--no-gpg-sign', `--author=${author} <author@x.invalid>`, '-m', message], {
+    cwd: repo.dir,
+    env: { ...process.env, ...ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return repo.head();
+}
+
 /** `git init` on `main` in `dir` (default: a fresh temporary directory, removed with the test). */
 export function gitRepo(dir: string = tempDir('git')): GitRepo {
   runGit(dir)('init', '--quiet', '--initial-branch=main');
