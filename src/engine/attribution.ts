@@ -65,15 +65,6 @@ export async function blameConfiguration(
       note: `this clone is shallow and lacks the history${head === undefined ? '' : ` since the baseline ${head.slice(0, 12)}`}, so no change is attributed to a commit (fetch the history: fetch-depth: 0, or git fetch --unshallow)`,
     };
   }
-  const remote = git(dir, ['remote', 'get-url', 'origin']);
-  // Newest first by history, not by date: dates lie (rebases, clocks, branches merged late).
-  const order = git(dir, [
-    'rev-list',
-    '--topo-order',
-    `--max-count=${MAX_ORDERED}`,
-    'HEAD',
-    ...(head ? [`^${head}`] : []),
-  ]);
   const files = new Map<string, { lines: string[]; blame: Blame }>();
   await Promise.all(
     state.files.map(async (file, i) => {
@@ -86,13 +77,24 @@ export async function blameConfiguration(
       if (text !== undefined) files.set(file, { lines: text.split('\n'), blame: parsePorcelain(out.stdout) });
     }),
   );
-  const ranks = new Map<string, number>();
-  const listed = await order;
-  if (listed.ok) for (const [i, commit] of listed.stdout.trim().split('\n').entries()) ranks.set(commit, i);
-  const blamed: Blamed = { files, ranks };
-  const url = await remote;
-  if (url.ok) blamed.url = (commit) => commitUrl(url.stdout.trim(), commit);
+  const blamed: Blamed = { files };
+  // Only what the blames need: an order when two commits compete, a link when one is named.
+  const named = new Set<string>();
+  for (const { blame } of files.values())
+    for (const [commit, about] of blame.commits) if (!about.boundary && commit !== UNCOMMITTED) named.add(commit);
+  if (named.size > 1) blamed.ranks = await historyOrder(dir, head);
+  const remote = named.size === 0 ? undefined : await git(dir, ['remote', 'get-url', 'origin']);
+  if (remote?.ok) blamed.url = (commit) => commitUrl(remote.stdout.trim(), commit);
   return blamed;
+}
+
+/** Commits since the baseline, newest first by history, not by date: dates lie (rebases, clocks, late merges). */
+async function historyOrder(dir: string, head: string | undefined): Promise<Map<string, number>> {
+  const since = head === undefined ? [] : [`^${head}`];
+  const out = await git(dir, ['rev-list', '--topo-order', `--max-count=${MAX_ORDERED}`, 'HEAD', ...since]);
+  const ranks = new Map<string, number>();
+  if (out.ok) for (const [i, commit] of out.stdout.trim().split('\n').entries()) ranks.set(commit, i);
+  return ranks;
 }
 
 function readText(path: string): string | undefined {
