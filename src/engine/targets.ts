@@ -11,6 +11,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
+import { checkConnectionUrl } from './connect.js';
 import type { EngineContext } from './context.js';
 import { refuseUnmatchedSyncSites } from './prepare.js';
 import { type ConnectionRequest, namesOf, type RunRequest } from './request.js';
@@ -51,6 +52,19 @@ export function refuseConnectionFlags(shared: Pick<RunRequest, 'url' | 'apiKeyFi
 }
 
 /**
+ * Every chosen target's URL pinned, before any target sends a request: a
+ * configuration that names an origin the operator did not pin sends nothing
+ * anywhere, to the pinned services neither (docs/workflows.md, "Threat model").
+ */
+export function refuseUnpinnedTargets(
+  options: ConnectionRequest,
+  chosen: readonly TargetDeclaration[],
+  context: Pick<EngineContext, 'env' | 'cwd'>,
+): void {
+  for (const target of chosen) checkConnectionUrl(targetConnection(options, target, context.cwd), context);
+}
+
+/**
  * One target's options: the command's files (or websites.yaml) plus the
  * target's, relative to the file that declares them; the target's URL and key
  * source; --rate-limit over the target's rate_limit.
@@ -60,9 +74,15 @@ export function targetOptions<T extends RunRequest>(shared: T, target: TargetDec
   return { ...targetConnection(shared, target, cwd), files, rootFiles: [...shared.files], target };
 }
 
-/** The target's URL and key source, and --rate-limit over its rate_limit. */
+/** The target's URL (to be pinned) and key source, and --rate-limit over its rate_limit. */
 export function targetConnection<T extends ConnectionRequest>(options: T, target: TargetDeclaration, cwd: string): T {
-  const connection: T = { ...options, url: target.url, apiKeyFile: undefined, apiKeyEnv: undefined };
+  const connection: T = {
+    ...options,
+    url: undefined,
+    configUrl: { url: target.url, target: target.name },
+    apiKeyFile: undefined,
+    apiKeyEnv: undefined,
+  };
   if ('file' in target.key) connection.apiKeyFile = besideDeclaration(target, cwd)(target.key.file);
   else connection.apiKeyEnv = target.key.env;
   if (options.rateLimit === undefined && target.rateLimit !== undefined) connection.rateLimit = target.rateLimit;

@@ -1,7 +1,7 @@
 /** The small pure helpers of config/: IP syntax, edit distance, env references, paths. */
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/config/did-you-mean.js';
-import { interpolate, referenceName } from '../../src/config/env.js';
+import { hasReference, referenceName, refusedVariable } from '../../src/config/env.js';
 import { isIpOrCidr } from '../../src/config/ip.js';
 import { formatPath, pointerToPath } from '../../src/config/positions.js';
 import { editDistance } from '../../src/model/text.js';
@@ -43,9 +43,18 @@ describe('did you mean', () => {
 });
 
 describe('environment references', () => {
-  it('interpolates every reference and reports all unset ones', () => {
-    expect(interpolate(`https://\${H}:\${P}/x`, { H: 'h', P: '1' })).toEqual({ value: 'https://h:1/x' });
-    expect(interpolate(`\${A}\${B}\${C}`, { B: 'b', C: '' })).toEqual({ missing: ['A', 'C'] });
+  it('finds a reference anywhere (a URL may hold none)', () => {
+    expect([hasReference(`https://h/\${P}`), hasReference('https://h/$P'), hasReference('https://h/{P}')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('reads a secret only from a SITESYNC_ variable, the prefix alone not being one', () => {
+    expect(refusedVariable('SITESYNC_PW', 'a password', 'SITESYNC_X')).toBeUndefined();
+    for (const name of ['PW', 'SITESYNC_', 'sitesync_PW', 'XSITESYNC_PW'])
+      expect(refusedVariable(name, 'a password', 'SITESYNC_X')).toContain('starts with SITESYNC_');
   });
 
   it('recognises a whole-value reference only', () => {

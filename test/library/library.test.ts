@@ -89,13 +89,13 @@ describe('library API', () => {
 targets:
   - name: one
     url: ${server.url}
-    key_env: ONE_KEY
+    key_env: SITESYNC_ONE_KEY
   - name: two
     url: ${other.url}
-    key_env: TWO_KEY
+    key_env: SITESYNC_TWO_KEY
   - name: broken
     url: ${other.url}
-    key_env: BROKEN_KEY
+    key_env: SITESYNC_BROKEN_KEY
 websites:
   - domain: shared.example
 `,
@@ -103,7 +103,13 @@ websites:
       const listed: string[] = [];
       const settled = await planTargets({
         cwd,
-        env: { ONE_KEY: server.key, TWO_KEY: other.key, BROKEN_KEY: 'not-the-key-0123456789' },
+        env: {
+          SITESYNC_ONE_KEY: server.key,
+          SITESYNC_TWO_KEY: other.key,
+          SITESYNC_BROKEN_KEY: 'not-the-key-0123456789',
+        },
+        // Pinned by the caller: the library's option, beside SITESYNC_ALLOWED_ORIGINS (issue 33).
+        allowedOrigins: [server.url, other.url],
         onEvent: (event) => {
           if (event.type === 'listed') listed.push(event.name ?? '?');
         },
