@@ -7,7 +7,7 @@
  * (cli/target-runs.ts).
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
+import { configRoot, DEFAULT_CONFIG_FILE, loadConfig, outsideRoot } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
@@ -83,7 +83,7 @@ export function targetConnection<T extends ConnectionRequest>(options: T, target
     apiKeyFile: undefined,
     apiKeyEnv: undefined,
   };
-  if ('file' in target.key) connection.apiKeyFile = besideDeclaration(target, cwd)(target.key.file);
+  if ('file' in target.key) connection.apiKeyFile = keyFileOf(target, target.key.file, cwd);
   else connection.apiKeyEnv = target.key.env;
   if (options.rateLimit === undefined && target.rateLimit !== undefined) connection.rateLimit = target.rateLimit;
   return connection;
@@ -93,6 +93,14 @@ export function targetConnection<T extends ConnectionRequest>(options: T, target
 export function targetFiles(files: readonly string[], target: TargetDeclaration, cwd: string): string[] {
   const own = besideDeclaration(target, cwd);
   return [...(files.length > 0 ? files : [DEFAULT_CONFIG_FILE]), ...target.files.map(own)];
+}
+
+/** A target's `key_file`, beside its declaration and inside the configuration's root (config/root.ts). */
+function keyFileOf(target: TargetDeclaration, file: string, cwd: string): string {
+  const path = besideDeclaration(target, cwd)(file);
+  const outside = outsideRoot(path, configRoot(dirname(resolve(cwd, target.declaredIn))));
+  if (outside !== undefined) throw new SitesyncError('config', `target ${target.name}: key_file ${file} ${outside}`);
+  return path;
 }
 
 /** A path written in `targets:` is relative to the declaring file's directory. */

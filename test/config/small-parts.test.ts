@@ -70,7 +70,10 @@ describe('paths', () => {
   it('turns a JSON pointer into the user path', () => {
     expect(pointerToPath('/websites/3/privacy')).toEqual(['websites', 3, 'privacy']);
     expect(formatPath(pointerToPath('/websites/3/exclude_ips/0'))).toBe('websites[3].exclude_ips[0]');
-    expect(formatPath(pointerToPath('/a~1b/c~0d'))).toBe('a/b.c~d');
+    expect(formatPath(pointerToPath('/a~1b/c~0d'))).toBe('["a/b"]["c~d"]');
+    // Another key than a field name is quoted, escaped and cut (issue 33: a whole line of a file was quoted).
+    expect(formatPath(['websites', 0, 'x-'.repeat(30)])).toBe(`websites[0]["${'x-'.repeat(12)}…"]`);
+    expect(formatPath(['\u202Eroot:x'])).toBe('["\\u202eroot:x"]');
     expect(formatPath([])).toBe('');
   });
 });

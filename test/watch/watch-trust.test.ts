@@ -68,7 +68,9 @@ describe('watch --git-pull and a hostile push', () => {
       const status = watch.watcher.status();
       expect(status.config).toEqual({ ok: false, error: expect.stringContaining(refusal) });
       // The last good configuration is still checked, against the pinned server.
-      expect(status.targets.map((target) => [target.target, target.lastCheck?.result])).toEqual([['production', 'success']]);
+      expect(status.targets.map((target) => [target.target, target.lastCheck?.result])).toEqual([
+        ['production', 'success'],
+      ]);
     }
     expect(recorder.connections).toEqual([]);
     const seen = JSON.stringify([watch.lines, watch.watcher.status(), receiver.bodies]);
