@@ -135,7 +135,7 @@ describe('classes against the reference server', () => {
     delete cli.ws.env.SITESYNC_EXIT_CODES;
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json).toMatchObject({ formatVersion: '2.0', hasDrift: true, baseline: { ref: TAG, source: 'default' } });
+    expect(json).toMatchObject({ formatVersion: '2.1', hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
     expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],

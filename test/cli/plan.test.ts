@@ -67,7 +67,7 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       expect(run.err).toBe('');
       expect(run.code).toBe(0);
       const document = JSON.parse(run.out);
-      expect(document).toMatchObject({ formatVersion: '2.0', hasChanges: true, safe: true, target: server.url });
+      expect(document).toMatchObject({ formatVersion: '2.1', hasChanges: true, safe: true, target: server.url });
       expect(document.summary).toEqual({
         create: 19,
         update: 1,

@@ -175,7 +175,7 @@ describe('plan over targets with a baseline', () => {
     expect(run.code).toBe(1);
     const document = JSON.parse(run.out);
     expect(document).toEqual({
-      formatVersion: '2.0',
+      formatVersion: '2.1',
       error: { code: 'config', message: expect.stringMatching(/^--baseline no-such-ref: no such revision/) },
     });
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
