@@ -81,23 +81,13 @@ describe('a file outside the configuration root', () => {
       'shared/more.yaml': 'version: 1\nwebsites:\n  - domain: b.example\n',
     });
     const ws = workspace(fixture.server);
-    const run = await ws.run([
-      'validate',
-      '-f',
-      join(repo.dir, 'config/websites.yaml'),
-      '-f',
-      join(repo.dir, 'shared'),
-    ]);
+    const validate = () =>
+      ws.run(['validate', '-f', join(repo.dir, 'config/websites.yaml'), '-f', join(repo.dir, 'shared')]);
+    const run = await validate();
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain('valid (2 websites');
     symlinkSync(join(outside, 'shadow'), join(repo.dir, 'shared', 'link.yaml'));
-    const linked = await ws.run([
-      'validate',
-      '-f',
-      join(repo.dir, 'config/websites.yaml'),
-      '-f',
-      join(repo.dir, 'shared'),
-    ]);
+    const linked = await validate();
     expect(linked.code).toBe(1);
     expect(linked.out).toContain(
       `shared/link.yaml: is outside the configuration's root ${repo.dir} (the git top level)`,

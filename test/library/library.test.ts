@@ -33,6 +33,21 @@ describe('library API', () => {
     );
   });
 
+  test('a URL of the configuration is used only when pinned: SITESYNC_ALLOWED_ORIGINS or allowedOrigins (issue 33)', async () => {
+    const cwd = tempDirWith('library-pin', {
+      'websites.yaml': `version: 1\napi:\n  url: ${server.url}\nwebsites:\n  - domain: a.example\n`,
+    });
+    const keyOnly = { SITESYNC_API_KEY: server.key };
+    await expect(plan({ cwd, env: keyOnly })).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining(`api.url ${server.url} is not a pinned origin`),
+    });
+    await expect(apply({ cwd, env: keyOnly })).rejects.toThrow('is not a pinned origin');
+    expect(await domainsInDb(server)).toEqual([]);
+    expect((await plan({ cwd, env: keyOnly, allowedOrigins: [server.url] })).url).toBe(server.url);
+    expect((await plan({ cwd, env: { ...keyOnly, SITESYNC_ALLOWED_ORIGINS: server.url } })).url).toBe(server.url);
+  });
+
   test('apply writes the plan, then a plan has nothing to do; a saved plan is admitted and applied', async () => {
     const cwd = tempDirWith('library-apply', { 'websites.yaml': config({ 'a.example': '' }) });
     const applied = await apply({ cwd, env });
