@@ -114,7 +114,7 @@ function pinnedOrigins(input: Pick<ConnectionInput, 'env' | 'allowedOrigins' | '
 }
 
 /** `https://host[:port]` (a trailing slash allowed), or a usage error naming where it was given; '' for a blank entry. */
-export function originOf(entry: string, source: string): string {
+function originOf(entry: string, source: string): string {
   const text = entry.trim();
   if (text === '') return '';
   const url = URL.canParse(text) ? new URL(text) : undefined;

@@ -14,7 +14,6 @@ import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
 export {
-  ALLOWED_ORIGINS_VARIABLE,
   type ConfigUrl,
   type Connection,
   type ConnectionInput,

@@ -2,8 +2,8 @@
  * `api.url` found without parsing: the plain block form that docs/config.md
  * shows (`api:` at the start of a line, then an indented `url:` with a plain
  * or simply quoted value), with trailing slashes dropped, as top-level.ts reads
- * it; one holding `${…}` (an error there) gives undefined. Anything else (a flow mapping,
- * an escape, a block scalar, two different values) gives undefined. A guess
+ * it. Anything else (a `${…}`, which loading refuses, a flow mapping, an
+ * escape, a block scalar, two different values) gives undefined. A guess
  * that the parsed file contradicts costs one listing, never a wrong plan: the
  * engine compares it with the loaded `api.url` (engine/early-listing.ts).
  */

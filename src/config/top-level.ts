@@ -117,7 +117,7 @@ function scoped(manage: unknown): boolean {
   return narrowInclude || (Array.isArray(exclude) && exclude.length > 0);
 }
 
-/** `api.url` with `${VAR}` resolved; http(s) only, and never credentials in it. */
+/** `api.url` as written (never a `${…}`: the URL is pinned outside the repository); http(s) only, never credentials. */
 export function resolveApiUrl(top: TopLevel, problems: ConfigProblem[]): string | undefined {
   const api = top.api;
   if (!api || typeof api.value.url !== 'string') return undefined;
