@@ -16,9 +16,10 @@ import { jsonDocument } from '../model/text.js';
  * 1.2: optional `coverage`; note `ignore_expired` with `field`, `until` and `reason`.
  * 1.3: note `password_kept`.
  * 2.0: the version is a string (a number cannot say 1.10); optional `baseline.fetchedFrom`, `insteadOf`, `noConfiguration`.
- * 2.1: the optional `policies` (what the configuration's policies said of the plan).
+ * 2.1: optional `stored` on an update or delete (the domain as the service stores it).
+ * 2.2: the optional `policies` (what the configuration's policies said of the plan), `attribution`, and `origin`, `liveSince` on changes.
  */
-export const PLAN_FORMAT_VERSION = '2.1';
+export const PLAN_FORMAT_VERSION = '2.2';
 /**
  * `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top).
  * 3.0: the version is a string, the plan inside is a 2.0 plan document.

@@ -9,7 +9,7 @@
  */
 import type { Attribution } from '../model/attribution.js';
 import type { Plan } from '../model/plan.js';
-import { countOf } from '../model/text.js';
+import { countOf, printable } from '../model/text.js';
 import { planDigest } from '../plan/fingerprint.js';
 import { type FieldLine, type PoliciesView, projectPlan, type SiteView } from './projection.js';
 
@@ -134,7 +134,7 @@ function policyLines(view: PoliciesView): string[] {
 /** The lines the apply on merge reads from the pull request's description, in a block to copy. */
 function acknowledgeLines(flags: readonly string[]): string[] {
   if (flags.length === 0) return [];
-  const lines = flags.slice(0, MAX_LISTED).map((flag) => `sitesync-acknowledge: ${flag}`);
+  const lines = flags.slice(0, MAX_LISTED).map((flag) => `sitesync-acknowledge: ${printable(flag)}`);
   const more = flags.length - lines.length;
   const body = lines.join('\n');
   const fence = fenceFor(body);

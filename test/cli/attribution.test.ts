@@ -83,7 +83,7 @@ describe('change attribution', () => {
     );
     const markdown = await ws.run(['plan', '--format', 'markdown']);
     expect(markdown.out).toContain(`· from <code>${cy.slice(0, 7)}</code> Cy Park, 2026-11-03: Favourite c</summary>`);
-  });
+  }, 60_000);
 
   test('an entry moved in its file or to another file keeps the commit that wrote it', async () => {
     const { ws, server } = cli;

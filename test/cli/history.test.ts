@@ -72,7 +72,7 @@ describe('sitesync history', () => {
     expect(text.out).toContain(`${bots.slice(0, 7)} 2026-11-04 Dee Fox: Count bots again\n`);
     expect(text.out).toContain(`    applied: in sitesync-applied (${added.slice(0, 12)})\n`);
     expect(text.out).toContain('    not applied yet\n');
-  });
+  }, 60_000);
 
   test('outside a git work tree, history says what it needs', async () => {
     cli.ws.write('websites.yaml', config('', ''));
