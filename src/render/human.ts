@@ -54,8 +54,9 @@ export function renderHuman(plan: Plan, options: HumanOptions): string {
   for (const site of view.sites) {
     push('');
     push(site.headline, SITE_TONE[site.action]);
-    if (site.origin !== undefined)
-      push(`    ${site.origin.startsWith('live since') ? '' : 'from '}${site.origin}`, 'muted');
+    const origin = site.origin;
+    if (origin !== undefined)
+      push(`    ${origin.commit === undefined ? '' : `from ${origin.commit} `}${origin.text}`, 'muted');
     for (const field of site.fields) push(field.text, FIELD_TONE[field.kind]);
   }
   if (view.safety.length > 0) {

@@ -163,12 +163,12 @@ function siteSection(site: SiteView): string {
 }
 
 /** ` · from <a href="…"><code>a1b2c3d</code></a> Ana Lima, 2026-11-26: subject`, the commit linked when it can be. */
-function originHtml(site: SiteView): string {
-  if (site.origin === undefined) return '';
-  const [commit = '', ...rest] = site.origin.split(' ');
-  if (!/^[0-9a-f]{7}$/.test(commit)) return ` · ${escapeHtml(site.origin)}`;
-  if (site.originUrl === undefined) return ` · from <code>${commit}</code> ${escapeHtml(rest.join(' '))}`;
-  return ` · from <a href="${escapeHtml(site.originUrl)}"><code>${commit}</code></a> ${escapeHtml(rest.join(' '))}`;
+function originHtml({ origin }: SiteView): string {
+  if (origin === undefined) return '';
+  if (origin.commit === undefined) return ` · ${escapeHtml(origin.text)}`;
+  const code = `<code>${origin.commit}</code>`;
+  const commit = origin.url === undefined ? code : `<a href="${escapeHtml(origin.url)}">${code}</a>`;
+  return ` · from ${commit} ${escapeHtml(origin.text)}`;
 }
 
 /** GitHub colours diff blocks by the first character; list entries stay indented under their field. */

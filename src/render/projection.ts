@@ -39,10 +39,17 @@ export interface SiteView {
   domain: string;
   headline: string;
   fields: FieldLine[];
-  /** Who wanted the change (`a1b2c3d Ana Lima, 2026-11-26: Exclude bots on shop`), or when drift was first seen. */
-  origin?: string;
-  /** The origin commit's page (GitHub, GitLab), for Markdown's link. */
-  originUrl?: string;
+  /** Who wanted the change, or when drift was first seen. */
+  origin?: OriginView;
+}
+
+export interface OriginView {
+  /** The short commit id, absent for drift's first sighting and lines not committed yet. */
+  commit?: string;
+  /** `Ana Lima, 2026-11-26: Exclude bots on shop`, `live since 2026-11-20 (watch)`. */
+  text: string;
+  /** The commit's page (GitHub, GitLab), for Markdown's link. */
+  url?: string;
 }
 
 export interface PlanView {
@@ -92,8 +99,7 @@ export function projectPlan(plan: Plan, attribution?: Attribution): PlanView {
       domain: printable(site.domain),
       headline: printable(site.headline),
       fields: site.fields.map(fields),
-      ...(site.origin === undefined ? {} : { origin: printable(site.origin) }),
-      ...(site.originUrl === undefined ? {} : { originUrl: site.originUrl }),
+      ...(site.origin === undefined ? {} : { origin: { ...site.origin, text: printable(site.origin.text) } }),
     })),
     safety: view.safety.map(printable),
     ...(view.policies === undefined
@@ -118,18 +124,21 @@ function withAttribution(view: PlanView, attribution: Attribution | undefined): 
   const sites = view.sites.map((site) => {
     const origin = attribution.origins.get(site.domain);
     const since = attribution.liveSince?.get(site.domain);
-    if (origin !== undefined) {
-      return { ...site, origin: originText(origin), ...(origin.url === undefined ? {} : { originUrl: origin.url }) };
-    }
-    return since === undefined ? site : { ...site, origin: `live since ${since.at.slice(0, 10)} (${since.source})` };
+    if (origin !== undefined) return { ...site, origin: originView(origin) };
+    return since === undefined
+      ? site
+      : { ...site, origin: { text: `live since ${since.at.slice(0, 10)} (${since.source})` } };
   });
   return { ...view, sites, ...(attribution.note === undefined ? {} : { attributionNote: attribution.note }) };
 }
 
-/** `a1b2c3d Ana Lima, 2026-11-26: Exclude bots on shop` */
-export function originText(origin: Origin): string {
-  if (origin.commit === UNCOMMITTED) return 'not committed yet';
-  return `${shortCommit(origin.commit)} ${origin.author}, ${origin.date.slice(0, 10)}: ${origin.subject}`;
+function originView(origin: Origin): OriginView {
+  if (origin.commit === UNCOMMITTED) return { text: 'not committed yet' };
+  return {
+    commit: shortCommit(origin.commit),
+    text: `${origin.author}, ${origin.date.slice(0, 10)}: ${origin.subject}`,
+    ...(origin.url === undefined ? {} : { url: origin.url }),
+  };
 }
 
 function rawView(plan: Plan): PlanView {
