@@ -26,13 +26,9 @@ export interface GitOptions {
   timeoutMs?: number;
 }
 
-export function git(
-  cwd: string,
-  args: readonly string[],
-  options: GitOptions & { input?: string } = {},
-): Promise<GitOutput> {
+export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOutput> {
   return new Promise((resolve) => {
-    const child = execFile(
+    execFile(
       'git',
       args,
       {
@@ -51,9 +47,6 @@ export function git(
         else resolve({ ok: error === null, stdout, stderr: stderr || (error?.message ?? '') });
       },
     );
-    // What a batch command reads (`cat-file --batch`); a git that exits early is answered by the callback.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input ?? '');
   });
 }
 

@@ -106,14 +106,14 @@ export function enginePort(options: EnginePortOptions): WatchPort {
   const sightings = (target: string, checked: CheckResult): Record<string, string> => {
     const seen = firstSeen.get(target) ?? new Map<string, string>();
     firstSeen.set(target, seen);
-    const now = [...checked.sites.drift, ...checked.sites.conflict];
-    for (const domain of seen.keys()) if (!now.includes(domain)) seen.delete(domain);
+    const now = new Map<string, 'drift' | 'conflict'>();
+    for (const kind of ['drift', 'conflict'] as const) for (const domain of checked.sites[kind]) now.set(domain, kind);
+    for (const domain of seen.keys()) if (!now.has(domain)) seen.delete(domain);
     const at = options.now().toISOString();
-    for (const domain of now) {
+    for (const [domain, kind] of now) {
       if (seen.has(domain)) continue;
       seen.set(domain, at);
-      const change = checked.changes.find((each) => each.domain === domain);
-      options.journal?.record({ event: 'drift', target, domain, class: change?.class ?? 'drift', seen: at });
+      options.journal?.record({ event: 'drift', target, domain, class: kind, seen: at });
     }
     return Object.fromEntries(seen);
   };

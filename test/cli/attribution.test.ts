@@ -51,18 +51,14 @@ describe('change attribution', () => {
       'websites.yaml': FIRST.replace('  - domain: a.example\n', '  - domain: a.example\n    privacy: public\n'),
     });
     repo.branch('feature');
+    // websites.yaml at HEAD with one line replaced (git show drops the final newline).
+    const edited = (line: string, by: string) => repo.git('show', 'HEAD:websites.yaml').concat('\n').replace(line, by);
     const cy = commitAs(repo, 'Cy Park', '2026-11-03T12:00:00+00:00', 'Favourite c', {
-      'websites.yaml': repo
-        .git('show', 'HEAD:websites.yaml')
-        .concat('\n')
-        .replace('    email: false\n', '    email: false\n    favorite: true\n'),
+      'websites.yaml': edited('    email: false\n', '    email: false\n    favorite: true\n'),
     });
     repo.checkout('main');
     const dee = commitAs(repo, 'Dee Fox', '2026-10-01T08:00:00-05:00', 'Reports for everyone', {
-      'websites.yaml': repo
-        .git('show', 'HEAD:websites.yaml')
-        .concat('\n')
-        .replace('  exclude_bots: true\n', '  exclude_bots: true\n  email: true\n'),
+      'websites.yaml': edited('  exclude_bots: true\n', '  exclude_bots: true\n  email: true\n'),
     });
     repo.merge('feature', 'Merge feature');
 
