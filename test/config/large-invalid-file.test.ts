@@ -9,14 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig, MAX_LISTED_PROBLEMS } from '../../src/config/index.js';
 import { SitesyncError } from '../../src/model/errors.js';
-import { tempConfigDir } from './helpers.js';
-
-/** websites.yaml of about 4 MB: one website, then `count` unknown top-level keys. */
-export function unknownKeysFile(count = 190_000): string {
-  const lines = ['version: 1', 'websites:', '  - domain: a.example'];
-  for (let i = 0; i < count; i++) lines.push(`unknown_key_${String(i).padStart(6, '0')}: 1`);
-  return `${lines.join('\n')}\n`;
-}
+import { tempConfigDir, unknownKeysFile } from './helpers.js';
 
 /**
  * `loadConfig` on `cwd`, counting the event loop's turns from the moment the
