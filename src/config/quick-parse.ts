@@ -32,14 +32,7 @@ export function* quickParseSteps(text: string, display: string): Generator<void,
   if (/\r(?!\n)/.test(source)) return undefined;
   const plain = yield* readPlainYamlSteps(source);
   if (plain) {
-    let topLevel: KnownOffsets['topLevel'] | undefined;
-    const known = {
-      websiteStarts: plain.websiteStarts,
-      get topLevel() {
-        topLevel ??= topLevelOffsets(source);
-        return topLevel;
-      },
-    };
+    const known = { websiteStarts: plain.websiteStarts, topLevel: topLevelOffsets(source) };
     return { source: quickSource(source, display, known), data: plain.data };
   }
   let events: Event[];
@@ -61,7 +54,7 @@ export function* quickParseSteps(text: string, display: string): Generator<void,
 /** Positions known from the first read: each `websites` entry, each top-level key and its value. */
 interface KnownOffsets {
   websiteStarts: readonly number[];
-  topLevel: ReadonlyMap<string, { key: number; value?: number }>;
+  topLevel: (key: string) => { key: number; value?: number } | undefined;
 }
 
 /**
@@ -97,7 +90,7 @@ function knownOffsets(events: readonly Event[], source: string): KnownOffsets | 
     }
     i = skipNode(events, i);
   }
-  return { websiteStarts: starts, topLevel };
+  return { websiteStarts: starts, topLevel: (name) => topLevel.get(name) };
 }
 
 /**
@@ -151,7 +144,7 @@ function quickSource(text: string, display: string, known: KnownOffsets): Source
     },
     quick: {
       websiteStart: (index) => known.websiteStarts[index],
-      topLevel: (key, at) => known.topLevel.get(key)?.[at],
+      topLevel: (key, at) => known.topLevel(key)?.[at],
       linePos: (offset) => {
         lineStarts ??= lineStartsOf(text);
         return linePos(lineStarts, offset);
