@@ -58,7 +58,7 @@ it('/healthz answers while a reload loads a 4 MB file of unknown keys; the last 
   await watch.run(2);
   const answered = await loading;
   // One answer per pause or two (64 KB each, after reading): before, the parse and checks paused 4 times in all.
-  expect(answered).toBeGreaterThanOrEqual(10);
+  expect(answered, `/healthz answers while parsing`).toBeGreaterThanOrEqual(10);
   const status = JSON.parse((await getText(`${watch.url}/status`)).text);
   expect(status.config).toMatchObject({ ok: false, error: expect.stringContaining('unknown_key_000000') });
   expect(status.targets[0].sites.drift).toEqual(['a.example']); // still checked against the last good one
