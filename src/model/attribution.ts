@@ -23,8 +23,8 @@ export interface Origin {
 export interface LiveSince {
   /** ISO 8601. */
   at: string;
-  /** `watch` (its first check that saw it) or `journal` (a journal line recorded it). */
-  source: 'watch' | 'journal';
+  /** Who saw it: `watch` (its first check that did, read back from its journal). */
+  source: 'watch';
 }
 
 export interface Attribution {
