@@ -189,7 +189,7 @@ describe('policies', () => {
 
   test('a saved plan records the results and the digest; made under other policies, it is refused at apply', async () => {
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(3);
-    const saved = JSON.parse(await readText(join(cli.ws.dir, 'plan.json')));
+    const saved = JSON.parse(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8'));
     expect(saved.policiesDigest).toMatch(/^sha256:/);
     expect(saved.plan.policies.digest).toBe(saved.policiesDigest);
     expect(saved.plan.policies.violations.map((v: { policy: string }) => v.policy)).toEqual([
@@ -214,7 +214,7 @@ describe('policies', () => {
 
   test('a saved plan whose results were edited (and signed again) is refused: apply evaluates the policies again', async () => {
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(3);
-    const saved = parseSavedPlan(await readText(join(cli.ws.dir, 'plan.json')), 'plan.json');
+    const saved = parseSavedPlan(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8'), 'plan.json');
     saved.plan.policies!.violations = [];
     const key = new Secret(cli.server.key);
     cli.ws.write('plan.json', serializeSavedPlan(signSavedPlan(saved, (text) => planSignatureOf(key, text))));
@@ -226,8 +226,3 @@ describe('policies', () => {
     expect(await domainsInDb(cli.server)).toEqual([]);
   });
 });
-
-async function readText(path: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  return readFile(path, 'utf8');
-}
