@@ -152,6 +152,22 @@ websites:
     expect(human.out.match(/this clone is shallow/g)).toHaveLength(1);
   });
 
+  test('a full checkout whose base branch CI fetched at depth 1 (shallow, but joined) is attributed', async () => {
+    const source = gitRepo();
+    commitAs(source, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    source.branch('pr');
+    const bob = commitAs(source, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'Add e', {
+      'websites.yaml': `${FIRST}  - domain: e.example\n`,
+    });
+    const clone = cloneOf(bareOrigin(source), tempDir('full'), { branch: 'pr', full: true });
+    // What ci/plan.sh does before it plans against the base branch.
+    clone.git('fetch', '--quiet', '--no-tags', '--depth=1', 'origin', '+refs/heads/main:refs/remotes/origin/main');
+    expect(clone.git('rev-parse', '--is-shallow-repository').trim()).toBe('true');
+    const ws = workspace(cli.server);
+    const changes = await planJson(ws, ['-f', `${clone.dir}/websites.yaml`, '--baseline', 'origin/main']);
+    expect(changes['e.example']).toMatchObject({ class: 'pending', origin: { commit: bob, author: 'Bob Stone' } });
+  });
+
   test('--no-attribution names no commit', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
