@@ -35,11 +35,23 @@ const MAX_ORDERED = 10_000;
 /** What the blames found, before the plan is known. */
 export interface Blamed {
   /** By file as the loader displays it: its text and blame. */
-  files: Map<string, { lines: string[]; blame: Blame }>;
+  files: Map<string, BlamedFile>;
   /** Commits since the baseline, newest first (0): which of two is the later one. */
   ranks?: Map<string, number>;
   url?: (commit: string) => string | undefined;
   note?: string;
+}
+
+/**
+ * The blames of one run by file and baseline: targets share the root files,
+ * and each file is blamed once whatever the number of targets.
+ */
+export type BlameMemo = Map<string, Promise<BlamedFile | undefined>>;
+
+/** A configuration file's text, by line, and its blame. */
+interface BlamedFile {
+  lines: string[];
+  blame: Blame;
 }
 
 /**
@@ -50,6 +62,7 @@ export async function blameConfiguration(
   state: DesiredState,
   baseline: BaselineRef | undefined,
   context: Pick<EngineContext, 'cwd'>,
+  memo: BlameMemo = new Map(),
 ): Promise<Blamed | undefined> {
   if (state.files.length === 0 || state.files.includes(STDIN_DISPLAY)) return undefined;
   const paths = state.files.map((file) => resolve(context.cwd, file));
@@ -65,16 +78,18 @@ export async function blameConfiguration(
       note: `this clone is shallow and lacks the history${head === undefined ? '' : ` since the baseline ${head.slice(0, 12)}`}, so no change is attributed to a commit (fetch the history: fetch-depth: 0, or git fetch --unshallow)`,
     };
   }
-  const files = new Map<string, { lines: string[]; blame: Blame }>();
+  const files = new Map<string, BlamedFile>();
   await Promise.all(
     state.files.map(async (file, i) => {
       const path = paths[i]!;
-      // Moved lines (-M) and lines moved from another file in the same commit (-C) keep the commit that wrote them.
-      const range = head === undefined ? [] : [`^${head}`];
-      const out = await git(dir, ['blame', '--porcelain', '--no-textconv', '--root', '-M', '-C', ...range, '--', path]);
-      if (!out.ok) return;
-      const text = readText(path);
-      if (text !== undefined) files.set(file, { lines: text.split('\n'), blame: parsePorcelain(out.stdout) });
+      const key = `${path}\0${head ?? ''}`;
+      let blaming = memo.get(key);
+      if (blaming === undefined) {
+        blaming = blameFile(dir, path, head);
+        memo.set(key, blaming);
+      }
+      const blamed = await blaming;
+      if (blamed !== undefined) files.set(file, blamed);
     }),
   );
   const blamed: Blamed = { files };
@@ -86,6 +101,14 @@ export async function blameConfiguration(
   const remote = named.size === 0 ? undefined : await git(dir, ['remote', 'get-url', 'origin']);
   if (remote?.ok) blamed.url = (commit) => commitUrl(remote.stdout.trim(), commit);
   return blamed;
+}
+
+async function blameFile(dir: string, path: string, head: string | undefined): Promise<BlamedFile | undefined> {
+  // Moved lines (-M) and lines moved from another file in the same commit (-C) keep the commit that wrote them.
+  const range = head === undefined ? [] : [`^${head}`];
+  const out = await git(dir, ['blame', '--porcelain', '--no-textconv', '--root', '-M', '-C', ...range, '--', path]);
+  const text = out.ok ? readText(path) : undefined;
+  return text === undefined ? undefined : { lines: text.split('\n'), blame: parsePorcelain(out.stdout) };
 }
 
 /** Commits since the baseline, newest first by history, not by date: dates lie (rebases, clocks, late merges). */

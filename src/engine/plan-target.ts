@@ -16,7 +16,7 @@ import {
   signSavedPlan,
   type WriteOnlySync,
 } from '../plan/index.js';
-import { attribute, blameConfiguration } from './attribution.js';
+import { attribute, type BlameMemo, blameConfiguration } from './attribution.js';
 import { type BaselineAt, type BaselineFlags, baselineFor, loadBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { type EarlyListing, whileListing } from './early-listing.js';
@@ -34,6 +34,8 @@ export interface PlanRequest extends RunRequest, BaselineFlags {
   attribution?: boolean | undefined;
   /** --live-since FILE: a watch journal whose `drift` lines say since when each drifted site differs. */
   liveSince?: string | undefined;
+  /** A run over targets: the blames its targets share (each file blamed once). */
+  blames?: BlameMemo | undefined;
   /** A target's run: the baseline commit, resolved once for every target (undefined: none). */
   baselineAt?: BaselineAt | undefined;
 }
@@ -68,7 +70,7 @@ export async function planTarget(
   const blamed =
     request.attribution === false
       ? Promise.resolve(undefined)
-      : blameConfiguration(state, baseline?.ref, context).catch(() => undefined);
+      : blameConfiguration(state, baseline?.ref, context, request.blames).catch(() => undefined);
   try {
     const { live, policy, plan } = await planSession(session, request, context, {
       syncWriteOnly: request.syncWriteOnly,

@@ -6,6 +6,7 @@
  * matches nothing in any target is refused once all have listed.
  */
 import type { TargetDeclaration } from '../model/desired-state.js';
+import type { BlameMemo } from './attribution.js';
 import { resolveBaseline } from './baseline.js';
 import type { EngineContext } from './context.js';
 import { PatternsAcrossTargets } from './patterns-across-targets.js';
@@ -42,6 +43,7 @@ export async function planTargets(
   const { syncWriteOnly } = request;
   const span = await spanDomains(request, chosen, syncWriteOnly === false ? [] : syncWriteOnly.sites, context);
   const only = PatternsAcrossTargets.only(request.only, chosen, span, names.only);
+  const blames: BlameMemo = new Map();
   const work = async (target: TargetDeclaration) => {
     const targetRequest: PlanRequest = {
       ...targetOptions(request, target, context.cwd),
@@ -49,6 +51,7 @@ export async function planTargets(
       // Planning writes nothing: no target waits; the run refuses a typo once all have listed.
       ...(only && { onlyAcrossTargets: only.hookFor(target.name, false) }),
       baselineAt,
+      blames,
     };
     try {
       return await planTarget(targetRequest, options.started(target));
