@@ -7,24 +7,13 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commitAs, gitRepo } from '../helpers/git-repo.js';
-import { useTargetServers } from '../helpers/targets.js';
+import { targetsConfig, useTargetServers } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
 
 const fixture = useTargetServers({ staging: { quirks: undefined }, production: { quirks: undefined } });
 
-const rootConfig = () => `version: 1
-targets:
-  - name: staging
-    url: ${fixture.staging.url}
-    key_env: SITESYNC_STAGING_KEY
-    files: [staging.yaml]
-  - name: production
-    url: ${fixture.production.url}
-    key_env: SITESYNC_PRODUCTION_KEY
-    files: [production.yaml]
-websites:
-  - domain: shared.example
-`;
+/** Each target with a file of its own (`staging.yaml`…); `websites.yaml`'s site is in both. */
+const rootConfig = () => targetsConfig(fixture, ['staging', 'production'], ['shared.example'], { ownFiles: true });
 
 const traced = process.env.GIT_TRACE;
 afterEach(() => {

@@ -4,25 +4,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { keyVariable, useTargetServers } from '../helpers/targets.js';
+import { keyVariable, targetsConfig, useTargetServers } from '../helpers/targets.js';
 import { runDriftCheck } from './drift-check-script.js';
 
 describe('examples/cron/drift-check.sh with targets', () => {
   const fixture = useTargetServers({ staging: {}, production: {} });
 
-  const configuration = () =>
-    [
-      'version: 1',
-      'targets:',
-      ...(['staging', 'production'] as const).flatMap((name) => [
-        `  - name: ${name}`,
-        `    url: ${fixture[name].url}`,
-        `    key_env: ${keyVariable(name)}`,
-      ]),
-      'websites:',
-      '  - domain: cron-a.example',
-      '',
-    ].join('\n');
+  const configuration = () => targetsConfig(fixture, ['staging', 'production'], ['cron-a.example']);
 
   test('SITESYNC_KEY_DIR gives each target its key from a file named after its variable', async () => {
     const { ws } = fixture;

@@ -70,6 +70,32 @@ export function keyVariable(name: string): string {
   return `SITESYNC_${name.toUpperCase().replace(/-/g, '_')}_KEY`;
 }
 
+/**
+ * websites.yaml declaring each named target at its server (its key in
+ * keyVariable's variable; with `ownFiles`, its own `NAME.yaml` too) and the
+ * websites every target shares.
+ */
+export function targetsConfig<N extends string>(
+  servers: Readonly<Record<N, { url: string }>>,
+  names: readonly N[],
+  domains: readonly string[],
+  options: { ownFiles?: boolean } = {},
+): string {
+  return [
+    'version: 1',
+    'targets:',
+    ...names.flatMap((name) => [
+      `  - name: ${name}`,
+      `    url: ${servers[name].url}`,
+      `    key_env: ${keyVariable(name)}`,
+      ...(options.ownFiles === true ? [`    files: [${name}.yaml]`] : []),
+    ]),
+    'websites:',
+    ...domains.map((domain) => `  - domain: ${domain}`),
+    '',
+  ].join('\n');
+}
+
 /** SITESYNC_ALLOWED_ORIGINS pinning these servers: what the operator of a job sets. */
 export function allowedOrigins(servers: readonly { url: string }[]): string {
   return servers.map((server) => new URL(server.url).origin).join(',');
