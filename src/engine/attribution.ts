@@ -97,8 +97,11 @@ export async function blameConfiguration(
   const named = new Set<string>();
   for (const { blame } of files.values())
     for (const [commit, about] of blame.commits) if (!about.boundary && commit !== UNCOMMITTED) named.add(commit);
-  if (named.size > 1) blamed.ranks = await historyOrder(dir, head);
-  const remote = named.size === 0 ? undefined : await git(dir, ['remote', 'get-url', 'origin']);
+  const [ranks, remote] = await Promise.all([
+    named.size > 1 ? historyOrder(dir, head) : undefined,
+    named.size === 0 ? undefined : git(dir, ['remote', 'get-url', 'origin']),
+  ]);
+  if (ranks !== undefined) blamed.ranks = ranks;
   if (remote?.ok) blamed.url = (commit) => commitUrl(remote.stdout.trim(), commit);
   return blamed;
 }
