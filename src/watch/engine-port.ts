@@ -16,7 +16,7 @@ import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
 import { type LoadedTarget, loadTargets, type TargetSource } from './load-targets.js';
-import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort } from './port.js';
+import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
 export interface EnginePortOptions extends TargetSource {
   /** The request budget per service, requests a minute (every request: listings, writes, retries). */
@@ -142,7 +142,15 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       }
       // The previous load's secrets are no longer held (the same values, loaded again, still are).
       for (const was of previous) releaseSecrets({ state: was.target.state, connection: was.connection });
-      return { ok: true, targets: targets.map(({ target }) => target.name), changed };
+      return {
+        ok: true,
+        targets: targets.map(({ target, connection }) => ({
+          name: target.name,
+          service: new URL(connection.url).origin,
+          checkable: true,
+        })),
+        changed,
+      };
     },
 
     async check(name, signal): Promise<CheckResult> {
@@ -151,7 +159,8 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const policy = policyFromConfig(state.policy, { today: options.now().toISOString().slice(0, 10) });
       const live = await entry.api.listWebsites({ signal });
       const result = planSites(state.websites, live, policy, baseline);
-      entry.last = { plan: result, liveCount: live.length };
+      // Only what a heal needs, only when healing: the listing itself is dropped here.
+      if (options.heals) entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
       return classify(
         result,
@@ -161,7 +170,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       );
     },
 
-    async heal(name, chosen, signal): Promise<HealResult[]> {
+    async heal(name, chosen, signal, mayWrite): Promise<HealResult[]> {
       const entry = get(name);
       const last = entry.last;
       if (last === undefined) throw new Error('nothing checked yet');
@@ -176,7 +185,9 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const desired = new Map(entry.target.state.websites.map((site) => [site.domain, site]));
       const journal = options.journal;
       journal?.record({ event: 'begin', target: name, mode: 'self-heal', total: subset.changes.length });
-      const applied = await applyPlan(subset, desired, entry.api, {
+      const ids = new Map(subset.changes.map((change) => [change.id ?? 0, change.domain]));
+      const guarded = mayWrite === undefined ? undefined : guardedWrites(entry.api, mayWrite, ids);
+      const applied = await applyPlan(subset, desired, guarded?.api ?? entry.api, {
         parallelism: 1,
         signal,
         liveCount: last.liveCount,
@@ -184,12 +195,15 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       });
       journal?.record({ event: 'end', target: name, mode: 'self-heal', counts: applied.counts });
       entry.last = undefined; // healed from this plan once: the next check plans again
-      return applied.changes.map((change) => ({
-        domain: change.domain,
-        action: change.action,
-        result: change.outcome,
-        ...(change.reason !== undefined && { reason: change.reason }),
-      }));
+      return applied.changes.map((change) =>
+        guarded?.refused.has(change.domain)
+          ? { ...pick(change), result: 'skipped', reason: NOT_OURS }
+          : {
+              ...pick(change),
+              result: change.outcome,
+              ...(change.reason !== undefined && { reason: change.reason }),
+            },
+      );
     },
 
     async close() {
@@ -199,4 +213,48 @@ export function enginePort(options: EnginePortOptions): WatchPort {
   };
 }
 
-const pick = (change: WatchedChange) => ({ domain: change.domain, action: change.action });
+const pick = (change: Pick<WatchedChange, 'domain' | 'action'>) => ({ domain: change.domain, action: change.action });
+
+const NOT_OURS = 'this replica no longer holds the target';
+
+/**
+ * The client with every write asking `mayWrite` first: a refused write is
+ * never sent (apply records it failed; the heal reports it skipped), and
+ * neither is any after it.
+ */
+function guardedWrites(
+  api: WebsitesApi,
+  mayWrite: WriteGuard,
+  domainOf: ReadonlyMap<number, string>,
+): { api: WebsitesApi; refused: Set<string> } {
+  const refused = new Set<string>();
+  let lost = false;
+  const ask = async (domain: string) => {
+    lost ||= !(await mayWrite());
+    if (!lost) return;
+    refused.add(domain);
+    throw new Error(NOT_OURS);
+  };
+  const writes: Partial<WebsitesApi> = {
+    createWebsite: async (desired, options) => {
+      await ask(desired.domain);
+      return api.createWebsite(desired, options);
+    },
+    updateWebsite: async (id, update, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.updateWebsite(id, update, options);
+    },
+    deleteWebsite: async (id, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.deleteWebsite(id, options);
+    },
+  };
+  const guarded = new Proxy(api, {
+    get(target, property, receiver) {
+      if (property in writes) return writes[property as keyof typeof writes];
+      const value = Reflect.get(target, property, receiver === guarded ? target : receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { api: guarded, refused };
+}
