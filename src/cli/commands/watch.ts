@@ -32,7 +32,10 @@ export function registerWatch(program: Command, context: CommandContext): void {
       new Option('--budget <n/min>', 'requests a minute per service, retries included').default(WATCH_DEFAULTS.budget),
     )
     .addOption(
-      new Option('--concurrency <n>', `checks at once, each on another service (default ${WATCH_DEFAULTS.concurrency})`),
+      new Option(
+        '--concurrency <n>',
+        `checks at once, each on another service (default ${WATCH_DEFAULTS.concurrency})`,
+      ),
     )
     .addOption(new Option('--metrics-addr <host:port>', 'serve /metrics, /healthz, /readyz and /status here'))
     .addOption(repeatable('--webhook-env <name>', 'environment variable holding a webhook URL (repeatable)'))
