@@ -10,12 +10,11 @@ import { type Connection, createClient, RateLimiter, resolveConnection, type Web
 import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
-import { releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
-import { type LoadedTarget, loadTargets, type TargetSource } from './load-targets.js';
+import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
 import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
 export interface EnginePortOptions extends TargetSource {
@@ -53,9 +52,9 @@ interface Open {
 
 export function enginePort(options: EnginePortOptions): WatchPort {
   const open = new Map<string, Open>();
+  const loader = new TargetLoader();
   /** One limiter per service (URL origin), with the limit it was made for. */
   const limiters = new Map<string, { limit: number; limiter: RateLimiter }>();
-  let digest: string | undefined;
 
   /**
    * The budget of each service: --budget, or lower when a target on it declares a
@@ -104,52 +103,66 @@ export function enginePort(options: EnginePortOptions): WatchPort {
 
   return {
     async reload(signal) {
-      let targets: Resolved[];
+      let loaded: Awaited<ReturnType<TargetLoader['load']>>;
       try {
         await options.beforeReload?.(signal);
-        targets = (await loadTargets(options)).map((target) => ({
-          target,
-          // The key is read here: a missing one is a configuration error, not a failing check.
-          connection: resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection }),
-        }));
+        loaded = await loader.load(options);
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }
-      const next = targets.map(({ target }) => target.digest).join(',');
-      const changed = next !== digest;
-      digest = next;
+      const targets: Resolved[] = [];
+      const errors = new Map<string, string>();
+      for (const each of loaded.targets) {
+        if (each.error !== undefined) errors.set(each.name, each.error);
+        if (each.loaded === undefined) continue;
+        try {
+          // The key is read here: a missing one is this target's configuration error, not a failing check.
+          const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...each.loaded.connection });
+          targets.push({ target: each.loaded, connection });
+        } catch (error) {
+          errors.set(each.name, error instanceof Error ? error.message : String(error));
+        }
+      }
+      const resolved = new Map(targets.map((each) => [each.target.name, each]));
       const newLimiters = updateLimiters(targets);
-      const previous = [...open.values()];
       for (const [name, was] of open) {
-        const fresh = targets.find(({ target }) => target.name === name);
+        const fresh = resolved.get(name);
+        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // kept as it was
+        if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
         const moved =
           fresh === undefined ||
           fresh.target.connectionKey !== was.target.connectionKey ||
           fresh.connection.keyId !== was.connection.keyId || // the key file or variable now holds another key
           newLimiters.has(new URL(was.api.url).origin);
+        if (fresh !== undefined) was.connection.apiKey.release(); // the same key, read again, is still held
         if (moved) {
+          if (fresh === undefined) releasePasswords(was.target.state);
           await was.api.close();
           open.delete(name);
         }
       }
-      for (const resolved of targets) {
-        const was = open.get(resolved.target.name);
-        const { target, connection } = resolved;
+      for (const each of targets) {
+        const was = open.get(each.target.name);
+        const { target, connection } = each;
         open.set(
           target.name,
-          was === undefined ? { target, connection, api: clientFor(resolved) } : { ...was, target, connection },
+          was === undefined ? { target, connection, api: clientFor(each) } : { ...was, target, connection },
         );
       }
-      // The previous load's secrets are no longer held (the same values, loaded again, still are).
-      for (const was of previous) releaseSecrets({ state: was.target.state, connection: was.connection });
       return {
         ok: true,
-        targets: targets.map(({ target, connection }) => ({
-          name: target.name,
-          service: new URL(connection.url).origin,
-          checkable: true,
-        })),
-        changed,
+        targets: loaded.targets.map((each) => {
+          const entry = open.get(each.name);
+          const error = errors.get(each.name);
+          return {
+            name: each.name,
+            service: serviceOf(entry?.connection.url ?? each.url),
+            checkable: entry !== undefined,
+            ...(error !== undefined && { error }),
+          };
+        }),
+        reloaded: loaded.targets.filter((each) => each.reloaded).map((each) => each.name),
+        changed: loaded.changed,
       };
     },
 
@@ -211,6 +224,19 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       open.clear();
     },
   };
+}
+
+/** The origin of a URL, or the text itself when it is not one (a target that never loaded). */
+function serviceOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url ?? '';
+  }
+}
+
+function releasePasswords(state: LoadedTarget['state']): void {
+  for (const site of state.websites) site.password?.release();
 }
 
 const pick = (change: Pick<WatchedChange, 'domain' | 'action'>) => ({ domain: change.domain, action: change.action });

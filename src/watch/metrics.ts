@@ -22,6 +22,8 @@ export interface WatchMetrics {
   skipped(target: string): void;
   /** Whether the target's own files validate now (1) or it runs on its last good state (0). */
   configValid(target: string, valid: boolean): void;
+  /** The target's files were read and validated again (something feeding it changed). */
+  configLoaded(target: string): void;
   request(target: string, status: number | string, count?: number): void;
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
   /** The text exposition format, for GET /metrics. */
@@ -36,6 +38,7 @@ const nothing: WatchMetrics = {
   failed: () => {},
   skipped: () => {},
   configValid: () => {},
+  configLoaded: () => {},
   request: () => {},
   healed: () => {},
   text: async () => '',

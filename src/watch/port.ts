@@ -52,7 +52,15 @@ export interface WatchedTarget {
 }
 
 /** The configuration as last loaded: the targets to watch, or the reason it is not valid. */
-export type Loaded = { ok: true; targets: WatchedTarget[]; changed: boolean } | { ok: false; error: string };
+export type Loaded =
+  | {
+      ok: true;
+      targets: WatchedTarget[];
+      /** The targets whose files were read and validated again this time (the others kept their state). */
+      reloaded: string[];
+      changed: boolean;
+    }
+  | { ok: false; error: string };
 
 /** Asked before each write of a heal: false stops the heal there (the write is skipped). */
 export type WriteGuard = () => Promise<boolean>;

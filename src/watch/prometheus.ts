@@ -18,6 +18,7 @@ export class PrometheusMetrics implements WatchMetrics {
   readonly #requests: Counter<'target' | 'status'>;
   readonly #healed: Counter<'target' | 'action' | 'result'>;
   readonly #configValid: Gauge<'target'>;
+  readonly #configLoads: Counter<'target'>;
   readonly #known = new Set<string>();
   /** The statuses each target's request counter has a series for. */
   readonly #statuses = new Map<string, Set<string>>();
@@ -68,6 +69,12 @@ export class PrometheusMetrics implements WatchMetrics {
       labelNames: ['target'],
       registers,
     });
+    this.#configLoads = new Counter({
+      name: 'sitesync_target_config_loads_total',
+      help: "Times a target's files were read and validated (only when a file feeding it changed).",
+      labelNames: ['target'],
+      registers,
+    });
   }
 
   know(target: string): void {
@@ -80,6 +87,7 @@ export class PrometheusMetrics implements WatchMetrics {
     for (const status of ['200', '429', 'error']) this.request(target, status, 0);
     this.#duration.zero({ target });
     this.#configValid.set({ target }, 1);
+    this.#configLoads.inc({ target }, 0);
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.inc({ target, action, result }, 0);
   }
@@ -91,6 +99,7 @@ export class PrometheusMetrics implements WatchMetrics {
     for (const result of CHECK_RESULTS) this.#checks.remove({ target, result });
     this.#duration.remove({ target });
     this.#configValid.remove({ target });
+    this.#configLoads.remove({ target });
     for (const status of this.#statuses.get(target) ?? []) this.#requests.remove({ target, status });
     this.#statuses.delete(target);
     for (const action of HEAL_ACTIONS)
@@ -119,6 +128,11 @@ export class PrometheusMetrics implements WatchMetrics {
   configValid(target: string, valid: boolean): void {
     this.know(target);
     this.#configValid.set({ target }, valid ? 1 : 0);
+  }
+
+  configLoaded(target: string): void {
+    this.know(target);
+    this.#configLoads.inc({ target });
   }
 
   request(target: string, status: number | string, count = 1): void {

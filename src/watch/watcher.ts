@@ -234,6 +234,7 @@ export class Watcher {
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
+    for (const name of loaded.reloaded) metrics.configLoaded(name);
     for (const target of loaded.targets) {
       metrics.know(target.name);
       const state = this.#targets.get(target.name) ?? newTargetState(target.service);
