@@ -127,6 +127,23 @@ export function webhooksOf(names: readonly string[], env: Readonly<Record<string
   });
 }
 
+/** `--coordination-env NAME`: the variable must hold a postgres:// URL (it holds a password: only NAME is shown). */
+export function coordinationOf(
+  name: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { url: string } | undefined {
+  if (name === undefined) return undefined;
+  const url = env[name];
+  if (url === undefined || url === '')
+    throw new SitesyncError('usage', `--coordination-env ${name}: the variable is not set`);
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new SitesyncError(
+      'usage',
+      `--coordination-env ${name}: the variable does not hold a PostgreSQL URL (postgres://…)`,
+    );
+  return { url };
+}
+
 export function metricsAddressOf(text: string | undefined): { host: string; port: number } | undefined {
   if (text === undefined) return undefined;
   const address = parseAddress(text);
@@ -147,6 +164,7 @@ export interface WatchFlags {
   concurrency?: string;
   metricsAddr?: string;
   webhookEnv?: string[];
+  coordinationEnv?: string;
   renotify: string;
   selfHeal?: string;
   maxHeal?: string;
@@ -204,6 +222,7 @@ export function watchSettings(
     heal,
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),
     metricsAddress: metricsAddressOf(flags.metricsAddr),
+    coordination: coordinationOf(flags.coordinationEnv, where.env),
     log,
     debug: flags.logLevel === 'debug',
     beforeReload: pull,

@@ -19,6 +19,8 @@ export interface TargetState {
   lastSuccess?: number;
   lastResult?: CheckResult;
   heal: { failures: number; stopped: boolean; last: HealResult[] };
+  /** Just taken from another replica: its next check only looks (no heal) until one has succeeded here. */
+  takenOver?: boolean;
 }
 
 export interface TargetStatus {

@@ -15,6 +15,8 @@ import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
 import { CheckGate } from './check-gate.js';
+import type { Claim, Coordination } from './coordination/port.js';
+import { singleProcess } from './coordination/single.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
@@ -36,6 +38,8 @@ export interface WatchOptions {
   /** Checks at once (each on a different service); default DEFAULT_CONCURRENCY. */
   concurrency?: number | undefined;
   heal?: HealPolicy | undefined;
+  /** Which targets this process checks and may write, and where alert state lives (default: all, in memory). */
+  coordination?: Coordination | undefined;
   metrics: WatchMetrics;
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
@@ -46,6 +50,9 @@ export interface WatchStatus {
   ready: boolean;
   cycles: number;
   config: { ok: boolean; error?: string };
+  /** This replica among the others (`single` without coordination) and how many targets it holds. */
+  coordination: { replica: string; replicas: number; owned: number };
+  /** The targets this process holds and checks. */
   targets: TargetStatus[];
 }
 
@@ -61,6 +68,10 @@ export class Watcher {
   /** Aborted by a second `stop`: the step in flight is cut short too. */
   readonly #hard = new AbortController();
   readonly #step: StepContext;
+  readonly #coordination: Coordination;
+  #claim: Claim = { owned: new Set(), taken: new Set(), replicas: 0 };
+  /** The targets the last reload read again (counted once this process knows which are its own). */
+  #reloaded: string[] = [];
   #wake = new AbortController();
   #reloadAsked = false;
   #asleep = false;
@@ -76,7 +87,8 @@ export class Watcher {
 
   constructor(options: WatchOptions) {
     this.#options = options;
-    this.#alerts = new Alerts(options.renotifyMs);
+    this.#coordination = options.coordination ?? singleProcess();
+    this.#alerts = new Alerts(options.renotifyMs, this.#coordination.alerts);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.#step = {
       port: options.port,
@@ -85,7 +97,7 @@ export class Watcher {
       metrics: options.metrics,
       log: options.log,
       heal: options.heal,
-      alert: async (target, kind, condition) => this.#alert(target, kind, condition),
+      alert: (target, kind, condition) => this.#alert(target, kind, condition),
       hard: this.#hard.signal,
       stopping: this.#stopping.signal,
     };
@@ -105,6 +117,7 @@ export class Watcher {
         const started = clock.now();
         this.#nextCycle = started + intervalMs;
         await this.#reload();
+        await this.#claimTargets();
         if (await this.#pass(started)) this.#passes++;
         else this.#nextCycle = clock.now();
       }
@@ -147,7 +160,12 @@ export class Watcher {
       ready: this.ready,
       cycles: this.#cycles,
       config: this.#configError === undefined ? { ok: true } : { ok: false, error: this.#configError },
-      targets: this.#order.map(({ name, service }) =>
+      coordination: {
+        replica: this.#coordination.id,
+        replicas: this.#claim.replicas,
+        owned: this.#claim.owned.size,
+      },
+      targets: this.#owned().map(({ name, service }) =>
         targetStatus(
           name,
           this.#targets.get(name) ?? newTargetState(service),
@@ -161,7 +179,7 @@ export class Watcher {
   /** Starts each target's check at its slot; false when a stop or reload cut the cycle short. */
   async #pass(started: number): Promise<boolean> {
     const { intervalMs, log, metrics } = this.#options;
-    const targets = this.#order.filter((target) => target.checkable);
+    const targets = this.#owned().filter((target) => target.checkable);
     const checks: Promise<void>[] = [];
     let whole = true;
     for (const [index, target] of targets.entries()) {
@@ -186,13 +204,54 @@ export class Watcher {
     const step = this.#gate
       .run(
         target.service,
-        () => checkAndHeal(this.#step, target.name, state, { mayHeal: true }),
+        () =>
+          checkAndHeal(this.#step, target.name, state, {
+            mayHeal: !state.takenOver,
+            mayWrite: () => this.#coordination.holds(target.name),
+          }),
         () => this.#stopping.signal.aborted,
       )
       .then(() => undefined)
       .finally(() => this.#inFlight.delete(target.name));
     this.#inFlight.set(target.name, step);
     return step;
+  }
+
+  /** The targets of the configuration this process holds, in declaration order. */
+  #owned(): WatchedTarget[] {
+    return this.#order.filter((target) => this.#claim.owned.has(target.name));
+  }
+
+  /**
+   * This cycle's share of the targets (all of them without coordination). A
+   * target just taken from another replica is checked before it is healed:
+   * its first check here only looks, so a write the previous owner had in
+   * flight has landed before a plan here is made.
+   */
+  async #claimTargets(): Promise<void> {
+    const { log, metrics } = this.#options;
+    const before = this.#claim;
+    const claim = await this.#coordination.claim(this.#order.map((target) => target.name));
+    this.#claim = claim;
+    for (const name of before.owned) if (!claim.owned.has(name)) metrics.forget(name);
+    for (const name of claim.owned) {
+      metrics.know(name);
+      metrics.configValid(name, this.#targets.get(name)?.configError === undefined);
+    }
+    for (const name of this.#reloaded.splice(0)) if (claim.owned.has(name)) metrics.configLoaded(name);
+    for (const name of claim.taken) {
+      const state = this.#targets.get(name);
+      if (state !== undefined) state.takenOver = true;
+    }
+    const given = [...before.owned].filter((name) => !claim.owned.has(name)).length;
+    if (claim.taken.size > 0 || given > 0 || claim.replicas !== before.replicas)
+      log('info', 'targets claimed', {
+        replica: this.#coordination.id,
+        replicas: claim.replicas,
+        owned: claim.owned.size,
+        taken: claim.taken.size,
+        given,
+      });
   }
 
   /** Waits until `time` on the clock; false when woken early (stop or reload). */
@@ -234,9 +293,8 @@ export class Watcher {
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
-    for (const name of loaded.reloaded) metrics.configLoaded(name);
+    this.#reloaded = loaded.reloaded;
     for (const target of loaded.targets) {
-      metrics.know(target.name);
       const state = this.#targets.get(target.name) ?? newTargetState(target.service);
       state.service = target.service;
       this.#targets.set(target.name, state);
@@ -246,11 +304,10 @@ export class Watcher {
 
   /** A target's own configuration: valid again, or invalid (logged once, marked in /status and a metric). */
   #configOf(target: WatchedTarget, state: TargetState, at: number): void {
-    const { log, metrics } = this.#options;
+    const { log } = this.#options;
     if (target.error === undefined) {
       if (state.configError !== undefined) log('info', 'target configuration valid again', { target: target.name });
       delete state.configError;
-      metrics.configValid(target.name, true);
       return;
     }
     if (state.configError?.error !== target.error) {
@@ -258,11 +315,10 @@ export class Watcher {
       log('error', `target configuration invalid: ${keeping}`, { target: target.name, error: target.error });
       state.configError = { error: target.error, since: state.configError?.since ?? at };
     }
-    metrics.configValid(target.name, false);
   }
 
-  #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): void {
-    const document = this.#alerts.update(target, kind, condition, this.#options.now());
+  async #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): Promise<void> {
+    const document = await this.#alerts.update(target, kind, condition, this.#options.now());
     if (document === undefined) return;
     this.#options.log('info', `alert ${document.status}`, { target, alert: kind, reminder: document.reminder });
     this.#options.notify(document);

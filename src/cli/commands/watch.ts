@@ -40,6 +40,12 @@ export function registerWatch(program: Command, context: CommandContext): void {
     .addOption(new Option('--metrics-addr <host:port>', 'serve /metrics, /healthz, /readyz and /status here'))
     .addOption(repeatable('--webhook-env <name>', 'environment variable holding a webhook URL (repeatable)'))
     .addOption(
+      new Option(
+        '--coordination-env <name>',
+        'environment variable holding a PostgreSQL URL: replicas share the targets',
+      ),
+    )
+    .addOption(
       new Option('--renotify <duration>', 'repeat an alert that persists this long').default(WATCH_DEFAULTS.renotify),
     )
     .addOption(new Option('--self-heal <classes>', 'apply changes of these classes: drift, pending or all'))
