@@ -62,6 +62,8 @@ export interface Fleet {
   throttled: number;
   /** Makes `sites` of an installation public (privacy 0), out of band; returns their domains. */
   drift(installation: number, sites: readonly number[]): Promise<string[]>;
+  /** Makes them private again (as seeded), out of band: the drift is gone without a heal. */
+  restore(installation: number, sites: readonly number[]): Promise<void>;
   /**
    * Sites written more than once since their last drift: each drift is one
    * change, healed by one write (a create counts on its domain).
@@ -122,6 +124,14 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   });
   await app.ready();
 
+  /** Sets a seeded site's privacy through the store; returns its id. */
+  const setPrivacy = async (installation: number, site: number, privacy: number): Promise<number> => {
+    const id = firstIds[installation]! + site; // seeded in order, one statement per installation
+    if ((await store.updateWebsite(accounts[installation]!.id, id, { privacy }, new Date())) === undefined)
+      throw new Error(`no site ${domain(installation, site)}`);
+    return id;
+  };
+
   const listeners: Server[] = [];
   const installations: Installation[] = [];
   for (const [index, account] of accounts.entries()) {
@@ -145,18 +155,18 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       return throttled;
     },
     async drift(installation, sites) {
-      const account = accounts[installation]!;
       const domains: string[] = [];
       for (const site of sites) {
         const name = domain(installation, site);
-        const id = firstIds[installation]! + site; // seeded in order, one statement per installation
-        if ((await store.updateWebsite(account.id, id, { privacy: 0 }, new Date())) === undefined)
-          throw new Error(`no site ${name}`);
+        const id = await setPrivacy(installation, site, 0);
         idsToDomain.set(`${installation}:${id}`, name);
         driftedAt.set(`${installation}:${name}`, clock());
         domains.push(name);
       }
       return domains;
+    },
+    async restore(installation, sites) {
+      for (const site of sites) await setPrivacy(installation, site, 1);
     },
     doubleWrites() {
       const counts = new Map<string, number>();

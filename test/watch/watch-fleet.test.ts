@@ -5,36 +5,14 @@
  * some shows within one interval and is healed with exactly one write per
  * site; the simulator's own window per client never answers 429.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Fleet, startFleet } from '../../bench/fleet/simulator.js';
+import { startFleet } from '../../bench/fleet/simulator.js';
 import { tempDir } from '../helpers/temp.js';
-import { MINUTE, useCleanups, watchClock, watchInProcess } from './support.js';
+import { fleetConfig, MINUTE, useCleanups, watchClock, watchInProcess } from './support.js';
 
 const INSTALLATIONS = 12;
 const SITES = 120;
 const cleanups = useCleanups();
-
-/** websites.yaml declaring one target per installation, each with its own file of its sites. */
-function fleetConfig(fleet: Fleet, dir: string, sites: number): Record<string, string> {
-  const env: Record<string, string> = {};
-  const declared: string[] = [];
-  for (const installation of fleet.installations) {
-    const name = `t${installation.index}`;
-    env[`KEY_${installation.index}`] = installation.key;
-    declared.push(
-      `  - { name: ${name}, url: "${installation.url}", key_env: KEY_${installation.index}, files: [${name}.yaml] }`,
-    );
-    const domains = Array.from({ length: sites }, (_, site) => `  - domain: ${fleet.domain(installation.index, site)}`);
-    writeFileSync(join(dir, `${name}.yaml`), `version: 1\nwebsites:\n${domains.join('\n')}\n`);
-  }
-  writeFileSync(
-    join(dir, 'websites.yaml'),
-    `version: 1\ndefaults:\n  privacy: private\ntargets:\n${declared.join('\n')}\n`,
-  );
-  return env;
-}
 
 describe('watch over a fleet of installations', () => {
   it('checks every installation once a cycle, side by side, and heals drift with one write per site', async () => {
