@@ -109,7 +109,7 @@ describe('PostgreSQL coordination of watch replicas', () => {
     cleanups.push(() => fleet.close());
     const dir = tempDir('watch-replicas');
     const env = fleetConfig(fleet, dir, 3);
-    const replicas = [];
+    const replicas: Awaited<ReturnType<typeof watchInProcess>>[] = [];
     for (const name of ['a', 'b', 'c']) {
       const watch = await watchInProcess({
         source: { files: [], targets: [], cwd: dir, env, insecureHttp: false, heals: false },
@@ -126,7 +126,7 @@ describe('PostgreSQL coordination of watch replicas', () => {
     // Two cycles each to join and settle (a replica gives up what another wins at its own next cycle).
     for (const cycles of [1, 2]) for (const watch of replicas) await watch.run(cycles);
     const before = fleet.listings.map((starts) => starts.length);
-    const checked = (watch: (typeof replicas)[number]) =>
+    const checked = (watch: (typeof replicas)[number]): string[] =>
       watch.lines.filter((line) => line.msg === 'checked').map((line) => String(line.target));
     const seen = replicas.map((watch) => checked(watch).length);
     await Promise.all(replicas.map((watch) => watch.run(3))); // one cycle, side by side
