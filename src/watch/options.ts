@@ -131,8 +131,12 @@ export function webhooksOf(names: readonly string[], env: Readonly<Record<string
 export function coordinationOf(
   name: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
-): { url: string } | undefined {
-  if (name === undefined) return undefined;
+  replica?: string,
+): { url: string; replica?: string } | undefined {
+  if (name === undefined) {
+    if (replica !== undefined) throw new SitesyncError('usage', '--replica-name needs --coordination-env');
+    return undefined;
+  }
   const url = env[name];
   if (url === undefined || url === '')
     throw new SitesyncError('usage', `--coordination-env ${name}: the variable is not set`);
@@ -141,7 +145,7 @@ export function coordinationOf(
       'usage',
       `--coordination-env ${name}: the variable does not hold a PostgreSQL URL (postgres://…)`,
     );
-  return { url };
+  return { url, ...(replica !== undefined && { replica }) };
 }
 
 export function metricsAddressOf(text: string | undefined): { host: string; port: number } | undefined {
@@ -165,6 +169,7 @@ export interface WatchFlags {
   metricsAddr?: string;
   webhookEnv?: string[];
   coordinationEnv?: string;
+  replicaName?: string;
   renotify: string;
   selfHeal?: string;
   maxHeal?: string;
@@ -222,7 +227,7 @@ export function watchSettings(
     heal,
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),
     metricsAddress: metricsAddressOf(flags.metricsAddr),
-    coordination: coordinationOf(flags.coordinationEnv, where.env),
+    coordination: coordinationOf(flags.coordinationEnv, where.env, flags.replicaName),
     log,
     debug: flags.logLevel === 'debug',
     beforeReload: pull,

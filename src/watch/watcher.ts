@@ -9,7 +9,8 @@
  * compares everything again, so a restart (even after kill -9) converges.
  *
  * Stopping (`stop`, SIGTERM) starts nothing new and lets the checks in flight
- * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now.
+ * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now
+ * whose checks all start at once (an operator asking to check now means all).
  */
 import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
@@ -74,6 +75,8 @@ export class Watcher {
   #reloaded: string[] = [];
   #wake = new AbortController();
   #reloadAsked = false;
+  /** SIGHUP asked for the next cycle: its checks start at once, not spread over the interval. */
+  #hurry = false;
   #asleep = false;
   #order: WatchedTarget[] = [];
   #configError: string | undefined;
@@ -118,7 +121,9 @@ export class Watcher {
         this.#nextCycle = started + intervalMs;
         await this.#reload();
         await this.#claimTargets();
-        if (await this.#pass(started)) this.#passes++;
+        const spread = !this.#hurry;
+        this.#hurry = false;
+        if (await this.#pass(started, spread)) this.#passes++;
         else this.#nextCycle = clock.now();
       }
     } finally {
@@ -135,9 +140,10 @@ export class Watcher {
     this.#wake.abort();
   }
 
-  /** SIGHUP: reload the configuration and start a cycle now. */
+  /** SIGHUP: reload the configuration and start a cycle now, checking every target at once (within --concurrency). */
   reload(): void {
     this.#reloadAsked = true;
+    this.#hurry = true;
     this.#wake.abort();
   }
 
@@ -177,13 +183,14 @@ export class Watcher {
   }
 
   /** Starts each target's check at its slot; false when a stop or reload cut the cycle short. */
-  async #pass(started: number): Promise<boolean> {
+  async #pass(started: number, spread: boolean): Promise<boolean> {
     const { intervalMs, log, metrics } = this.#options;
     const targets = this.#owned().filter((target) => target.checkable);
     const checks: Promise<void>[] = [];
     let whole = true;
     for (const [index, target] of targets.entries()) {
-      whole = await this.#sleepUntil(started + (index * intervalMs) / targets.length);
+      if (spread) whole = await this.#sleepUntil(started + (index * intervalMs) / targets.length);
+      else whole = !this.#stopping.signal.aborted && !this.#reloadAsked;
       if (!whole) break;
       if (this.#inFlight.has(target.name)) {
         metrics.skipped(target.name);

@@ -46,6 +46,9 @@ export function registerWatch(program: Command, context: CommandContext): void {
       ),
     )
     .addOption(
+      new Option('--replica-name <name>', 'this replica among the others (default: host, pid and a random part)'),
+    )
+    .addOption(
       new Option('--renotify <duration>', 'repeat an alert that persists this long').default(WATCH_DEFAULTS.renotify),
     )
     .addOption(new Option('--self-heal <classes>', 'apply changes of these classes: drift, pending or all'))
