@@ -200,7 +200,10 @@ export class Watcher {
       checks.push(this.#start(target));
     }
     void Promise.all(checks).then(() => {
-      if (whole) this.#cycles++;
+      if (!whole) return;
+      this.#cycles++;
+      const seconds = (this.#options.clock.now() - started) / 1000;
+      log('info', 'cycle checked', { cycle: this.#cycles, checks: checks.length, seconds });
     });
     return whole;
   }

@@ -4,12 +4,9 @@
  * server on the manual clock, the largest number of requests in any window,
  * and `sitesync watch` started in-process on a manual clock.
  */
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { Fleet } from '../../bench/fleet/simulator.js';
 import type { Clock } from '../../src/api/clock.js';
 import type { WebsitesApi } from '../../src/api/index.js';
 import type { AlertDocument } from '../../src/watch/alerts.js';
@@ -196,22 +193,4 @@ export async function getText(url: string): Promise<{ status: number; text: stri
   return { status: response.status, text: await response.text() };
 }
 
-/** websites.yaml declaring one target per installation, each with its own file of its sites. */
-export function fleetConfig(fleet: Fleet, dir: string, sites: number): Record<string, string> {
-  const env: Record<string, string> = {};
-  const declared: string[] = [];
-  for (const installation of fleet.installations) {
-    const name = `t${installation.index}`;
-    env[`KEY_${installation.index}`] = installation.key;
-    declared.push(
-      `  - { name: ${name}, url: "${installation.url}", key_env: KEY_${installation.index}, files: [${name}.yaml] }`,
-    );
-    const domains = Array.from({ length: sites }, (_, site) => `  - domain: ${fleet.domain(installation.index, site)}`);
-    writeFileSync(join(dir, `${name}.yaml`), `version: 1\nwebsites:\n${domains.join('\n')}\n`);
-  }
-  writeFileSync(
-    join(dir, 'websites.yaml'),
-    `version: 1\ndefaults:\n  privacy: private\ntargets:\n${declared.join('\n')}\n`,
-  );
-  return env;
-}
+export { fleetConfig } from '../../bench/fleet/config.js';
