@@ -21,7 +21,7 @@ import { loadDesiredState } from './engine/prepare.js';
 import { type OptionNames, type RunRequest, runRequest } from './engine/request.js';
 import type { ConfigProblem, DesiredState } from './model/desired-state.js';
 import { SitesyncError } from './model/errors.js';
-import { isValidGlob } from './model/glob.js';
+import { canonicalGlob, isValidGlob } from './model/glob.js';
 import type { Plan } from './model/plan.js';
 import { parsePlanFile, parseWriteOnlySync, serializeSavedPlan } from './plan/index.js';
 
@@ -31,6 +31,12 @@ export interface ConnectOptions {
   url?: string;
   /** A file holding the API key; default: the SITESYNC_API_KEY variable. */
   apiKeyFile?: string;
+  /**
+   * Origins (`https://host[:port]`) a URL in the configuration (`api.url`, a
+   * target's `url`) may name, besides SITESYNC_URL's and those in
+   * SITESYNC_ALLOWED_ORIGINS: a key is never sent where only a file says.
+   */
+  allowedOrigins?: string[];
   /** Allow a plain http:// URL that is not loopback. */
   insecureHttp?: boolean;
   /** Requests per minute (default 60; 0: no limit). */
@@ -224,6 +230,7 @@ function connection(options: ConnectOptions & Pick<CallOptions, 'logLevel'>): Pa
     names: OPTION_NAMES,
     url: options.url,
     apiKeyFile: options.apiKeyFile,
+    allowedOrigins: options.allowedOrigins,
     insecureHttp: options.insecureHttp === true,
     rateLimit: options.rateLimit,
     timeout: options.timeout,
@@ -280,7 +287,9 @@ function planResult(planned: PlannedTarget): PlanResult {
 }
 
 function globs(option: string, values: readonly string[] | undefined): string[] {
-  const bad = (values ?? []).find((glob) => !isValidGlob(glob));
+  const written = values ?? [];
+  const canonical = written.map(canonicalGlob);
+  const bad = written.find((_, index) => !isValidGlob(canonical[index] as string));
   if (bad !== undefined) throw new SitesyncError('usage', `${option}: ${JSON.stringify(bad)} is not a domain glob`);
-  return [...(values ?? [])];
+  return canonical;
 }
