@@ -11,13 +11,12 @@ import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { changesBreakingPolicies, policyNames, withPolicies } from '../engine/policies.js';
-import { releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
-import { type LoadedTarget, loadTargets, type TargetSource } from './load-targets.js';
-import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort } from './port.js';
+import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
+import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
 export interface EnginePortOptions extends TargetSource {
   /** The request budget per service, requests a minute (every request: listings, writes, retries). */
@@ -54,9 +53,9 @@ interface Open {
 
 export function enginePort(options: EnginePortOptions): WatchPort {
   const open = new Map<string, Open>();
+  const loader = new TargetLoader();
   /** One limiter per service (URL origin), with the limit it was made for. */
   const limiters = new Map<string, { limit: number; limiter: RateLimiter }>();
-  let digest: string | undefined;
 
   /**
    * The budget of each service: --budget, or lower when a target on it declares a
@@ -126,45 +125,68 @@ export function enginePort(options: EnginePortOptions): WatchPort {
 
   return {
     async reload(signal) {
-      let targets: Resolved[];
+      let loaded: Awaited<ReturnType<TargetLoader['load']>>;
       try {
         await options.beforeReload?.(signal);
-        targets = (await loadTargets(options, signal)).map((target) => ({
-          target,
-          // The key is read here: a missing one is a configuration error, not a failing check.
-          connection: resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection }),
-        }));
+        loaded = await loader.load(options, signal);
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }
-      const next = targets.map(({ target }) => target.digest).join(',');
-      const changed = next !== digest;
-      digest = next;
+      const targets: Resolved[] = [];
+      const errors = new Map<string, string>();
+      try {
+        for (const each of loaded.targets) {
+          if (each.error !== undefined) errors.set(each.name, each.error);
+          if (each.loaded === undefined) continue;
+          // The key is read and the URL checked against the pinned origins here: a missing key or an
+          // origin nobody pinned is the configuration's error (the last good one stays), not a failing check.
+          const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...each.loaded.connection });
+          targets.push({ target: each.loaded, connection });
+        }
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
+      }
+      const resolved = new Map(targets.map((each) => [each.target.name, each]));
       const newLimiters = updateLimiters(targets);
-      const previous = [...open.values()];
       for (const [name, was] of open) {
-        const fresh = targets.find(({ target }) => target.name === name);
+        const fresh = resolved.get(name);
+        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // no good state yet
+        if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
         const moved =
           fresh === undefined ||
           fresh.target.connectionKey !== was.target.connectionKey ||
           fresh.connection.keyId !== was.connection.keyId || // the key file or variable now holds another key
           newLimiters.has(new URL(was.api.url).origin);
+        if (fresh !== undefined) was.connection.apiKey.release(); // the same key, read again, is still held
         if (moved) {
+          if (fresh === undefined) releasePasswords(was.target.state);
           await was.api.close();
           open.delete(name);
         }
       }
-      for (const resolved of targets) {
-        const was = open.get(resolved.target.name);
-        const { target, connection } = resolved;
+      for (const each of targets) {
+        const was = open.get(each.target.name);
+        const { target, connection } = each;
         open.set(
           target.name,
-          was === undefined ? { target, connection, api: clientFor(resolved) } : { ...was, target, connection },
+          was === undefined ? { target, connection, api: clientFor(each) } : { ...was, target, connection },
         );
       }
-      // The previous load's secrets are no longer held (the same values, loaded again, still are).
-      for (const was of previous) releaseSecrets({ state: was.target.state, connection: was.connection });
-      return { ok: true, targets: targets.map(({ target }) => target.name), changed };
+      return {
+        ok: true,
+        targets: loaded.targets.map((each) => {
+          const entry = open.get(each.name);
+          const error = errors.get(each.name);
+          return {
+            name: each.name,
+            service: serviceOf(entry?.connection.url ?? each.url),
+            checkable: entry !== undefined,
+            ...(error !== undefined && { error }),
+          };
+        }),
+        reloaded: loaded.targets.filter((each) => each.reloaded).map((each) => each.name),
+        changed: loaded.changed,
+      };
     },
 
     async check(name, signal): Promise<CheckResult> {
@@ -174,7 +196,8 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const live = await entry.api.listWebsites({ signal });
       const target = entry.target.declared ? name : undefined;
       const result = withPolicies(planSites(state.websites, live, policy, baseline), state, policy, target);
-      entry.last = { plan: result, liveCount: live.length };
+      // Only what a heal needs, only when healing: the listing itself is dropped here.
+      if (options.heals) entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
       const classified = classify(
         result,
@@ -193,7 +216,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       return { ...checked, policies };
     },
 
-    async heal(name, asked, signal): Promise<HealResult[]> {
+    async heal(name, asked, signal, mayWrite): Promise<HealResult[]> {
       let chosen = asked;
       const entry = get(name);
       const last = entry.last;
@@ -220,7 +243,9 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const desired = new Map(entry.target.state.websites.map((site) => [site.domain, site]));
       const journal = options.journal;
       journal?.record({ event: 'begin', target: name, mode: 'self-heal', total: subset.changes.length });
-      const applied = await applyPlan(subset, desired, entry.api, {
+      const ids = new Map(subset.changes.map((change) => [change.id ?? 0, change.domain]));
+      const guarded = mayWrite === undefined ? undefined : guardedWrites(entry.api, mayWrite, ids);
+      const applied = await applyPlan(subset, desired, guarded?.api ?? entry.api, {
         parallelism: 1,
         signal,
         liveCount: last.liveCount,
@@ -230,12 +255,16 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       entry.last = undefined; // healed from this plan once: the next check plans again
       return [
         ...refused,
-        ...applied.changes.map((change) => ({
-          domain: change.domain,
-          action: change.action,
-          result: change.outcome,
-          ...(change.reason !== undefined && { reason: change.reason }),
-        })),
+        ...applied.changes.map(
+          (change): HealResult =>
+            guarded?.refused.has(change.domain)
+              ? { ...pick(change), result: 'skipped', reason: NOT_OURS }
+              : {
+                  ...pick(change),
+                  result: change.outcome,
+                  ...(change.reason !== undefined && { reason: change.reason }),
+                },
+        ),
       ];
     },
 
@@ -246,4 +275,61 @@ export function enginePort(options: EnginePortOptions): WatchPort {
   };
 }
 
-const pick = (change: WatchedChange) => ({ domain: change.domain, action: change.action });
+/** The origin of a URL, or the text itself when it is not one (a target that never loaded). */
+function serviceOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url ?? '';
+  }
+}
+
+function releasePasswords(state: LoadedTarget['state']): void {
+  for (const site of state.websites) site.password?.release();
+}
+
+const pick = (change: Pick<WatchedChange, 'domain' | 'action'>) => ({ domain: change.domain, action: change.action });
+
+const NOT_OURS = 'this replica no longer holds the target';
+
+/**
+ * The client with every write asking `mayWrite` first: a refused write is
+ * never sent (apply records it failed; the heal reports it skipped), and
+ * neither is any after it.
+ */
+function guardedWrites(
+  api: WebsitesApi,
+  mayWrite: WriteGuard,
+  domainOf: ReadonlyMap<number, string>,
+): { api: WebsitesApi; refused: Set<string> } {
+  const refused = new Set<string>();
+  let lost = false;
+  const ask = async (domain: string) => {
+    lost ||= !(await mayWrite());
+    if (!lost) return;
+    refused.add(domain);
+    throw new Error(NOT_OURS);
+  };
+  const writes: Partial<WebsitesApi> = {
+    createWebsite: async (desired, options) => {
+      await ask(desired.domain);
+      return api.createWebsite(desired, options);
+    },
+    updateWebsite: async (id, update, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.updateWebsite(id, update, options);
+    },
+    deleteWebsite: async (id, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.deleteWebsite(id, options);
+    },
+  };
+  const guarded = new Proxy(api, {
+    get(target, property, receiver) {
+      if (property in writes) return writes[property as keyof typeof writes];
+      const value = Reflect.get(target, property, receiver === guarded ? target : receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { api: guarded, refused };
+}

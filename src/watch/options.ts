@@ -14,6 +14,7 @@ import { HEAL_MODES, type HealMode, type HealPolicy } from './heal-policy.js';
 import type { WatchSettings } from './index.js';
 import type { Logger } from './log.js';
 import { parseAddress } from './status-server.js';
+import { DEFAULT_CONCURRENCY } from './watcher.js';
 import type { Webhook } from './webhooks.js';
 import { parseWindow } from './window.js';
 
@@ -23,6 +24,7 @@ export const WATCH_DEFAULTS = {
   /** A third of the service's 60 requests a minute: plan, apply and people keep the rest. */
   budget: '20/min',
   renotify: '24h',
+  concurrency: DEFAULT_CONCURRENCY,
   maxHeal: 5,
   healFailures: 3,
 } as const;
@@ -125,6 +127,27 @@ export function webhooksOf(names: readonly string[], env: Readonly<Record<string
   });
 }
 
+/** `--coordination-env NAME`: the variable must hold a postgres:// URL (it holds a password: only NAME is shown). */
+export function coordinationOf(
+  name: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  replica?: string,
+): { url: string; replica?: string } | undefined {
+  if (name === undefined) {
+    if (replica !== undefined) throw new SitesyncError('usage', '--replica-name needs --coordination-env');
+    return undefined;
+  }
+  const url = env[name];
+  if (url === undefined || url === '')
+    throw new SitesyncError('usage', `--coordination-env ${name}: the variable is not set`);
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new SitesyncError(
+      'usage',
+      `--coordination-env ${name}: the variable does not hold a PostgreSQL URL (postgres://…)`,
+    );
+  return { url, ...(replica !== undefined && { replica }) };
+}
+
 export function metricsAddressOf(text: string | undefined): { host: string; port: number } | undefined {
   if (text === undefined) return undefined;
   const address = parseAddress(text);
@@ -142,8 +165,11 @@ export interface WatchFlags {
   insecureHttp?: boolean;
   interval: string;
   budget: string;
+  concurrency?: string;
   metricsAddr?: string;
   webhookEnv?: string[];
+  coordinationEnv?: string;
+  replicaName?: string;
   renotify: string;
   selfHeal?: string;
   maxHeal?: string;
@@ -196,10 +222,12 @@ export function watchSettings(
     },
     intervalMs: durationOption('--interval', flags.interval, 1_000),
     budgetPerMinute: budgetOption(flags.budget),
+    concurrency: whole('--concurrency', flags.concurrency, WATCH_DEFAULTS.concurrency, 1),
     renotifyMs: durationOption('--renotify', flags.renotify, 60_000),
     heal,
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),
     metricsAddress: metricsAddressOf(flags.metricsAddr),
+    coordination: coordinationOf(flags.coordinationEnv, where.env, flags.replicaName),
     log,
     debug: flags.logLevel === 'debug',
     beforeReload: pull,
