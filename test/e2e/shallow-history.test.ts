@@ -93,4 +93,22 @@ describe('a depth-1 clone with out-of-order commit dates classifies as a full cl
     expect(fromFull?.err).toMatch(/is behind the applied commit sitesync-applied/);
     expect(fromShallow).toEqual(fromFull);
   }, 90_000);
+
+  it('a shallow clone that cannot be deepened is refused, never guessed', async () => {
+    const author = gitRepo(cli.ws.dir);
+    author.commit('base', {}, at('10:00'));
+    const origin = bareOrigin(author);
+    await apply();
+    push(author, `refs/tags/${TAG}`);
+    author.commit('later', { 'notes.txt': 'x\n' }, at('11:00'));
+    push(author, 'main');
+    const ci = cloneWith(cli, origin, {});
+    ci.clone.git('fetch', '--quiet', '--depth=1', 'origin', `refs/tags/${TAG}:refs/tags/${TAG}`);
+    ci.clone.git('remote', 'remove', 'origin');
+    const refused = await ci.ws.run(['plan']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      /^error: cannot tell whether [0-9a-f]{12} and [0-9a-f]{12} descend from each other: this clone is shallow and deepening it from origin failed \('origin' does not appear to be a git repository\); fetch the whole history \(git fetch --unshallow origin, or fetch-depth: 0\) and run again\n$/,
+    );
+  }, 90_000);
 });
