@@ -48,7 +48,7 @@ export async function loadMetrics(required: boolean): Promise<WatchMetrics> {
     if (!required) return nothing;
     throw new SitesyncError(
       'usage',
-      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional',
+      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: install it beside sitesync (npm install --save-dev prom-client@15)',
     );
   }
 }
