@@ -16,6 +16,7 @@ const POSTGRES_CONTRACT = [
   'test/server/input-edges.test.ts',
   'test/server/hostile-bodies.test.ts',
   'test/server/path-spelling.test.ts',
+  'test/server/odd-methods.test.ts',
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',
   'test/server/quirks-v31.test.ts',

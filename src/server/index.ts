@@ -6,6 +6,7 @@
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
+import { checkSocketOptions, listen } from './http/listen.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
 import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
@@ -40,6 +41,11 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 = any free port. */
   port?: number;
+  /**
+   * A Unix socket to listen on instead of host and port (created 0600): only whoever can open
+   * the file reaches the server, as a proxy on the same machine. Needs `publicUrl`.
+   */
+  socket?: string;
   /** SQLite path (default ./sitesync.db; ':memory:' for tests), or a postgres:// URL. */
   db?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
@@ -130,6 +136,7 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Checked before the store is opened: a mistyped address must not create a database file first.
   const trust = options.trustProxy ?? false;
+  if (options.socket !== undefined) checkSocketOptions(options.trustProxy, options.publicUrl);
   const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {
@@ -165,19 +172,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
-    const host = options.host ?? '127.0.0.1';
     let metricsListener: MetricsListener | undefined;
     if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    let url: string;
     try {
-      await app.listen({ host, port: options.port ?? 8080 });
+      url = await listen(app, options);
     } catch (error) {
       await metricsListener?.close();
       throw error;
     }
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
-    const urlHost = host.includes(':') ? `[${host}]` : host;
-    const url = `http://${urlHost}:${port}`;
     baseUrl ||= url;
     return {
       url,

@@ -114,6 +114,25 @@ describe('serve migrate-data', () => {
     expect(account.err).not.toContain(PASSWORD);
   });
 
+  it('carries the revoked keys along: a key revoked on SQLite is not provisioned again on PostgreSQL (issue 33, item 7)', async () => {
+    await sqliteState();
+    const listed = (await cli('accounts', 'list', '--db', file)).out;
+    const provisionedId = / (\d+) +migr… .*provisioned$/m.exec(listed)?.[1];
+    expect((await cli('accounts', 'revoke-key', provisionedId!, '--db', file)).code).toBe(0);
+    const migrated = await cli('migrate-data', '--from', file, '--to', database.url);
+    expect(migrated.code, migrated.err).toBe(0);
+    expect(migrated.err).toContain(
+      'copied 2 account(s), 1 key(s) and 2 website(s), ids kept (with 1 revoked key(s), still refused)',
+    );
+    const server = await startServer({ port: 0, db: database.url, keys: [PROVISIONED], throttlePerMinute: 0 });
+    try {
+      expect(server.provisioning.refused).toHaveLength(1);
+      expect((await request(server.url, 'GET', '/api/v1/websites', { key: PROVISIONED })).status).toBe(401);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a target that is not empty unless --replace, in one line', async () => {
     await sqliteState();
     expect((await cli('migrate-data', '--from', file, '--to', database.url)).code).toBe(0);

@@ -4,7 +4,7 @@
  * 408, 413, 415, 431, 500, 503), all in the `{message, status}` shape. Fastify's
  * own schema validation is not used: messages must match the real service.
  */
-import { STATUS_CODES } from 'node:http';
+import { METHODS, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ServerMetrics } from '../metrics/series.js';
@@ -48,11 +48,25 @@ export interface AppOptions {
   metrics?: ServerMetrics;
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The methods any route serves; every other one node's parser accepts is answered 405 (or 404), never read. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * Every method node accepts becomes routable (so a route answers it 405) and bodiless for
+ * fastify: its body is never parsed, and fastify's own check that QUERY carries a Content-Type
+ * (an error we would answer 500) never runs. CONNECT never reaches a request handler.
+ */
+function routeEveryMethod(app: FastifyInstance): void {
+  for (const method of METHODS) {
+    if (!SERVED_METHODS.has(method) && method !== 'CONNECT') {
+      app.addHttpMethod(method, { hasBody: false, overrideExisting: true });
+    }
+  }
+}
 
 /** Laravel's 405 for the methods a path does not support (quirks mode: its router answers OPTIONS). */
 function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[], mode: ServerMode) {
-  const others = ALL_METHODS.filter((method) => !supported.includes(method));
+  const others = app.supportedMethods.filter((method) => !supported.includes(method));
   const route = url.replace(/^\//, '').replace(':id', '{id}');
   app.route({
     method: others,
@@ -148,6 +162,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
+  routeEveryMethod(app);
   const observed = options.metrics && instrumentApp(app, options.metrics);
   if (options.mode === 'normal') registerBodyParsers(app);
   else registerQuirksBodyParsers(app);
@@ -214,6 +229,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
   registerWebsiteRoutes(app, options);
   const routes: [string, string[]][] = [
+    ['/health', ['GET', 'HEAD']],
+    ['/ready', ['GET', 'HEAD']],
+    [OPENAPI_PATH, ['GET', 'HEAD']],
     [COLLECTION, ['GET', 'HEAD', 'POST']],
     [ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']],
   ];

@@ -25,6 +25,11 @@ const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
 /** An integer column's range (PostgreSQL's `integer`, the real service's too): larger would overflow there. */
 const INT32: [number, number] = [-(2 ** 31), 2 ** 31 - 1];
 const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+/** NUL (PostgreSQL's text cannot hold it) and UTF-16 surrogates without their pair (no character at all). */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
+/** Text no backend stores as sent: refused on write, found nowhere by a search. */
+export const isUnstorable = (text: string) => UNSTORABLE.test(text);
 
 export const MESSAGES = {
   passwordRequired: 'The password field is required when privacy is 2.',
@@ -94,8 +99,17 @@ class Checker {
   }
 
   text(field: string, value: unknown): string | null | undefined {
+    if (typeof value === 'string' && isUnstorable(value)) return this.unstorable(field);
     if (value === null || typeof value === 'string') return value;
     return this.fail(field, `The ${field.replace(/_/g, ' ')} field must be a string.`);
+  }
+
+  /** The same 422 on every backend, in both modes (the deployed service's MariaDB would store them). */
+  unstorable(field: string): undefined {
+    return this.fail(
+      field,
+      `The ${field.replace(/_/g, ' ')} field must not contain NUL characters or unpaired surrogates.`,
+    );
   }
 
   password(value: unknown): string | null | undefined {
@@ -120,6 +134,7 @@ class Checker {
     if (quirks) value = quirksDomainValue(value);
     if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
+    if (isUnstorable(value)) return this.unstorable('domain');
     const domain = serviceNormalizeDomain(value);
     const tooLong = `The domain field must not be greater than ${LIMITS.domain} characters.`;
     if (quirks) {

@@ -20,7 +20,14 @@ import { parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
 import { assertFitsColumns } from './quirks-validation.js';
-import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
+import {
+  isUnstorable,
+  MESSAGES,
+  missingPassword,
+  type ValidatedValues,
+  validateStore,
+  validateUpdate,
+} from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
 export const ITEM = '/api/v1/websites/:id';
@@ -67,7 +74,10 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
   app.get(COLLECTION, async (request, reply) => {
     const { id } = authenticatedAccount(request);
     const list = parseListQuery(request.query as Record<string, unknown>, mode);
-    const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
+    // No stored domain holds a NUL or a lone surrogate (and PostgreSQL cannot even compare one).
+    const { json, count, total } = isUnstorable(list.query.search?.text ?? '')
+      ? { json: '[]', count: 0, total: 0 }
+      : await store.listWebsites({ accountId: id, ...list.query }, shape);
     const path = `${baseUrl()}${COLLECTION}`;
     const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
     const quirksPage = mode === 'phpanalytics-v31' ? { perPageAsText: true } : {};

@@ -14,6 +14,17 @@ export function parseListenAddress(text: string): { host: string; port: number }
   return { host: (match[1] ?? match[2])!, port };
 }
 
+/** The metrics listener could not listen (its port in use, say): not the API's address, so named apart. */
+export class MetricsListenError extends Error {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
+    super(`cannot serve metrics on ${address}: ${reason}`);
+    this.name = 'MetricsListenError';
+  }
+}
+
 export interface MetricsListener {
   url: string;
   close(): Promise<void>;
@@ -36,9 +47,11 @@ export async function listenForMetrics(registry: Registry, address: string): Pro
     );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(new MetricsListenError(address, error.code ?? error.message));
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

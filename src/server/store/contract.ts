@@ -168,12 +168,20 @@ export interface AccountStore {
    * revoked key fails on the next request. `keyHash` echoes the digest looked up.
    */
   findKey(keyHash: string): Promise<{ account: Account; keyId: number; keyHash: string } | undefined>;
-  /** False when no such key. */
+  /**
+   * False when no such key. The digest is remembered (`wasRevoked`), so provisioning never
+   * brings the key back (a leaked key stays revoked across restarts).
+   */
   revokeKey(keyId: number): Promise<boolean>;
-  /** Revokes every key of the account but one; returns how many. */
+  /** Revokes every key of the account but one (a rotation), remembered like `revokeKey`; returns how many. */
   revokeOtherKeys(accountId: number, keepKeyId: number): Promise<number>;
-  /** Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. */
+  /**
+   * Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. Not
+   * remembered: a key left out of SITESYNC_SERVE_KEYS comes back when it is listed again.
+   */
   revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
+  /** Whether this key was revoked by `revokeKey` or `revokeOtherKeys`. */
+  wasRevoked(keyHash: string): Promise<boolean>;
 }
 
 /** Cheap readings for the metrics (kept counters and pool state, never a scan of websites). */

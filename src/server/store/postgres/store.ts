@@ -109,6 +109,18 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
     return (await pool.query({ text, values })).rows as T[];
   }
 
+  /** Deletes the keys matching `where` and remembers their digests (provisioning never brings them back): one statement. */
+  async function revokeAndRemember(where: string, values: unknown[]): Promise<number> {
+    const [row] = await rows<{ count: number }>(
+      `WITH gone AS (DELETE FROM api_keys WHERE ${where} RETURNING key_hash),
+        remembered AS (INSERT INTO revoked_keys (key_hash, revoked_at) SELECT key_hash, $1 FROM gone
+          ON CONFLICT (key_hash) DO NOTHING)
+       SELECT count(*)::int AS count FROM gone`,
+      [serviceTimestamp(new Date()), ...values],
+    );
+    return row!.count;
+  }
+
   const getWebsite = async (accountId: number, id: number) =>
     (
       await rows<WebsiteRecord>(`SELECT ${RECORD_COLUMNS} FROM websites WHERE account_id = $1 AND id = $2`, [
@@ -259,11 +271,13 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
         return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
       },
       async revokeKey(keyId) {
-        return (await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId])).rowCount! > 0;
+        return (await revokeAndRemember('id = $2', [keyId])) > 0;
       },
       async revokeOtherKeys(accountId, keepKeyId) {
-        return (await pool.query('DELETE FROM api_keys WHERE account_id = $1 AND id <> $2', [accountId, keepKeyId]))
-          .rowCount!;
+        return revokeAndRemember('account_id = $2 AND id <> $3', [accountId, keepKeyId]);
+      },
+      async wasRevoked(keyHash) {
+        return (await rows('SELECT 1 FROM revoked_keys WHERE key_hash = $1', [pepper(keyHash)])).length > 0;
       },
       async revokeProvisionedKeysExcept(keyHashes) {
         const result = await pool.query(

@@ -97,6 +97,18 @@ export const MIGRATIONS: readonly Migration[] = [
         END;
       `),
   },
+  {
+    version: 6,
+    description: 'digests of keys revoked by hand or by a rotation, never provisioned again',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE revoked_keys (
+          id INTEGER PRIMARY KEY,
+          key_hash TEXT NOT NULL UNIQUE,
+          revoked_at TEXT NOT NULL
+        );
+      `),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

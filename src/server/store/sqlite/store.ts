@@ -143,7 +143,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     accounts: db.prepare(`SELECT ${ACCOUNT_COLUMNS}, website_count AS websiteCount FROM accounts ORDER BY id`),
     keys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`),
     revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    // Remembered first: provisioning must never bring a revoked key back.
+    rememberKey: db.prepare(
+      'INSERT OR IGNORE INTO revoked_keys (key_hash, revoked_at) SELECT key_hash, ? FROM api_keys WHERE id = ?',
+    ),
+    rememberOtherKeys: db.prepare(
+      `INSERT OR IGNORE INTO revoked_keys (key_hash, revoked_at)
+       SELECT key_hash, ? FROM api_keys WHERE account_id = ? AND id <> ?`,
+    ),
     revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
+    wasRevoked: db.prepare('SELECT 1 FROM revoked_keys WHERE key_hash = ?').pluck(),
     provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
     // Accounts are few; websites are counted by the triggers, never scanned.
     stats: db.prepare('SELECT count(*) AS accounts, coalesce(sum(website_count), 0) AS websites FROM accounts'),
@@ -314,8 +323,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         }),
       );
     },
-    revokeKey: (keyId) => statements.revokeKey.run(keyId).changes > 0,
-    revokeOtherKeys: (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
+    revokeKey: db.transaction((keyId: number) => {
+      statements.rememberKey.run(serviceTimestamp(new Date()), keyId);
+      return statements.revokeKey.run(keyId).changes > 0;
+    }),
+    revokeOtherKeys: db.transaction((accountId: number, keepKeyId: number) => {
+      statements.rememberOtherKeys.run(serviceTimestamp(new Date()), accountId, keepKeyId);
+      return statements.revokeOtherKeys.run(accountId, keepKeyId).changes;
+    }),
+    wasRevoked: (keyHash) => statements.wasRevoked.get(pepper(keyHash)) !== undefined,
     revokeProvisionedKeysExcept: (keyHashes) => {
       const keep = new Set(keyHashes.map(pepper));
       const stale = (statements.provisionedKeys.all() as { id: number; keyHash: string }[]).filter(
