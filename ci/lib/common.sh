@@ -17,6 +17,13 @@ summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 output=${GITHUB_OUTPUT:-sitesync.env}
 tool() { node "$here/lib/plan-tool.mjs" "$@"; }
 
+# A warning or an error line for the job log: a workflow command (an annotation) on
+# GitHub, plain `warning: …` elsewhere (GitLab prints `::warning::` as it is).
+# Usage: annotate warning|error MESSAGE
+annotate() {
+  if [ "${GITHUB_ACTIONS:-}" = true ]; then echo "::$1::$2"; else echo "$1: $2"; fi
+}
+
 # The applied tag, shallowly, when the remote has it (a shallow clone has no tags).
 fetch_tag() {
   git fetch --quiet --no-tags --depth=1 origin "+refs/tags/$tag:refs/tags/$tag" 2> /dev/null || true
@@ -45,6 +52,10 @@ push_tag() {
 run_sitesync() {
   local out=$1 err=$2
   shift 2
+  if [ -z "${SITESYNC:-}" ]; then
+    echo "sitesync: SITESYNC is not set: the install step did not run or failed (see it above)" >&2
+    exit 1
+  fi
   set +e
   "$SITESYNC" "$@" > "$out" 2> "$err"
   code=$?

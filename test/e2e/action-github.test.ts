@@ -29,7 +29,7 @@ beforeAll(async () => {
   api = await startGithubStandIn(REPOSITORY);
   packed = await packedCli('action-github');
   toolCache = tempDir('tool-cache');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await api?.close();
   await server?.close();

@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await startTestServer();
   gitlab = await startGitlabStandIn('7');
   packed = await packedCli('component-gitlab');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await gitlab?.close();
   await server?.close();
