@@ -53,6 +53,8 @@ export function notStartedLine(domains: readonly string[]): string {
 
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
+  // "0s" reads as "took no time" (issue 38): a run under half a second says so.
+  if (seconds === 0) return 'under 1s';
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${seconds % 60}s`;

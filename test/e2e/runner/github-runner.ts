@@ -148,6 +148,8 @@ export async function runJob(
   const jobEnv: Record<string, string> = {};
   const contexts: Contexts = {
     github,
+    // A workflow_dispatch run's inputs (the event payload's).
+    inputs: (event.payload.inputs as Record<string, string> | undefined) ?? {},
     secrets: options.secrets ?? {},
     vars: options.vars ?? {},
     matrix: options.matrix ?? {},
