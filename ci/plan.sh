@@ -28,14 +28,7 @@ fi
   echo '<!-- sitesync-plan -->'
   if [ -n "$note" ]; then echo "> $note"; echo; fi
   if [ "$code" -eq 0 ] || [ "$code" -eq 3 ]; then
-    cat plan.md
-    if [ "$code" -eq 3 ]; then
-      echo
-      echo '**The apply on merge will refuse this plan** until the pull request description acknowledges it, one line each:'
-      echo '```'
-      tool suggest plan.json
-      echo '```'
-    fi
+    cat plan.md # a refused plan (3) ends with the acknowledgement lines to copy: once
   else
     echo "**sitesync failed (exit $code)**: no plan for this commit."
     echo '```'

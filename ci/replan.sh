@@ -17,13 +17,8 @@ cat plan.err >&2
 { cat plan.md; if [ "$code" -ne 0 ] && [ "$code" -ne 3 ]; then echo '```'; cat plan.err; echo '```'; fi; } >> "$summary"
 echo "code=$code" >> "$output"
 if [ "$code" -eq 3 ]; then
-  {
-    echo
-    echo '**This plan breaks a safety rule**: its apply refuses it unless acknowledged. Give these, one per line (or on one line), as the acknowledge input of the run (GitLab: SITESYNC_ACKNOWLEDGE):'
-    echo '```'
-    tool suggest plan.json
-    echo '```'
-  } | tee -a "$summary"
+  # The plan above lists the acknowledgement lines (worded for a pull request): say where they go here.
+  echo "**This plan breaks a safety rule**: on the re-plan path, give the \`sitesync-acknowledge:\` lines above as the run's acknowledge input (GitLab: the variable SITESYNC_ACKNOWLEDGE); its apply refuses the plan without them." | tee -a "$summary"
   exit 0
 fi
 exit "$code"

@@ -2,7 +2,9 @@
  * Alerts on transitions only: a condition of a target (drift, a conflict,
  * failing checks, healing stopped) fires when it appears and is resolved when
  * it goes; while it persists nothing is sent again until `renotifyMs` has
- * passed. Decisions here are pure (`Alerts.update` returns the documents to
+ * passed, unless its set of sites grows (a second site drifting while the
+ * first still does: an update naming the new ones, as Alertmanager sends when
+ * a group gains an alert; a shrinking set waits). Decisions here are pure (`Alerts.update` returns the documents to
  * send); `webhooks.ts` delivers them.
  */
 
@@ -18,6 +20,8 @@ export interface AlertDocument {
   status: 'firing' | 'resolved';
   /** A reminder of a condition that persists (after `renotifyMs`). */
   reminder: boolean;
+  /** The sites that joined a condition already firing (an update), else absent. */
+  added?: string[];
   /** The sites concerned (drift, conflict), or empty. */
   domains: string[];
   /** Why (a failing check's error), when there is one. */
@@ -29,6 +33,8 @@ export interface AlertDocument {
 interface Active {
   since: number;
   lastSent: number;
+  /** The sites of the last document sent. */
+  domains: Set<string>;
 }
 
 const WHAT: Readonly<Record<AlertKind, string>> = {
@@ -60,11 +66,14 @@ export class Alerts {
       return documentOf({ ...base, status: 'resolved', reminder: false }, known.since, now);
     }
     if (known === undefined) {
-      this.#active.set(key, { since: now, lastSent: now });
+      this.#active.set(key, { since: now, lastSent: now, domains: new Set(domains) });
       return documentOf({ ...base, status: 'firing', reminder: false }, now, now);
     }
-    if (now - known.lastSent < this.renotifyMs) return undefined;
+    const added = domains.filter((domain) => !known.domains.has(domain));
+    if (added.length === 0 && now - known.lastSent < this.renotifyMs) return undefined;
     known.lastSent = now;
+    known.domains = new Set(domains);
+    if (added.length > 0) return documentOf({ ...base, status: 'firing', reminder: false, added }, known.since, now);
     return documentOf({ ...base, status: 'firing', reminder: true }, known.since, now);
   }
 
@@ -82,10 +91,11 @@ function documentOf(
   const what = WHAT[fields.alert];
   const sites = fields.domains.length === 0 ? '' : `: ${listed(fields.domains)}`;
   const reason = fields.reason === undefined ? '' : ` (${fields.reason})`;
+  const news = fields.added === undefined ? '' : ` (new: ${listed(fields.added)})`;
   const text =
     fields.status === 'resolved'
       ? `sitesync watch: resolved on ${fields.target}: ${what}`
-      : `sitesync watch: ${fields.reminder ? 'still ' : ''}${what} on ${fields.target}${sites}${reason}`;
+      : `sitesync watch: ${fields.reminder ? 'still ' : ''}${what} on ${fields.target}${sites}${news}${reason}`;
   return {
     text,
     source: 'sitesync watch',

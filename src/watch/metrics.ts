@@ -20,6 +20,8 @@ export interface WatchMetrics {
   failed(target: string, seconds: number): void;
   request(target: string, status: number | string, count?: number): void;
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
+  /** A (re)load of the configuration: whether it was valid, and when. */
+  configLoaded(ok: boolean, atMs: number): void;
   /** The text exposition format, for GET /metrics. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -32,6 +34,7 @@ const nothing: WatchMetrics = {
   failed: () => {},
   request: () => {},
   healed: () => {},
+  configLoaded: () => {},
   text: async () => '',
   contentType: 'text/plain',
 };

@@ -217,7 +217,8 @@ describe('the GitHub Action, as a runner runs the example workflows', { timeout:
     const removal = repo.openPull(2, 'sites/remove', { 'websites.yaml': config({ 'ack-a.example': '' }, limits) });
     passes(await runJob(runner, PLAN, 'plan', removal, options));
     const body = commentOf(2)[0]?.body ?? '';
-    expect(body).toContain('sitesync-acknowledge: --allow-delete ack-old.example');
+    // Once: the plan lists the lines to copy, nothing repeats them (issue 38, item 11).
+    expect(body.split('sitesync-acknowledge: --allow-delete ack-old.example')).toHaveLength(2);
     api.pulls.get(2)!.body = 'Retire ack-old.example.\n\nsitesync-acknowledge: --allow-delete ack-old.example\n';
     const applied = await runJob(runner, APPLY, 'apply', repo.merge(2, 'sites/remove'), options);
     expect(applied.log).toContain('acknowledged in #2: --allow-delete ack-old.example');
