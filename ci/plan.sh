@@ -28,7 +28,8 @@ fi
   echo '<!-- sitesync-plan -->'
   if [ -n "$note" ]; then echo "> $note"; echo; fi
   if [ "$code" -eq 0 ] || [ "$code" -eq 3 ]; then
-    cat plan.md # a refused plan (3) ends with the acknowledgement lines to copy: once
+    # A refused plan's Markdown ends with the acknowledgement lines to copy, escaped as every line sitesync prints.
+    cat plan.md
   else
     echo "**sitesync failed (exit $code)**: no plan for this commit."
     echo '```'
