@@ -40,7 +40,7 @@ describe('export --target', () => {
       values: { email: 1, excludeBots: 1, favoritedAt: '2026-01-01T00:00:00' },
     });
     const declaring = (optOut: string) =>
-      `version: 1\ntargets:\n  - name: legacy\n    url: ${fixture.legacy.url}\n    key_env: LEGACY_KEY\n    files: [legacy.yaml]\n${optOut}websites:\n  - domain: shared-a.example\n  - domain: shared-b.example\n`;
+      `version: 1\ntargets:\n  - name: legacy\n    url: ${fixture.legacy.url}\n    key_env: SITESYNC_LEGACY_KEY\n    files: [legacy.yaml]\n${optOut}websites:\n  - domain: shared-a.example\n  - domain: shared-b.example\n`;
     fixture.ws.write('websites.yaml', declaring(''));
     const exported = await fixture.ws.run(['export', '--target', 'legacy', '--out', 'legacy.yaml']);
     expect(exported.code, exported.err).toBe(0);

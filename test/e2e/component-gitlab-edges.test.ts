@@ -91,7 +91,7 @@ describe('the GitLab component', { timeout: 120_000 }, () => {
   test('the drift job writes warnings and errors as text, not GitHub workflow commands (item 7)', async () => {
     const { repo, variables } = await planJob(packed.tarball);
     repo.dev.checkout('main');
-    const shop = `    privacy: password\n    password: \${SHOP_PASSWORD}\n`;
+    const shop = `    privacy: password\n    password: \${SITESYNC_SHOP_PASSWORD}\n`;
     repo.dev.commit('configuration', { 'websites.yaml': config({ 'gl-drift.example': '', 'gl-shop.example': shop }) });
     repo.push('main');
     const schedule = { ...variables, CI_PIPELINE_SOURCE: 'schedule', CI_COMMIT_SHA: repo.dev.head() };
