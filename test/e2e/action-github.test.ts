@@ -56,7 +56,8 @@ async function setup(initial: Record<string, string> = {}) {
 const passes = (run: JobRun) => expect(run.code, run.log).toBe(0);
 const commentOf = (number: number) => api.comments.filter((comment) => comment.number === number);
 
-describe('the GitHub Action, as a runner runs the example workflows', { timeout: 90_000 }, () => {
+// Each test runs three or four whole jobs (~65 s alone); beside other e2e files on two cores, 90 s was too tight.
+describe('the GitHub Action, as a runner runs the example workflows', { timeout: 180_000 }, () => {
   test('first pull request (no configuration on main yet) → plan comment; merge → apply of that plan → tag moved', async () => {
     const { repo, runner, options, live } = await setup();
     const pull = repo.openPull(1, 'sites/first', {
