@@ -116,6 +116,10 @@ describe('progress', () => {
     expect(liveLine({ done: 4, total: 200 }, 50, { etaMs: 196_000 })).toBe(
       'applying 4/200 · 60.0 changes/min · about 3m 16s left',
     );
+    // Room left in the limiter's window (it says 0 s) while requests take time: the rate so far tells the time left.
+    expect(liveLine({ done: 50, total: 190 }, 15_000, { etaMs: 0 })).toBe(
+      'applying 50/190 · 200.0 changes/min · about 42s left',
+    );
     expect(formatDuration(59_400)).toBe('59s');
     expect(formatDuration(400)).toBe('under 1s');
     expect(formatDuration(3_600_000 + 120_000)).toBe('1h 2m');
