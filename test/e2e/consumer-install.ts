@@ -2,10 +2,10 @@
  * sitesync installed as a consumer installs it (issue 38, item 2): the run's
  * packed tarball (packed-cli.ts) into an empty project, every dependency
  * resolved from the npm registry (never this checkout's lockfile, whose pins
- * and overrides do not reach consumers), for the minimum Node the package
- * declares (`--node-version`, with engine-strict: what a 20.19 user gets,
- * whatever Node runs the tests). Two installs per run, made by the first file
- * that asks and shared by the others:
+ * and overrides do not reach consumers), with engine-strict, for the Node
+ * that runs the tests (npm resolves engines for its own Node only: npm 11
+ * ignores `--node-version`), Node 20 here as for the README's users. Two
+ * installs per run, made by the first file that asks and shared by the others:
  *
  * - `cli`: the README's CLI-only install for `watch --metrics-addr`:
  *   `--omit=optional` plus prom-client (README, "Watch continuously");
@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { oncePerRun } from './built-cli.js';
-import { PACKAGE, packedTarball } from './packed-cli.js';
+import { packedTarball } from './packed-cli.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const ADDON = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
@@ -51,16 +51,17 @@ export async function consumerInstall(kind: InstallKind): Promise<ConsumerProjec
 async function install(kind: InstallKind, tarball: string, project: string): Promise<void> {
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), '{ "name": "consumer", "private": true, "type": "module" }\n');
-  const minimum = /^>=(\d+\.\d+(\.\d+)?)$/.exec(PACKAGE.engines.node)?.[1];
-  if (minimum === undefined) throw new Error(`package.json engines.node is not ">=X.Y": ${PACKAGE.engines.node}`);
-  const metrics = `prom-client@${PACKAGE.optionalDependencies?.['prom-client']}`;
+  // What the README tells a CLI-only install to add for watch --metrics-addr, as written there.
+  const metrics = /npm install --save-dev (prom-client@[\w.^~-]+)/.exec(
+    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+  )?.[1];
+  if (metrics === undefined) throw new Error('README.md says no `npm install --save-dev prom-client@…`');
   const args = [
     'install',
     '--no-audit',
     '--no-fund',
     '--ignore-scripts',
     '--engine-strict',
-    `--node-version=${minimum}`,
     ...(kind === 'cli' ? ['--omit=optional', tarball, metrics] : [tarball]),
   ];
   // Asynchronous: the two installs of a run may go on side by side (two test files, or one asking for both).
