@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
-import { componentJobs, runGitlabJob } from './runner/gitlab-runner.js';
+import { componentJobs, projectVariables, runGitlabJob } from './runner/gitlab-runner.js';
 import { gitopsRepo } from './runner/gitops-repo.js';
 
 const MARKER = '<!-- sitesync-plan -->';
@@ -36,13 +36,7 @@ async function planJob(version: string) {
   repo.openPull(3, 'sites/first', { 'websites.yaml': config({ 'gl-a.example': '' }) });
   const head = repo.dev.revParse('sites/first');
   const variables = {
-    SITESYNC_URL: server.url,
-    SITESYNC_API_KEY: account.key,
-    SITESYNC_GITLAB_TOKEN: gitlab.token,
-    CI_API_V4_URL: gitlab.url,
-    CI_PROJECT_ID: '7',
-    CI_DEFAULT_BRANCH: 'main',
-    SITESYNC_TOOL_CACHE: tempDir('gitlab-tool-cache'),
+    ...projectVariables(gitlab, { url: server.url, key: account.key }, tempDir('gitlab-tool-cache')),
     CI_PIPELINE_SOURCE: 'merge_request_event',
     CI_MERGE_REQUEST_IID: '3',
     CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',

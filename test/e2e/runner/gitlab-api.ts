@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface GitlabStandIn {
   url: string;
+  /** The project id (CI_PROJECT_ID). */
+  project: string;
   token: string;
   /** The token's user id: the author of the notes it writes (a test may add others' notes). */
   userId: number;
@@ -76,6 +78,7 @@ export async function startGitlabStandIn(project: string): Promise<GitlabStandIn
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`,
+    project,
     token,
     userId,
     notes,
