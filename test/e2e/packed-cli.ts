@@ -23,7 +23,6 @@ export interface PackedCli extends BuiltCli {
 
 interface PackageJson {
   files: string[];
-  engines: { node: string };
   dependencies: Record<string, string>;
   optionalDependencies?: Record<string, string>;
 }
