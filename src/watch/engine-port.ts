@@ -107,7 +107,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       let targets: Resolved[];
       try {
         await options.beforeReload?.(signal);
-        targets = (await loadTargets(options)).map((target) => ({
+        targets = (await loadTargets(options, signal)).map((target) => ({
           target,
           // The key is read here: a missing one is a configuration error, not a failing check.
           connection: resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection }),

@@ -44,8 +44,9 @@ export interface LoadedTarget {
   digest: string;
 }
 
-export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]> {
-  const root = await load(source.files, source);
+/** `signal` stops a load at its next pause (a second SIGTERM; a 4 MB file never holds the loop long). */
+export async function loadTargets(source: TargetSource, signal?: AbortSignal): Promise<LoadedTarget[]> {
+  const root = await load(source.files, source, signal);
   // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
   const io = { env: source.env, cwd: source.cwd } as Parameters<typeof resolveBaseline>[2];
   const at = await resolveBaseline(source.files, { baseline: source.baseline }, io);
@@ -65,7 +66,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
   const targets: LoadedTarget[] = [];
   for (const target of chosen) {
     const files = targetFiles(source.files, target, source.cwd);
-    const state = forTarget(await load(files, source), target);
+    const state = forTarget(await load(files, source, signal), target);
     const baseline = await baselineFor({ files, rootFiles: source.files, target }, at, io);
     targets.push({
       ...loaded(target.name, state, baseline, connectionOf(target, source)),
@@ -75,12 +76,13 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
   return targets;
 }
 
-async function load(files: string[], source: TargetSource): Promise<DesiredState> {
+async function load(files: string[], source: TargetSource, signal?: AbortSignal): Promise<DesiredState> {
   const result = await loadConfig({
     files,
     cwd: source.cwd,
     env: source.env,
     secrets: source.heals ? 'resolve' : 'check',
+    signal,
   });
   if (result.state !== undefined) return result.state;
   const first = result.errors[0];
