@@ -69,7 +69,16 @@ export async function planTarget(
       // Built when asked for (plan --out, the library): a copy of every live site and a digest over it.
       get saved() {
         saved ??= signSavedPlan(
-          createSavedPlan({ target, configDigest: state.digest, keyId, policy, plan, live }),
+          // The command's -f files (with targets, those that declare them), not a target's own.
+          createSavedPlan({
+            target,
+            configDigest: state.digest,
+            keyId,
+            policy,
+            plan,
+            live,
+            files: request.rootFiles ?? request.files,
+          }),
           sign,
         );
         return saved;

@@ -26,6 +26,8 @@ export interface WatchMetrics {
   configLoaded(target: string): void;
   request(target: string, status: number | string, count?: number): void;
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
+  /** A (re)load of the configuration: whether it was valid, and when. */
+  configReloaded(ok: boolean, atMs: number): void;
   /** The text exposition format, for GET /metrics. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -41,6 +43,7 @@ const nothing: WatchMetrics = {
   configLoaded: () => {},
   request: () => {},
   healed: () => {},
+  configReloaded: () => {},
   text: async () => '',
   contentType: 'text/plain',
 };
@@ -57,7 +60,7 @@ export async function loadMetrics(required: boolean): Promise<WatchMetrics> {
     if (!required) return nothing;
     throw new SitesyncError(
       'usage',
-      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional',
+      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: install it beside sitesync (npm install --save-dev prom-client@15)',
     );
   }
 }
