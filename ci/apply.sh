@@ -18,12 +18,22 @@ done < <(tool commits "$plan")
 
 run_sitesync apply.txt apply.err apply "$plan" "${file_args[@]}" --journal apply-journal.jsonl \
   --mark-applied "$tag" "${acknowledgements[@]}"
-cat apply.txt
-cat apply.err >&2
-{ echo '```'; cat apply.txt apply.err; echo '```'; } >> "$summary"
-echo "code=$code" >> "$output"
+# Where sitesync says to plan again (a stale or altered plan), CI's way is the re-plan path;
+# the plan it refused is not worth printing again (it was reviewed; nothing was applied).
+hint=
+if [ "$code" -eq 1 ] && grep -qE 'is stale|plan again' apply.err; then
+  : > apply.txt
+  hint="the reviewed plan no longer holds: $(replan_hint)"
+fi
 if [ "$code" -eq 0 ]; then
   push_tag
-  echo "moved $tag to $(git rev-parse --short "refs/tags/$tag") in origin"
+  # Pushed here: sitesync's "(push it: git push …)" is done already.
+  sed -i 's/ (push it: git push [^)]*)//' apply.txt apply.err
+  echo "moved $tag to $(git rev-parse --short "refs/tags/$tag") in origin" >> apply.txt
 fi
+cat apply.txt
+cat apply.err >&2
+if [ -n "$hint" ]; then annotate error "$hint"; fi
+{ echo '```'; cat apply.txt apply.err; if [ -n "$hint" ]; then echo "$hint"; fi; echo '```'; } >> "$summary"
+echo "code=$code" >> "$output"
 exit "$code"

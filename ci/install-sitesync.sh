@@ -31,7 +31,7 @@ fetch() { # URL or path → $tarball
 
 if [ "$source" = lockfile ]; then
   if ! git show "$ref:package-lock.json" > "$work/package-lock.json" 2> /dev/null; then
-    echo "sitesync: no package-lock.json at $ref to take sitesync's version from: pin one, or give the action's version input a release tarball" >&2
+    echo "sitesync: no package-lock.json at $ref to take sitesync's version from (a pull request's own lockfile is never used: it could name any package): merge the pin into $ref first, or give the action's version input a release tarball" >&2
     exit 1
   fi
   read -r resolved integrity < <(node "$here/lib/plan-tool.mjs" lockfile-pin "$work/package-lock.json")

@@ -28,7 +28,7 @@ if (!carried)
   fail(`#${pull.number} has no sitesync plan comment with a plan file: re-run its plan, or use the re-plan path`);
 if (carried.head !== head.sha) {
   fail(
-    `#${pull.number}: the plan comment is of ${carried.head}, not of the merged head ${head.sha}: use the re-plan path`,
+    `#${pull.number}: the plan comment is of ${carried.head}, not of the merged head ${head.sha}: run the re-plan path (this workflow by hand on the default branch: Run workflow), with the acknowledge input if its plan needs one`,
   );
 }
 writeFileSync(planOut, carried.planText);

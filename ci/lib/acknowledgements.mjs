@@ -24,5 +24,19 @@ export function parseAcknowledgements(description) {
   return { flags, rejected };
 }
 
+/**
+ * Acknowledgements given to the re-plan path (the action's `acknowledge` input, GitLab's
+ * SITESYNC_ACKNOWLEDGE): description lines, or bare flags on one line (a workflow_dispatch
+ * input is one line), e.g. `--allow-delete a.example --max-deletes 25`. Read as the lines
+ * of a description are: the same flags, the same refusals.
+ */
+export function parseGivenAcknowledgements(text) {
+  const tokens = (text ?? '').replaceAll('sitesync-acknowledge:', ' ').split(/\s+/).filter(Boolean);
+  const lines = [];
+  for (let index = 0; index < tokens.length; index += 2)
+    lines.push(`sitesync-acknowledge: ${tokens.slice(index, index + 2).join(' ')}`);
+  return parseAcknowledgements(lines.join('\n'));
+}
+
 export const REJECTED_HINT =
   'not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line)';

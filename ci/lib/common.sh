@@ -17,6 +17,22 @@ summary=${GITHUB_STEP_SUMMARY:-/dev/null}
 output=${GITHUB_OUTPUT:-sitesync.env}
 tool() { node "$here/lib/plan-tool.mjs" "$@"; }
 
+# How to take the re-plan path here, for the messages that send the user there.
+replan_hint() {
+  if [ -z "${CI_API_V4_URL:-}" ]; then
+    echo "run the re-plan path: this apply workflow by hand on the default branch (Run workflow; jobs replan, then apply-replanned), with the acknowledge input if its plan needs one"
+  else
+    echo "run the re-plan path: a pipeline by hand on the default branch (sitesync:replan, then sitesync:apply-replanned), with SITESYNC_ACKNOWLEDGE if its plan needs one"
+  fi
+}
+
+# A warning or an error line for the job log: a workflow command (an annotation) on
+# GitHub, plain `warning: …` elsewhere (GitLab prints `::warning::` as it is).
+# Usage: annotate warning|error MESSAGE
+annotate() {
+  if [ "${GITHUB_ACTIONS:-}" = true ]; then echo "::$1::$2"; else echo "$1: $2"; fi
+}
+
 # The applied tag, shallowly, when the remote has it (a shallow clone has no tags).
 fetch_tag() {
   git fetch --quiet --no-tags --depth=1 origin "+refs/tags/$tag:refs/tags/$tag" 2> /dev/null || true
@@ -45,6 +61,10 @@ push_tag() {
 run_sitesync() {
   local out=$1 err=$2
   shift 2
+  if [ -z "${SITESYNC:-}" ]; then
+    echo "sitesync: SITESYNC is not set: the install step did not run or failed (see it above)" >&2
+    exit 1
+  fi
   set +e
   "$SITESYNC" "$@" > "$out" 2> "$err"
   code=$?

@@ -2,7 +2,9 @@
 //   embed PLAN HEAD       the hidden block carrying PLAN (a saved plan file), planned at HEAD
 //   commits PLAN          the commits its baselines were read at, one per line
 //   lockfile-pin FILE     `resolved integrity` of node_modules/sitesync in a package-lock.json
+//   acknowledge           the flags SITESYNC_ACKNOWLEDGE gives the re-plan path, one argument per line
 import { readFileSync } from 'node:fs';
+import { parseGivenAcknowledgements, REJECTED_HINT } from './acknowledgements.mjs';
 import { baselineCommits, embed } from './plan-file.mjs';
 
 const [command, file, extra] = process.argv.slice(2);
@@ -33,6 +35,14 @@ switch (command) {
       process.exit(1);
     }
     out([`${entry.resolved} ${entry.integrity ?? '-'}`]);
+    break;
+  }
+  case 'acknowledge': {
+    const { flags, rejected } = parseGivenAcknowledgements(process.env.SITESYNC_ACKNOWLEDGE);
+    for (const line of rejected)
+      console.error(`sitesync: ${REJECTED_HINT}: ${line.replace('sitesync-acknowledge: ', '')}`);
+    if (rejected.length > 0) process.exit(1);
+    out(flags);
     break;
   }
   default:

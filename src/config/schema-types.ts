@@ -171,6 +171,10 @@ export interface Target {
    * Report this target's live websites in scope that are not listed (prune off) as drift, over the files' unlisted_is_drift (--unlisted-is-drift still turns it on).
    */
   unlisted_is_drift?: boolean;
+  /**
+   * false: this target does not get the websites listed in the file that declares targets (those shared by every target), only its own files' (an account adopted with export --target). Default true.
+   */
+  shared_websites?: boolean;
 }
 /**
  * A rule every plan is checked against: rule is a CEL expression that must be true, over site (each matched website as configured) or over plan (the changes). Only the expression is evaluated: nothing in it runs a program.

@@ -64,6 +64,7 @@ export function resolveTargets(top: TopLevel, problems: ConfigProblem[]): Target
     const protect = globs(located, at('protect'), problems);
     if (protect !== undefined) target.protect = protect;
     if (written.unlisted_is_drift !== undefined) target.unlistedIsDrift = written.unlisted_is_drift;
+    if (written.shared_websites === false) target.sharedWebsites = false;
     targets.push(target);
   });
   return targets;
@@ -81,10 +82,16 @@ export function forTarget(state: DesiredState, target: TargetDeclaration): Desir
   if (target.unlistedIsDrift === true) policy.unlistedIsDrift = true;
   else if (target.unlistedIsDrift === false) delete policy.unlistedIsDrift;
   const { targets: _all, ...rest } = state;
+  // Opted out of the shared list: the websites written in the declaring file are another target's business.
+  const websites =
+    target.sharedWebsites === false
+      ? state.websites.filter((site) => site.source?.file !== target.declaredIn)
+      : state.websites;
   return {
     ...rest,
+    websites,
     policy,
     apiUrl: target.url,
-    digest: configDigest({ websites: state.websites, policy, apiUrl: target.url }),
+    digest: configDigest({ websites, policy, apiUrl: target.url }),
   };
 }

@@ -105,7 +105,7 @@ export function pruneScopeAdvice(top: TopLevel): ConfigProblem[] {
   const prune = top.prune;
   if (prune?.value !== true || scoped(top.manage?.value)) return [];
   const message =
-    'is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns';
+    'is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns';
   return [problemAt(prune.source, ['prune'], message, { severity: 'warning' })];
 }
 

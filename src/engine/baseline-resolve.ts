@@ -2,14 +2,16 @@
  * Which commit a baseline is, in the clone as CI makes it (docs/workflows.md,
  * "Baselines in shallow clones"): the ref the user named, the applied tag, or
  * the commit a saved plan recorded, fetched from origin (just that ref,
- * shallowly) when the clone lacks it, and the output says so. The applied tag
+ * shallowly) when the clone lacks it, and the output says so; how two of
+ * them relate: ./git-ancestry.ts. The applied tag
  * is read from origin too when there is one: a stale local tag must not
  * classify what was applied since as drift, and a checkout behind the applied
  * commit is refused rather than planned.
  */
 import type { BaselineRef } from '../model/plan.js';
-import { commitOf, isAncestor } from './git.js';
-import { deepenTo, ensureCommit, fetchRef, REMOTE, remoteTag } from './git-remote.js';
+import { commitOf } from './git.js';
+import { relation } from './git-ancestry.js';
+import { ensureCommit, fetchRef, REMOTE, remoteTag } from './git-remote.js';
 
 export interface Found {
   commit: string;
@@ -36,18 +38,14 @@ export async function appliedTag(dir: string, tag: string): Promise<Found | unde
   const remote = await remoteTag(dir, tag);
   if (remote === undefined || remote === local) return local === undefined ? undefined : { commit: local };
   if (!(await ensureCommit(dir, remote))) return local === undefined ? undefined : { commit: local };
-  if (local !== undefined && (await isAncestor(dir, remote, local))) return { commit: local };
+  if (local !== undefined && (await relation(dir, remote, local)) === 'before') return { commit: local };
   return { commit: remote, fetchedFrom: REMOTE };
 }
 
-/**
- * Whether commit `older` is an ancestor of `newer`, deepening a shallow clone
- * as far as needed to tell (only the commits between them).
- */
+/** Whether commit `older` is `newer` or an ancestor of it in origin's history (a shallow clone deepened to tell). */
 export async function ancestorOf(dir: string, older: string, newer: string): Promise<boolean> {
-  if (older === newer || (await isAncestor(dir, older, newer))) return true;
-  await deepenTo(dir, newer, older);
-  return isAncestor(dir, older, newer);
+  const found = await relation(dir, older, newer);
+  return found === 'same' || found === 'before';
 }
 
 /**
@@ -57,7 +55,7 @@ export async function ancestorOf(dir: string, older: string, newer: string): Pro
  */
 export async function behindApplied(dir: string, applied: Found, what: string): Promise<string | undefined> {
   const head = await commitOf(dir, 'HEAD');
-  if (head === undefined || head === applied.commit || !(await ancestorOf(dir, head, applied.commit))) return undefined;
+  if (head === undefined || (await relation(dir, head, applied.commit)) !== 'before') return undefined;
   const where = applied.fetchedFrom === undefined ? '' : `, as on ${applied.fetchedFrom}`;
   return `this checkout (HEAD ${head.slice(0, 12)}) is behind ${what} (${applied.commit.slice(0, 12)}${where}): what was applied since would show as drift; update the checkout first (git pull)`;
 }

@@ -4,9 +4,11 @@
  * text, with what the text cannot hold faithfully as warnings. Reads only.
  */
 import { exportConfigWithWarnings } from '../config/export.js';
+import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesAny } from '../model/glob.js';
+import type { DesiredWebsite } from '../model/website.js';
 import { connectionOf, openClient } from './connect.js';
 import type { EngineContext } from './context.js';
 import { listLive, loadDesiredState } from './prepare.js';
@@ -34,7 +36,7 @@ export interface Exported {
 }
 
 export async function exportSites(request: ExportRequest, context: EngineContext): Promise<Exported> {
-  const { options, inherited } = await exportConnection(request, context);
+  const { options, inherited, shared } = await exportConnection(request, context);
   const api = openClient(options, context, connectionOf(options, context));
   try {
     const live = await listLive(api, context);
@@ -46,7 +48,13 @@ export async function exportSites(request: ExportRequest, context: EngineContext
       ...(inherited !== undefined && { inherited }),
       ...(request.schema !== undefined && { schema: request.schema }),
     });
-    return { text, warnings, incomplete, count: selected.length, target: api.url };
+    return {
+      text,
+      warnings: shared === undefined ? warnings : [...warnings, shared],
+      incomplete,
+      count: selected.length,
+      target: api.url,
+    };
   } finally {
     await api.close();
   }
@@ -57,7 +65,10 @@ export async function exportSites(request: ExportRequest, context: EngineContext
  * limit, and the defaults its files inherit from websites.yaml: the export is
  * written relative to them, so adopting the account plans to zero.
  */
-async function exportConnection(request: ExportRequest, context: EngineContext) {
+async function exportConnection(
+  request: ExportRequest,
+  context: EngineContext,
+): Promise<{ options: ExportRequest; inherited: DesiredState['defaults']; shared?: string | undefined }> {
   if (request.targets === undefined || request.targets.length === 0) return { options: request, inherited: undefined };
   refuseConnectionFlags(request);
   const root = await loadDesiredState({ files: [] }, context, 'check');
@@ -69,5 +80,13 @@ async function exportConnection(request: ExportRequest, context: EngineContext) 
     const flag = namesOf(request).target;
     throw new SitesyncError('usage', `export writes one target's websites: ${flag} matches ${names}; name one`);
   }
-  return { options: targetConnection(request, target, context.cwd), inherited: root.defaults ?? {} };
+  const options = targetConnection(request, target, context.cwd);
+  return { options, inherited: root.defaults ?? {}, shared: sharedWarning(target, root.websites) };
+}
+
+/** What the target gets beside its own files unless it opts out (issue 38): said before the plan creates them. */
+function sharedWarning(target: TargetDeclaration, websites: readonly DesiredWebsite[]): string | undefined {
+  const count = websites.filter((site) => site.source?.file === target.declaredIn).length;
+  if (target.sharedWebsites === false || count === 0) return undefined;
+  return `target ${target.name} also gets the ${count} website${count === 1 ? '' : 's'} ${target.declaredIn} lists for every target: plan --target ${target.name} creates those its account lacks; set shared_websites: false in its targets: entry to keep them out`;
 }

@@ -20,10 +20,16 @@ async function isShallow(dir: string): Promise<boolean> {
   return (await git(dir, ['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true';
 }
 
+/**
+ * How sitesync fetches: no tags, no FETCH_HEAD, and no automatic maintenance
+ * afterwards (a CI clone lives for one job; a gc there is time lost).
+ */
+export const FETCH = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-maintenance'] as const;
+
 /** `git fetch` of one refspec: depth 1 in a shallow clone (a full clone stays full). */
-async function fetchOne(dir: string, refspec: string, extra: readonly string[] = []): Promise<GitOutput> {
-  const depth = extra.length === 0 && (await isShallow(dir)) ? ['--depth=1'] : [];
-  return git(dir, ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', ...depth, ...extra, REMOTE, refspec]);
+async function fetchOne(dir: string, refspec: string): Promise<GitOutput> {
+  const depth = (await isShallow(dir)) ? ['--depth=1'] : [];
+  return git(dir, [...FETCH, ...depth, REMOTE, refspec]);
 }
 
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
@@ -69,20 +75,4 @@ export async function remoteTag(dir: string, name: string): Promise<string | und
 export async function ensureCommit(dir: string, commit: string): Promise<boolean> {
   if ((await commitOf(dir, commit)) !== undefined) return true;
   return (await fetchOne(dir, commit)).ok && (await commitOf(dir, commit)) !== undefined;
-}
-
-/**
- * In a shallow clone, fetches the history of `tip` back to the date of
- * `older`, so `git merge-base --is-ancestor older tip` can answer; nothing in
- * a full clone, nor when `tip` is older than `older` by date (it cannot descend from it then).
- */
-export async function deepenTo(dir: string, tip: string, older: string): Promise<void> {
-  if (!(await isShallow(dir))) return;
-  const dates = await git(dir, ['show', '--no-patch', '--format=%ct %cI', older, tip]);
-  const [olderDate, tipDate] = dates.stdout
-    .trim()
-    .split('\n')
-    .map((line) => line.split(' '));
-  if (olderDate === undefined || tipDate === undefined || Number(tipDate[0]) < Number(olderDate[0])) return;
-  await fetchOne(dir, tip, [`--shallow-since=${olderDate[1]}`]);
 }

@@ -87,6 +87,7 @@ export async function planTarget(
       // Built when asked for (plan --out, the library): a copy of every live site and a digest over it.
       get saved() {
         saved ??= signSavedPlan(
+          // The command's -f files (with targets, those that declare them), not a target's own.
           createSavedPlan({
             target,
             configDigest: state.digest,
@@ -95,6 +96,7 @@ export async function planTarget(
             policy,
             plan,
             live,
+            files: request.rootFiles ?? request.files,
           }),
           sign,
         );

@@ -61,6 +61,8 @@ export interface TargetDeclaration {
   protect?: string[];
   /** `unlisted_is_drift` in the target's entry: over the files' setting (false turns it off for this target). */
   unlistedIsDrift?: boolean;
+  /** `shared_websites: false`: the websites of the declaring file are not this target's. */
+  sharedWebsites?: false;
 }
 
 export interface DesiredState {

@@ -46,6 +46,12 @@ export interface SavedPlan {
   fingerprints: SiteFingerprint[];
   /** Every live site the plan was made against, by id: apply plans again from these and the configuration (rederive.ts). */
   live: RecordedLiveSite[];
+  /**
+   * The `-f` files the plan was made from, as given (relative to where `plan`
+   * ran); absent for the default websites.yaml or standard input. `apply FILE`
+   * without `-f` loads these, as a Terraform saved plan keeps its configuration.
+   */
+  files?: string[];
   /** HMAC of everything above, keyed from the API key (api/connection.ts `planSignatureOf`); written last. */
   signature?: string;
 }
@@ -76,7 +82,9 @@ export function createSavedPlan(input: {
   policy: PlanPolicy;
   plan: Plan;
   live: readonly LiveWebsite[];
+  files?: readonly string[] | undefined;
 }): SavedPlan {
+  const files = recordedFiles(input.files);
   return {
     formatVersion: SAVED_PLAN_VERSION,
     kind: SAVED_PLAN_KIND,
@@ -88,7 +96,14 @@ export function createSavedPlan(input: {
     plan: input.plan,
     fingerprints: fingerprintsOf(input.plan),
     live: input.live.map(recordedSite).sort((a, b) => a.id - b.id),
+    ...(files && { files }),
   };
+}
+
+/** The files worth recording: none for the default, nor when one is standard input (apply cannot read it again). */
+function recordedFiles(files: readonly string[] | undefined): string[] | undefined {
+  if (files === undefined || files.length === 0) return undefined;
+  return files.some((file) => file === '-' || file === '/dev/stdin') ? undefined : [...files];
 }
 
 /** Only what the planner reads: no raw record, no update time (a no-op touch must not change the file). */
@@ -194,6 +209,8 @@ export function savedPlanProblem(data: unknown): string | undefined {
   if (typeof data.configDigest !== 'string') return 'configDigest must be a string';
   if (data.policiesDigest !== undefined && typeof data.policiesDigest !== 'string')
     return 'policiesDigest must be a string';
+  if (data.files !== undefined && (!isStringArray(data.files) || data.files.length === 0))
+    return 'files must be a non-empty list of file names';
   if (typeof data.keyId !== 'string' || !/^[0-9a-f]{16}$/.test(data.keyId)) {
     return 'keyId must be 16 hex digits (a plan made by an older sitesync has none: make the plan again)';
   }

@@ -35,7 +35,7 @@ export function applyResultLines(result: ApplyResult): Line[] {
 
 function resultLines(result: ApplyResult): Line[] {
   const { counts } = result;
-  const took = `${result.requests} requests, ${formatDuration(result.elapsedMs)}`;
+  const took = `${result.requests} request${result.requests === 1 ? '' : 's'}, ${formatDuration(result.elapsedMs)}`;
   const headline = `applied ${counts.applied} of ${counts.total} change${counts.total === 1 ? '' : 's'}`;
   const tail = [
     counts.failed > 0 ? `${counts.failed} failed` : '',

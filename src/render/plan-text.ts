@@ -8,8 +8,9 @@ import type { PolicyViolation } from '../model/policies.js';
 import { countOf, listFirst } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 
+/** Plain words: a note is plain text in the terminal and in JSON (backticks would show as they are, issue 38). */
 export const PRUNE_UNSCOPED_TEXT =
-  'prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)';
+  'prune is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits)';
 
 /** Domains named in a safety message before a count takes over. */
 const LISTED = 5;

@@ -25,7 +25,8 @@ export interface PacingView {
  * Under a rate limit the time left is the limiter's estimate (`etaMs`), and
  * so is the rate (the changes left over that time): the first changes go out
  * in a burst and the next wait for the window, so the rate so far says 6840
- * changes/min, then 60. Without a limit, the rate so far decides both.
+ * changes/min, then 60. Without a limit, or with room left in its window, the
+ * rate so far decides both.
  * Under a second left, and a rate before anything finished, are not shown.
  */
 export function liveLine(event: { done: number; total: number }, elapsedMs: number, pacing: PacingView = {}): string {
@@ -34,7 +35,8 @@ export function liveLine(event: { done: number; total: number }, elapsedMs: numb
   const soFar = elapsedMs > 0 ? (event.done * 60_000) / elapsedMs : 0;
   const perMinute = event.done === 0 ? 0 : paced ? (left * 60_000) / (pacing.etaMs ?? 1) : soFar;
   const byRate = soFar > 0 ? (left / soFar) * 60_000 : 0;
-  const eta = left > 0 ? (pacing.etaMs ?? byRate) : 0;
+  // With room in its window the limiter says 0 s, yet requests take time: the rate so far tells (issue 38).
+  const eta = left > 0 ? (paced ? (pacing.etaMs ?? 0) : byRate) : 0;
   const parts = [`applying ${event.done}/${event.total}`];
   if (perMinute > 0) parts.push(`${perMinute.toFixed(1)} changes/min`);
   if (eta >= 1_000) parts.push(`about ${formatDuration(eta)} left`);
@@ -53,6 +55,8 @@ export function notStartedLine(domains: readonly string[]): string {
 
 export function formatDuration(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
+  // "0s" reads as "took no time" (issue 38): a run under half a second says so.
+  if (seconds === 0) return 'under 1s';
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m ${seconds % 60}s`;

@@ -2,10 +2,13 @@
  * Alerts on transitions only: a condition of a target (drift, a conflict,
  * failing checks, healing stopped) fires when it appears and is resolved when
  * it goes; while it persists nothing is sent again until `renotifyMs` has
- * passed. `Alerts.update` decides and returns the document to send, after
- * recording the new state where the coordination keeps it (memory, or the
- * shared database: a restart or a failover neither re-sends nor forgets a
- * resolution); `webhooks.ts` delivers the documents.
+ * passed, unless its set of sites grows (a second site drifting while the
+ * first still does: an update naming the new ones, as Alertmanager sends when
+ * a group gains an alert; a shrinking set waits). `Alerts.update` decides and
+ * returns the document to send, after recording the new state where the
+ * coordination keeps it (memory, or the shared database: a restart or a
+ * failover neither re-sends nor forgets a resolution); `webhooks.ts` delivers
+ * the documents.
  */
 import type { AlertState } from './coordination/port.js';
 
@@ -21,6 +24,8 @@ export interface AlertDocument {
   status: 'firing' | 'resolved';
   /** A reminder of a condition that persists (after `renotifyMs`). */
   reminder: boolean;
+  /** The sites that joined a condition already firing (an update), else absent. */
+  added?: string[];
   /** The sites concerned (drift, conflict), or empty. */
   domains: string[];
   /** Why (a failing check's error), when there is one. */
@@ -58,11 +63,14 @@ export class Alerts {
       return documentOf({ ...base, status: 'resolved', reminder: false }, known.since, now);
     }
     if (known === undefined) {
-      await this.state.set(target, alert, { since: now, lastSent: now });
+      await this.state.set(target, alert, { since: now, lastSent: now, domains });
       return documentOf({ ...base, status: 'firing', reminder: false }, now, now);
     }
-    if (now - known.lastSent < this.renotifyMs) return undefined;
-    await this.state.set(target, alert, { since: known.since, lastSent: now });
+    const sent = new Set(known.domains);
+    const added = domains.filter((domain) => !sent.has(domain));
+    if (added.length === 0 && now - known.lastSent < this.renotifyMs) return undefined;
+    await this.state.set(target, alert, { since: known.since, lastSent: now, domains });
+    if (added.length > 0) return documentOf({ ...base, status: 'firing', reminder: false, added }, known.since, now);
     return documentOf({ ...base, status: 'firing', reminder: true }, known.since, now);
   }
 
@@ -80,10 +88,11 @@ function documentOf(
   const what = WHAT[fields.alert];
   const sites = fields.domains.length === 0 ? '' : `: ${listed(fields.domains)}`;
   const reason = fields.reason === undefined ? '' : ` (${fields.reason})`;
+  const news = fields.added === undefined ? '' : ` (new: ${listed(fields.added)})`;
   const text =
     fields.status === 'resolved'
       ? `sitesync watch: resolved on ${fields.target}: ${what}`
-      : `sitesync watch: ${fields.reminder ? 'still ' : ''}${what} on ${fields.target}${sites}${reason}`;
+      : `sitesync watch: ${fields.reminder ? 'still ' : ''}${what} on ${fields.target}${sites}${news}${reason}`;
   return {
     text,
     source: 'sitesync watch',

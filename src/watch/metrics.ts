@@ -28,6 +28,8 @@ export interface WatchMetrics {
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
   /** The violations of each policy at the last successful check (`sitesync_policy_violations`). */
   policies(target: string, counts: readonly PolicyCount[]): void;
+  /** A (re)load of the configuration: whether it was valid, and when. */
+  configReloaded(ok: boolean, atMs: number): void;
   /** The text exposition format, for GET /metrics. */
   text(): Promise<string>;
   readonly contentType: string;
@@ -44,6 +46,7 @@ const nothing: WatchMetrics = {
   request: () => {},
   healed: () => {},
   policies: () => {},
+  configReloaded: () => {},
   text: async () => '',
   contentType: 'text/plain',
 };
@@ -60,7 +63,7 @@ export async function loadMetrics(required: boolean): Promise<WatchMetrics> {
     if (!required) return nothing;
     throw new SitesyncError(
       'usage',
-      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional',
+      '--metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: install it beside sitesync (npm install --save-dev prom-client@15)',
     );
   }
 }

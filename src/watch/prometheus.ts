@@ -20,6 +20,8 @@ export class PrometheusMetrics implements WatchMetrics {
   readonly #policies: Gauge<'target' | 'policy' | 'severity'>;
   /** The policy series of each target, so a policy that leaves the configuration leaves the metrics. */
   readonly #policySeries = new Map<string, { policy: string; severity: string }[]>();
+  readonly #configOk: Gauge;
+  readonly #configOkAt: Gauge;
   readonly #configValid: Gauge<'target'>;
   readonly #configLoads: Counter<'target'>;
   readonly #known = new Set<string>();
@@ -58,6 +60,17 @@ export class PrometheusMetrics implements WatchMetrics {
       name: 'sitesync_api_requests_total',
       help: 'HTTP requests to a target, retries included, by status (error: no answer).',
       labelNames: ['target', 'status'],
+      registers,
+    });
+    // As Prometheus and Alertmanager name theirs: an alert rule needs only the first.
+    this.#configOk = new Gauge({
+      name: 'sitesync_config_last_reload_successful',
+      help: 'Whether the last load of the configuration (start, SIGHUP, a cycle) was valid (1) or kept the last good one (0).',
+      registers,
+    });
+    this.#configOkAt = new Gauge({
+      name: 'sitesync_config_last_reload_success_timestamp_seconds',
+      help: 'Unix time of the last valid load of the configuration.',
       registers,
     });
     this.#healed = new Counter({
@@ -163,6 +176,11 @@ export class PrometheusMetrics implements WatchMetrics {
       target,
       counts.map(({ policy, severity }) => ({ policy, severity })),
     );
+  }
+
+  configReloaded(ok: boolean, atMs: number): void {
+    this.#configOk.set(ok ? 1 : 0);
+    if (ok) this.#configOkAt.set(atMs / 1000);
   }
 
   text(): Promise<string> {

@@ -287,6 +287,7 @@ export class Watcher {
   async #reload(): Promise<void> {
     const { port, log, metrics, now } = this.#options;
     const loaded = await port.reload(this.#hard.signal);
+    metrics.configReloaded(loaded.ok, this.#options.now());
     if (!loaded.ok) {
       // As Prometheus does: a bad configuration at start is an error (exit 1); later, the last good one stays.
       if (!this.#loadedOnce) throw new SitesyncError('config', loaded.error);

@@ -116,7 +116,12 @@ describe('progress', () => {
     expect(liveLine({ done: 4, total: 200 }, 50, { etaMs: 196_000 })).toBe(
       'applying 4/200 · 60.0 changes/min · about 3m 16s left',
     );
+    // Room left in the limiter's window (it says 0 s) while requests take time: the rate so far tells the time left.
+    expect(liveLine({ done: 50, total: 190 }, 15_000, { etaMs: 0 })).toBe(
+      'applying 50/190 · 200.0 changes/min · about 42s left',
+    );
     expect(formatDuration(59_400)).toBe('59s');
+    expect(formatDuration(400)).toBe('under 1s');
     expect(formatDuration(3_600_000 + 120_000)).toBe('1h 2m');
     expect(changeLine({ action: 'update', domain: 'x.org', id: 1, outcome: 'skipped', reason: 'interrupted' })).toBe(
       'skipped  update x.org: interrupted',
@@ -158,6 +163,7 @@ describe('progress', () => {
       'skipped:',
       '  b.example (update): already applied',
     ]);
+    expect(interruptedSummary([applied], 1, 1_000)[0]).toBe('applied 1 of 1 change (1 request, 1s)');
     expect(interruptedSummary([applied], 2, 1_000)).toEqual([
       'applied 1 of 1 change (2 requests, 1s)',
       'interrupted after every change had started: the read-back was skipped; run plan to see the result',

@@ -39,6 +39,22 @@ describe('sitesync apply plan.json', () => {
     expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'new.example']);
   });
 
+  test('the plan file records the -f files it was made from, and apply without -f uses them (issue 38, item 10)', async () => {
+    cli.ws.write('prod.yaml', config({ 'keep.example': '    privacy: public\n', 'prod.example': '' }));
+    expect((await cli.ws.run(['plan', '-f', 'prod.yaml', '--out', 'plan.json'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(cli.ws.dir, 'plan.json'), 'utf8')).files).toEqual(['prod.yaml']);
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.code, run.err).toBe(0);
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example', 'prod.example']);
+    // An edited list is refused: it loads another configuration (and the signature covers the list).
+    expect((await cli.ws.run(['plan', '-f', 'prod.yaml', '--out', 'plan.json'])).code).toBe(0);
+    const path = join(cli.ws.dir, 'plan.json');
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), files: ['websites.yaml'] }));
+    const edited = await cli.ws.run(['apply', 'plan.json']);
+    expect(edited.code).toBe(1);
+    expect(edited.err).toContain('the configuration changed since plan.json was made');
+  });
+
   test('a plan.json edited after plan wrote it is refused: the signature does not verify', async () => {
     await savePlan(cli.ws);
     const path = join(cli.ws.dir, 'plan.json');

@@ -58,11 +58,11 @@ describe('sitesync plan: passwords and the prune scope', () => {
       const planned = await ws.run(['plan']);
       expect(planned.err).toBe('');
       expect(planned.out).toContain(
-        'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits) (stray.example)\n',
+        'Note: prune is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits) (stray.example)\n',
       );
       const validated = await ws.run(['validate']);
       expect(validated.out).toContain(
-        'websites.yaml:2:8: warning: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n',
+        'websites.yaml:2:8: warning: prune is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n',
       );
       ws.write('websites.yaml', config({ 'keep.example': '' }, 'prune: true\nmanage:\n  include: ["keep.*"]\n'));
       expect((await ws.run(['plan'])).out).not.toContain('prune is on');

@@ -118,14 +118,14 @@ describe('sitesync validate', () => {
     expect(result).toEqual({
       code: 0,
       out:
-        'websites.yaml:2:8: warning: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n' +
+        'websites.yaml:2:8: warning: prune is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits); set manage.include to the domains this file owns\n' +
         'websites.yaml: valid (1 website, 1 warning)\n',
       err: '',
     });
     const scoped = await run(['validate'], { 'websites.yaml': `${text}manage:\n  include: ["*.example.com"]\n` });
     expect(scoped.out).toBe('websites.yaml: valid (1 website, 0 warnings)\n');
     const everything = await run(['validate'], { 'websites.yaml': `${text}manage:\n  include: ["*"]\n` });
-    expect(everything.out).toContain('warning: prune is on and no `manage` scope is set');
+    expect(everything.out).toContain('warning: prune is on and no manage scope is set');
   });
 
   it('says that a password variable is empty rather than unset', async () => {

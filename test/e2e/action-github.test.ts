@@ -29,7 +29,7 @@ beforeAll(async () => {
   api = await startGithubStandIn(REPOSITORY);
   packed = await packedCli('action-github');
   toolCache = tempDir('tool-cache');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await api?.close();
   await server?.close();
@@ -56,7 +56,8 @@ async function setup(initial: Record<string, string> = {}) {
 const passes = (run: JobRun) => expect(run.code, run.log).toBe(0);
 const commentOf = (number: number) => api.comments.filter((comment) => comment.number === number);
 
-describe('the GitHub Action, as a runner runs the example workflows', { timeout: 90_000 }, () => {
+// Each test runs three or four whole jobs (~65 s alone); beside other e2e files on two cores, 90 s was too tight.
+describe('the GitHub Action, as a runner runs the example workflows', { timeout: 180_000 }, () => {
   test('first pull request (no configuration on main yet) → plan comment; merge → apply of that plan → tag moved', async () => {
     const { repo, runner, options, live } = await setup();
     const pull = repo.openPull(1, 'sites/first', {
@@ -220,7 +221,8 @@ describe('the GitHub Action, as a runner runs the example workflows', { timeout:
     const removal = repo.openPull(2, 'sites/remove', { 'websites.yaml': config({ 'ack-a.example': '' }, limits) });
     passes(await runJob(runner, PLAN, 'plan', removal, options));
     const body = commentOf(2)[0]?.body ?? '';
-    expect(body).toContain('sitesync-acknowledge: --allow-delete ack-old.example');
+    // Once: the plan lists the lines to copy, nothing repeats them (issue 38, item 11).
+    expect(body.split('sitesync-acknowledge: --allow-delete ack-old.example')).toHaveLength(2);
     api.pulls.get(2)!.body = 'Retire ack-old.example.\n\nsitesync-acknowledge: --allow-delete ack-old.example\n';
     const applied = await runJob(runner, APPLY, 'apply', repo.merge(2, 'sites/remove'), options);
     expect(applied.log).toContain('acknowledged in #2: --allow-delete ack-old.example');

@@ -29,7 +29,7 @@ export async function builtCli(): Promise<BuiltCli> {
  * Runs `make` (which fills `dir`) in the first worker that asks during this
  * run; the others wait for its outcome, a failure included.
  */
-export async function oncePerRun(dir: string, what: string, make: () => void): Promise<void> {
+export async function oncePerRun(dir: string, what: string, make: () => void | Promise<void>): Promise<void> {
   const outcome = join(dir, 'outcome.json');
   mkdirSync(join(dir, '..'), { recursive: true });
   let maker = true;
@@ -41,7 +41,7 @@ export async function oncePerRun(dir: string, what: string, make: () => void): P
   if (maker) {
     let error: string | null = null;
     try {
-      make();
+      await make();
     } catch (caught) {
       error = String((caught as { stderr?: Buffer }).stderr ?? caught);
     }

@@ -10,7 +10,7 @@ import { client, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { type PackedCli, packedCli } from './packed-cli.js';
 import { type GitlabStandIn, startGitlabStandIn } from './runner/gitlab-api.js';
-import { componentJobs, type GitlabRun, runGitlabJob } from './runner/gitlab-runner.js';
+import { componentJobs, type GitlabRun, projectVariables, runGitlabJob } from './runner/gitlab-runner.js';
 import { gitopsRepo } from './runner/gitops-repo.js';
 
 let server: TestServer;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   server = await startTestServer();
   gitlab = await startGitlabStandIn('7');
   packed = await packedCli('component-gitlab');
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await gitlab?.close();
   await server?.close();
@@ -35,15 +35,7 @@ describe('the GitLab component, as a runner runs its jobs', () => {
     const account = await server.createAccount();
     const jobs = componentJobs({ version: packed.tarball });
     const repo = gitopsRepo(undefined, {});
-    const variables = {
-      SITESYNC_URL: server.url,
-      SITESYNC_API_KEY: account.key,
-      SITESYNC_GITLAB_TOKEN: gitlab.token,
-      CI_API_V4_URL: gitlab.url,
-      CI_PROJECT_ID: '7',
-      CI_DEFAULT_BRANCH: 'main',
-      SITESYNC_TOOL_CACHE: toolCache, // a runner's cache: the tarball is installed once
-    };
+    const variables = projectVariables(gitlab, { url: server.url, key: account.key }, toolCache);
     repo.openPull(3, 'sites/first', { 'websites.yaml': config({ 'gl-a.example': '', 'gl-b.example': '' }) });
     const merge = {
       CI_PIPELINE_SOURCE: 'merge_request_event',

@@ -73,7 +73,7 @@ describe('a CLI-only install (npm install --omit=optional)', () => {
     });
     expect(refused.code).toBe(1);
     expect(refused.err).toBe(
-      'error: --metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional\n',
+      'error: --metrics-addr needs the package prom-client, which a CLI-only install (--omit=optional) leaves out: install it beside sitesync (npm install --save-dev prom-client@15)\n',
     );
     const server = await startTestServer();
     try {

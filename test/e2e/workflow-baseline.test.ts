@@ -98,5 +98,5 @@ describe('CI workflow with a git baseline: drift (exit 4) told apart from pendin
     expect(pending.stdout).toMatch(
       /^sitesync: warning: websites\.yaml has changes that were not applied yet \(pending, no drift\): see /,
     );
-  });
+  }, 90_000); // a dozen CLI runs: 24 s alone, over 30 s beside other files on two cores
 });

@@ -261,3 +261,28 @@ test('docs/workflows.md tells to require branches to be up to date', () => {
   const text = readFileSync(join(ROOT, 'docs/workflows.md'), 'utf8').replace(/\s+/g, ' ');
   expect(text).toContain('require branches to be up to date before merging');
 });
+
+describe('ci/lib/plan-tool.mjs acknowledge: the re-plan path reads SITESYNC_ACKNOWLEDGE (the Action input, the GitLab variable)', () => {
+  const tool = join(ROOT, 'ci/lib/plan-tool.mjs');
+  const given = (text: string) =>
+    run(process.execPath, [tool, 'acknowledge'], { env: { PATH: process.env.PATH ?? '', SITESYNC_ACKNOWLEDGE: text } });
+
+  test('flags on one line, or lines as a description gives them: one argument per line; nothing given, nothing out', async () => {
+    const expected = '--allow-delete\nold.example\n--max-deletes\n25\n';
+    expect((await given('--allow-delete old.example --max-deletes 25')).stdout).toBe(expected);
+    expect(
+      (await given('sitesync-acknowledge: --allow-delete old.example\nsitesync-acknowledge: --max-deletes 25\n'))
+        .stdout,
+    ).toBe(expected);
+    expect((await given('')).stdout).toBe('');
+  });
+
+  test('what is not an acknowledgement fails, named, as a description line would', async () => {
+    const refused = await given('--allow-delete old.example --force now').catch((error) => error);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(
+      'sitesync: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): --force now\n',
+    );
+  });
+});

@@ -17,13 +17,16 @@ export interface GitRepo {
   git(...args: string[]): string;
   /** Writes a file of the working tree (folders made as needed); returns its path. */
   write(path: string, text: string): string;
-  /** Writes `files` (path → text), stages everything and commits (even with nothing changed); the new commit's id. */
-  commit(message: string, files?: Record<string, string>): string;
+  /**
+   * Writes `files` (path → text), stages everything and commits (even with nothing changed); the new commit's id.
+   * `date` (ISO 8601) is the commit's author and committer date: real histories are out of order.
+   */
+  commit(message: string, files?: Record<string, string>, date?: string): string;
   /** Creates branch `name` at `from` (default: the current commit) and checks it out. */
   branch(name: string, from?: string): void;
   checkout(ref: string): void;
   /** Merges `ref` into the current branch with a merge commit (as a pull request's merge button); returns its id. */
-  merge(ref: string, message?: string): string;
+  merge(ref: string, message?: string, date?: string): string;
   revParse(ref: string): string;
   /** The current commit's id. */
   head(): string;
@@ -41,11 +44,11 @@ const ENV = {
 };
 
 const runGit =
-  (dir: string) =>
+  (dir: string, dated?: string) =>
   (...args: string[]): string =>
     execFileSync('git', args, {
       cwd: dir,
-      env: { ...process.env, ...ENV },
+      env: { ...process.env, ...ENV, ...(dated && { GIT_AUTHOR_DATE: dated, GIT_COMMITTER_DATE: dated }) },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     }).trim();
@@ -113,10 +116,10 @@ function repoAt(dir: string): GitRepo {
       writeFileSync(full, text);
       return full;
     },
-    commit(message, files = {}) {
+    commit(message, files = {}, date = undefined) {
       for (const [path, text] of Object.entries(files)) repo.write(path, text);
       git('add', '--all');
-      git('commit', '--quiet', '--allow-empty', '--no-gpg-sign', '-m', message);
+      runGit(dir, date)('commit', '--quiet', '--allow-empty', '--no-gpg-sign', '-m', message);
       return repo.head();
     },
     branch(name, from = 'HEAD') {
@@ -125,8 +128,8 @@ function repoAt(dir: string): GitRepo {
     checkout(ref) {
       git('checkout', '--quiet', ref);
     },
-    merge(ref, message = `Merge ${ref}`) {
-      git('merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', message, ref);
+    merge(ref, message = `Merge ${ref}`, date = undefined) {
+      runGit(dir, date)('merge', '--quiet', '--no-ff', '--no-gpg-sign', '-m', message, ref);
       return repo.head();
     },
     revParse(ref) {

@@ -1,6 +1,7 @@
 /**
  * A throwaway PostgreSQL 15 cluster: initdb as the `postgres` user (it refuses
- * root) in a `sitesync-pg-*` temporary directory, started on a free loopback
+ * root) in a `sitesync-pg-*` temporary directory (TMPDIR's, when the postgres
+ * user can enter it), started on a free loopback
  * port with trust authentication; `stop()` stops it and removes the directory.
  * Used by the vitest PostgreSQL project (postgres.ts) and by `npm run
  * bench:server`; no vitest import.
@@ -42,6 +43,26 @@ function asPostgres(command: string, args: string[]): void {
   }
 }
 
+/**
+ * Where the cluster's directory goes: TMPDIR when the postgres user can enter
+ * it, else /tmp or /var/tmp (a TMPDIR of mode 0700, or under a private home,
+ * would make initdb fail: issue 38).
+ */
+function parentForPostgres(): string {
+  const candidates = [tmpdir(), '/tmp', '/var/tmp'];
+  const reachable = candidates.find((dir) => {
+    try {
+      execFileSync('runuser', ['-u', 'postgres', '--', 'test', '-x', dir, '-a', '-w', dir], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (reachable === undefined)
+    throw new Error(`PostgreSQL test cluster: the postgres user can enter none of ${candidates.join(', ')}`);
+  return reachable;
+}
+
 function uidOf(user: string): { uid: number; gid: number } {
   try {
     const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, user]).toString().trim()));
@@ -64,7 +85,7 @@ export async function startThrowawayCluster(settings: string[] = []): Promise<Th
     );
   }
   const owner = uidOf('postgres');
-  const home = mkdtempSync(join(tmpdir(), 'sitesync-pg-'));
+  const home = mkdtempSync(join(parentForPostgres(), 'sitesync-pg-'));
   const data = join(home, 'data');
   const stop = () => {
     if (existsSync(join(data, 'postmaster.pid'))) {

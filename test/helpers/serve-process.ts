@@ -18,8 +18,13 @@ export interface ServeProcess {
   stderr(): string;
 }
 
-export function startServeProcess(args: string[], env: Record<string, string>): Promise<ServeProcess> {
-  const [command, ...rest] = SITESYNC_COMMAND;
+/** `serve --port 0 ARGS`, from the sources or by `command` (an installed bin: `[node, bin]`). */
+export function startServeProcess(
+  args: string[],
+  env: Record<string, string>,
+  sitesync: readonly string[] = SITESYNC_COMMAND,
+): Promise<ServeProcess> {
+  const [command, ...rest] = sitesync;
   const child = spawn(command!, [...rest, 'serve', '--port', '0', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },

@@ -107,7 +107,7 @@ describe('renderers: behaviour', () => {
         '= a.example (id 1) unchanged: drift only in ignore_changes fields',
         '    email: false → true (ignored: ignore_changes)',
         '',
-        'Note: prune is on and no `manage` scope is set: every website of the account that is not listed will be deleted (within limits)',
+        'Note: prune is on and no manage scope is set: every website of the account that is not listed will be deleted (within limits)',
         'Note: 2 fields drifted but are in ignore_changes: not changed (a.example, b.example)',
         '',
         'Coverage: 2 of 2 live websites managed (100%).',

@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { client, insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { MINUTE, useCleanups, watchClock, watchOneAccount, webhookReceiver } from './support.js';
 
@@ -69,5 +70,48 @@ describe('alerts', () => {
     expect(watch.watcher.status().targets[0]?.alerts).toEqual(['drift']);
     await receiver.firstRequest; // the alert went out, and is still unanswered
     expect(receiver.received).toBe(1);
+  });
+
+  it('a drift that grows while it fires sends an update naming the new sites (issue 38, item 9)', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const b = await insertWebsite(server, 'b.example', { values: STORED_DEFAULTS });
+    const dir = tempDir('watch-alerts');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n  - domain: b.example\n');
+    const receiver = await webhookReceiver(0);
+    cleanups.push(() => receiver.close());
+    const watch = await watchOneAccount(server, dir, cleanups, {
+      webhooks: [{ name: 'ONCALL_WEBHOOK', url: receiver.url }],
+      clock: manualClock(0),
+    });
+    await watch.run(1); // a.example is missing: drift
+    await client({ url: server.url, key: server.key })('DELETE', `/api/v1/websites/${b}`);
+    await watch.run(3); // b.example too; then nothing new
+    await watch.webhooks.idle();
+    expect(receiver.bodies.map((body) => [body.status, body.reminder, body.domains, body.added])).toEqual([
+      ['firing', false, ['a.example'], undefined],
+      ['firing', false, ['a.example', 'b.example'], ['b.example']],
+    ]);
+    expect(receiver.bodies[1]?.text).toBe('sitesync watch: drift on default: a.example, b.example (new: b.example)');
+  });
+
+  it('an invalid configuration sets sitesync_config_last_reload_successful to 0 until fixed (issue 38, item 9)', async () => {
+    const server = await startTestServer();
+    cleanups.push(() => server.close());
+    const dir = tempDir('watch-alerts');
+    const valid = 'version: 1\nwebsites:\n  - domain: a.example\n';
+    writeFileSync(join(dir, 'websites.yaml'), valid);
+    const clock = manualClock(Date.parse('2026-07-06T12:00:00Z'));
+    const watch = await watchOneAccount(server, dir, cleanups, { clock });
+    const gauge = async () => /^sitesync_config_last_reload_successful (\d)$/m.exec(await watch.metrics.text())?.[1];
+    await watch.run(1);
+    expect(await gauge()).toBe('1');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: secret\n');
+    await watch.run(2);
+    expect(await gauge()).toBe('0');
+    expect(await watch.metrics.text()).toMatch(/^sitesync_config_last_reload_success_timestamp_seconds 1783339200$/m);
+    writeFileSync(join(dir, 'websites.yaml'), valid);
+    await watch.run(3);
+    expect(await gauge()).toBe('1');
   });
 });

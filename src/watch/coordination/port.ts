@@ -13,6 +13,8 @@ export interface ActiveAlert {
   /** Epoch milliseconds. */
   since: number;
   lastSent: number;
+  /** The sites of the last document sent (an update goes out when the set grows). */
+  domains: readonly string[];
 }
 
 export interface Claim {

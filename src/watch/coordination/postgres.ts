@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS sitesync_watch_alerts (
   since bigint NOT NULL,
   last_sent bigint NOT NULL,
   PRIMARY KEY (target, alert)
-)`;
+);
+ALTER TABLE sitesync_watch_alerts ADD COLUMN IF NOT EXISTS domains text[] NOT NULL DEFAULT '{}'`;
 
 /** Advisory locks of `namespace` held in this database; `$1` is the namespace. */
 const LOCKS = `SELECT objid::bigint AS key, pid FROM pg_locks
@@ -114,13 +115,18 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
 
   const loadAlerts = async (client: pg.Client, targets: readonly string[]) => {
     if (targets.length === 0) return;
-    const rows = await client.query<{ target: string; alert: string; since: string; last_sent: string }>(
-      'SELECT target, alert, since, last_sent FROM sitesync_watch_alerts WHERE target = ANY($1)',
-      [targets],
-    );
+    const rows = await client.query<{
+      target: string;
+      alert: string;
+      since: string;
+      last_sent: string;
+      domains: string[];
+    }>('SELECT target, alert, since, last_sent, domains FROM sitesync_watch_alerts WHERE target = ANY($1)', [targets]);
     const byTarget = new Map<string, Map<string, ActiveAlert>>(targets.map((target) => [target, new Map()]));
     for (const row of rows.rows)
-      byTarget.get(row.target)?.set(row.alert, { since: Number(row.since), lastSent: Number(row.last_sent) });
+      byTarget
+        .get(row.target)
+        ?.set(row.alert, { since: Number(row.since), lastSent: Number(row.last_sent), domains: row.domains });
     for (const [target, states] of byTarget) alerts.replace(target, states);
   };
 
@@ -135,9 +141,10 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
           await client.query('DELETE FROM sitesync_watch_alerts WHERE target = $1 AND alert = $2', [target, alert]);
         else
           await client.query(
-            `INSERT INTO sitesync_watch_alerts (target, alert, since, last_sent) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (target, alert) DO UPDATE SET since = excluded.since, last_sent = excluded.last_sent`,
-            [target, alert, active.since, active.lastSent],
+            `INSERT INTO sitesync_watch_alerts (target, alert, since, last_sent, domains) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (target, alert) DO UPDATE
+             SET since = excluded.since, last_sent = excluded.last_sent, domains = excluded.domains`,
+            [target, alert, active.since, active.lastSent, active.domains],
           );
       } catch (error) {
         log('warn', 'coordination: alert state not recorded', { target, alert, error: (error as Error).message });

@@ -4,7 +4,8 @@
  * GITHUB_STEP_SUMMARY files and the event's environment, this repository's
  * composite action (action.yml) step by step, `if:` conditions and `${{ }}`
  * expressions; actions/checkout as it clones (depth 1, no tags, from the
- * "origin" bare repository), actions/upload-artifact and download-artifact
+ * "origin" bare repository; a pull request's test-merge commit refs/pull/N/merge
+ * fetched by id and checked out detached), actions/upload-artifact and download-artifact
  * over a local folder, actions/setup-node as a no-op (Node is this one).
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -74,13 +75,17 @@ export interface GithubRunner {
   toolCache: string;
 }
 
+/**
+ * git as on a hosted runner: no system or global configuration, and no
+ * identity (user.useConfigOnly: git refuses to guess one), so a step that
+ * would need one (a commit, an annotated tag) fails here as it would there.
+ */
 const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'runner',
-  GIT_AUTHOR_EMAIL: 'runner@sitesync.invalid',
-  GIT_COMMITTER_NAME: 'runner',
-  GIT_COMMITTER_EMAIL: 'runner@sitesync.invalid',
+  GIT_CONFIG_COUNT: '1',
+  GIT_CONFIG_KEY_0: 'user.useConfigOnly',
+  GIT_CONFIG_VALUE_0: 'true',
 };
 
 const interpolateAll = (values: Record<string, string | number> | undefined, contexts: Contexts) =>
@@ -143,6 +148,8 @@ export async function runJob(
   const jobEnv: Record<string, string> = {};
   const contexts: Contexts = {
     github,
+    // A workflow_dispatch run's inputs (the event payload's).
+    inputs: (event.payload.inputs as Record<string, string> | undefined) ?? {},
     secrets: options.secrets ?? {},
     vars: options.vars ?? {},
     matrix: options.matrix ?? {},

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { tempDir } from '../../helpers/temp.js';
+import type { GitlabStandIn } from './gitlab-api.js';
 import { exec } from './step-io.js';
 
 const TEMPLATE = join(import.meta.dirname, '../../../templates/sitesync/template.yml');
@@ -39,6 +40,23 @@ export function componentJobs(inputs: Record<string, unknown>): Record<string, G
     return JSON.stringify(value);
   });
   return parse(filled) as Record<string, GitlabJob>;
+}
+
+/** What a project using the component sets (CI/CD variables) and GitLab gives every job, for the stand-in. */
+export function projectVariables(
+  gitlab: GitlabStandIn,
+  service: { url: string; key: string },
+  toolCache: string,
+): Record<string, string> {
+  return {
+    SITESYNC_URL: service.url,
+    SITESYNC_API_KEY: service.key,
+    SITESYNC_GITLAB_TOKEN: gitlab.token,
+    CI_API_V4_URL: gitlab.url,
+    CI_PROJECT_ID: gitlab.project,
+    CI_DEFAULT_BRANCH: 'main',
+    SITESYNC_TOOL_CACHE: toolCache, // a runner's cache: the tarball is installed once
+  };
 }
 
 /** Runs job `name` in a fresh clone of `checkout` (a branch of origin), with `artifacts` (of jobs it needs) in it. */

@@ -66,14 +66,20 @@ export function gitopsRepo(api: GithubStandIn | undefined, initial: Record<strin
     openPull(number, branch, files, body = '') {
       dev.checkout('main');
       dev.branch(branch);
-      const head = dev.commit(`pull request ${number}`, files);
+      // Written before main's newest commits, pushed after them: commit dates out of order, as in real histories.
+      const head = dev.commit(`pull request ${number}`, files, new Date(Date.now() - 3 * 3600_000).toISOString());
       repo.push(branch);
       api?.pulls.set(number, { number, body, headSha: head });
+      // GitHub's test-merge commit (the head merged into the base), which pull_request runs check out.
+      dev.checkout('main');
+      dev.git('checkout', '--quiet', '--detach');
+      const merge = dev.merge(branch, `Merge ${head} into main`);
+      repo.push(`${merge}:refs/pull/${number}/merge`);
       dev.checkout('main');
       return {
         name: 'pull_request',
-        checkout: branch,
-        sha: head,
+        checkout: merge,
+        sha: merge,
         ref: `refs/pull/${number}/merge`,
         baseRef: 'main',
         payload: { pull_request: { number, head: { sha: head } }, repository: { default_branch: 'main' } },
@@ -102,9 +108,14 @@ export function gitopsRepo(api: GithubStandIn | undefined, initial: Record<strin
   return repo;
 }
 
-/** A push to main (the apply), or a scheduled run (`name`) on main's head. */
+/**
+ * A push to main (the apply), or a scheduled run (`name`) on main's head.
+ * A schedule's payload has no `repository` (GitHub's own documentation of the
+ * event shows none; runs have been seen without it): nothing may rely on it.
+ */
 export function pushEvent(sha: string, name: GithubEvent['name'] = 'push', checkout = 'main'): GithubEvent {
-  return { name, checkout, sha, ref: 'refs/heads/main', payload: { repository: { default_branch: 'main' } } };
+  const payload = name === 'schedule' ? {} : { repository: { default_branch: 'main' } };
+  return { name, checkout, sha, ref: 'refs/heads/main', payload };
 }
 
 export const EXAMPLES = join(import.meta.dirname, '../../../examples/ci');
