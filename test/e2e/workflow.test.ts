@@ -282,7 +282,7 @@ describe('ci/lib/plan-tool.mjs acknowledge: the re-plan path reads SITESYNC_ACKN
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toBe(
-      'sitesync: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line): --force now\n',
+      'sitesync: not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N, --max-change-percent N or --allow-policy NAME[:DOMAIN], one per line): --force now\n',
     );
   });
 });
