@@ -27,7 +27,7 @@ import {
 } from './blame.js';
 import { commitUrl } from './commit-url.js';
 import type { EngineContext } from './context.js';
-import { git, isAncestor } from './git.js';
+import { git } from './git.js';
 
 /** Commits ranked by history (newest first): beyond these, commit time decides. */
 const MAX_ORDERED = 10_000;
@@ -72,7 +72,8 @@ export async function blameConfiguration(
   if (!where.ok || inside !== 'true') return undefined;
   const head = baseline?.commit;
   const shallow = shallowAnswer === 'true';
-  if (shallow && (head === undefined || !(await isAncestor(dir, head, 'HEAD')))) {
+  // Enough history when the baseline and HEAD meet in it (a base branch that moved on meets HEAD at their merge base).
+  if (shallow && (head === undefined || !(await git(dir, ['merge-base', head, 'HEAD'])).ok)) {
     return {
       files: new Map(),
       note: `this clone is shallow and lacks the history${head === undefined ? '' : ` since the baseline ${head.slice(0, 12)}`}, so no change is attributed to a commit (fetch the history: fetch-depth: 0, or git fetch --unshallow)`,

@@ -168,6 +168,33 @@ websites:
     expect(changes['e.example']).toMatchObject({ class: 'pending', origin: { commit: bob, author: 'Bob Stone' } });
   });
 
+  test('a shallow clone whose base branch moved on since the branch left it is attributed when the history joins them', async () => {
+    const source = gitRepo();
+    commitAs(source, 'Ana Lima', '2026-11-01T10:00:00+00:00', 'Sites', { 'websites.yaml': FIRST });
+    source.branch('pr');
+    const bob = commitAs(source, 'Bob Stone', '2026-11-02T10:00:00+00:00', 'Add e', {
+      'websites.yaml': `${FIRST}  - domain: e.example\n`,
+    });
+    source.checkout('main');
+    commitAs(source, 'Cy Park', '2026-11-03T10:00:00+00:00', 'Readme', { 'README.md': 'sites\n' });
+    // Depth 1 as CI checks out, then deepened until the two meet (as a baseline's resolution does).
+    const clone = cloneOf(bareOrigin(source), tempDir('moved'), { branch: 'pr' });
+    clone.git('fetch', '--quiet', '--no-tags', '--depth=1', 'origin', '+refs/heads/main:refs/remotes/origin/main');
+    clone.git(
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--deepen=1',
+      'origin',
+      'pr',
+      '+refs/heads/main:refs/remotes/origin/main',
+    );
+    expect(clone.git('rev-parse', '--is-shallow-repository').trim()).toBe('true');
+    const ws = workspace(cli.server);
+    const changes = await planJson(ws, ['-f', `${clone.dir}/websites.yaml`, '--baseline', 'origin/main']);
+    expect(changes['e.example']).toMatchObject({ class: 'pending', origin: { commit: bob } });
+  });
+
   test('--no-attribution names no commit', async () => {
     const { ws } = cli;
     const repo = gitRepo(ws.dir);
