@@ -10,13 +10,12 @@ import { type Connection, createClient, RateLimiter, resolveConnection, type Web
 import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
-import { releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
-import { type LoadedTarget, loadTargets, type TargetSource } from './load-targets.js';
-import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort } from './port.js';
+import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
+import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
 export interface EnginePortOptions extends TargetSource {
   /** The request budget per service, requests a minute (every request: listings, writes, retries). */
@@ -53,9 +52,9 @@ interface Open {
 
 export function enginePort(options: EnginePortOptions): WatchPort {
   const open = new Map<string, Open>();
+  const loader = new TargetLoader();
   /** One limiter per service (URL origin), with the limit it was made for. */
   const limiters = new Map<string, { limit: number; limiter: RateLimiter }>();
-  let digest: string | undefined;
 
   /**
    * The budget of each service: --budget, or lower when a target on it declares a
@@ -104,45 +103,67 @@ export function enginePort(options: EnginePortOptions): WatchPort {
 
   return {
     async reload(signal) {
-      let targets: Resolved[];
+      let loaded: Awaited<ReturnType<TargetLoader['load']>>;
       try {
         await options.beforeReload?.(signal);
-        targets = (await loadTargets(options)).map((target) => ({
-          target,
-          // The key is read here: a missing one is a configuration error, not a failing check.
-          connection: resolveConnection({ env: options.env, cwd: options.cwd, ...target.connection }),
-        }));
+        loaded = await loader.load(options);
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }
-      const next = targets.map(({ target }) => target.digest).join(',');
-      const changed = next !== digest;
-      digest = next;
+      const targets: Resolved[] = [];
+      const errors = new Map<string, string>();
+      for (const each of loaded.targets) {
+        if (each.error !== undefined) errors.set(each.name, each.error);
+        if (each.loaded === undefined) continue;
+        try {
+          // The key is read here: a missing one is this target's configuration error, not a failing check.
+          const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...each.loaded.connection });
+          targets.push({ target: each.loaded, connection });
+        } catch (error) {
+          errors.set(each.name, error instanceof Error ? error.message : String(error));
+        }
+      }
+      const resolved = new Map(targets.map((each) => [each.target.name, each]));
       const newLimiters = updateLimiters(targets);
-      const previous = [...open.values()];
       for (const [name, was] of open) {
-        const fresh = targets.find(({ target }) => target.name === name);
+        const fresh = resolved.get(name);
+        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // kept as it was
+        if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
         const moved =
           fresh === undefined ||
           fresh.target.connectionKey !== was.target.connectionKey ||
           fresh.connection.keyId !== was.connection.keyId || // the key file or variable now holds another key
           newLimiters.has(new URL(was.api.url).origin);
+        if (fresh !== undefined) was.connection.apiKey.release(); // the same key, read again, is still held
         if (moved) {
+          if (fresh === undefined) releasePasswords(was.target.state);
           await was.api.close();
           open.delete(name);
         }
       }
-      for (const resolved of targets) {
-        const was = open.get(resolved.target.name);
-        const { target, connection } = resolved;
+      for (const each of targets) {
+        const was = open.get(each.target.name);
+        const { target, connection } = each;
         open.set(
           target.name,
-          was === undefined ? { target, connection, api: clientFor(resolved) } : { ...was, target, connection },
+          was === undefined ? { target, connection, api: clientFor(each) } : { ...was, target, connection },
         );
       }
-      // The previous load's secrets are no longer held (the same values, loaded again, still are).
-      for (const was of previous) releaseSecrets({ state: was.target.state, connection: was.connection });
-      return { ok: true, targets: targets.map(({ target }) => target.name), changed };
+      return {
+        ok: true,
+        targets: loaded.targets.map((each) => {
+          const entry = open.get(each.name);
+          const error = errors.get(each.name);
+          return {
+            name: each.name,
+            service: serviceOf(entry?.connection.url ?? each.url),
+            checkable: entry !== undefined,
+            ...(error !== undefined && { error }),
+          };
+        }),
+        reloaded: loaded.targets.filter((each) => each.reloaded).map((each) => each.name),
+        changed: loaded.changed,
+      };
     },
 
     async check(name, signal): Promise<CheckResult> {
@@ -151,7 +172,8 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const policy = policyFromConfig(state.policy, { today: options.now().toISOString().slice(0, 10) });
       const live = await entry.api.listWebsites({ signal });
       const result = planSites(state.websites, live, policy, baseline);
-      entry.last = { plan: result, liveCount: live.length };
+      // Only what a heal needs, only when healing: the listing itself is dropped here.
+      if (options.heals) entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
       return classify(
         result,
@@ -161,7 +183,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       );
     },
 
-    async heal(name, chosen, signal): Promise<HealResult[]> {
+    async heal(name, chosen, signal, mayWrite): Promise<HealResult[]> {
       const entry = get(name);
       const last = entry.last;
       if (last === undefined) throw new Error('nothing checked yet');
@@ -176,7 +198,9 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const desired = new Map(entry.target.state.websites.map((site) => [site.domain, site]));
       const journal = options.journal;
       journal?.record({ event: 'begin', target: name, mode: 'self-heal', total: subset.changes.length });
-      const applied = await applyPlan(subset, desired, entry.api, {
+      const ids = new Map(subset.changes.map((change) => [change.id ?? 0, change.domain]));
+      const guarded = mayWrite === undefined ? undefined : guardedWrites(entry.api, mayWrite, ids);
+      const applied = await applyPlan(subset, desired, guarded?.api ?? entry.api, {
         parallelism: 1,
         signal,
         liveCount: last.liveCount,
@@ -184,12 +208,15 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       });
       journal?.record({ event: 'end', target: name, mode: 'self-heal', counts: applied.counts });
       entry.last = undefined; // healed from this plan once: the next check plans again
-      return applied.changes.map((change) => ({
-        domain: change.domain,
-        action: change.action,
-        result: change.outcome,
-        ...(change.reason !== undefined && { reason: change.reason }),
-      }));
+      return applied.changes.map((change) =>
+        guarded?.refused.has(change.domain)
+          ? { ...pick(change), result: 'skipped', reason: NOT_OURS }
+          : {
+              ...pick(change),
+              result: change.outcome,
+              ...(change.reason !== undefined && { reason: change.reason }),
+            },
+      );
     },
 
     async close() {
@@ -199,4 +226,61 @@ export function enginePort(options: EnginePortOptions): WatchPort {
   };
 }
 
-const pick = (change: WatchedChange) => ({ domain: change.domain, action: change.action });
+/** The origin of a URL, or the text itself when it is not one (a target that never loaded). */
+function serviceOf(url: string | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return url ?? '';
+  }
+}
+
+function releasePasswords(state: LoadedTarget['state']): void {
+  for (const site of state.websites) site.password?.release();
+}
+
+const pick = (change: Pick<WatchedChange, 'domain' | 'action'>) => ({ domain: change.domain, action: change.action });
+
+const NOT_OURS = 'this replica no longer holds the target';
+
+/**
+ * The client with every write asking `mayWrite` first: a refused write is
+ * never sent (apply records it failed; the heal reports it skipped), and
+ * neither is any after it.
+ */
+function guardedWrites(
+  api: WebsitesApi,
+  mayWrite: WriteGuard,
+  domainOf: ReadonlyMap<number, string>,
+): { api: WebsitesApi; refused: Set<string> } {
+  const refused = new Set<string>();
+  let lost = false;
+  const ask = async (domain: string) => {
+    lost ||= !(await mayWrite());
+    if (!lost) return;
+    refused.add(domain);
+    throw new Error(NOT_OURS);
+  };
+  const writes: Partial<WebsitesApi> = {
+    createWebsite: async (desired, options) => {
+      await ask(desired.domain);
+      return api.createWebsite(desired, options);
+    },
+    updateWebsite: async (id, update, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.updateWebsite(id, update, options);
+    },
+    deleteWebsite: async (id, options) => {
+      await ask(domainOf.get(id) ?? '');
+      return api.deleteWebsite(id, options);
+    },
+  };
+  const guarded = new Proxy(api, {
+    get(target, property, receiver) {
+      if (property in writes) return writes[property as keyof typeof writes];
+      const value = Reflect.get(target, property, receiver === guarded ? target : receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { api: guarded, refused };
+}

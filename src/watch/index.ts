@@ -22,6 +22,8 @@ export interface WatchSettings {
   source: TargetSource;
   intervalMs: number;
   budgetPerMinute: number;
+  /** Checks at once, each on a different service (`--concurrency`; default 32). */
+  concurrency?: number | undefined;
   renotifyMs: number;
   heal?: HealPolicy | undefined;
   webhooks: readonly Webhook[];
@@ -78,6 +80,7 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
     clock,
     now: settings.now,
     intervalMs: settings.intervalMs,
+    concurrency: settings.concurrency,
     renotifyMs: settings.renotifyMs,
     heal: settings.heal,
     metrics,

@@ -1,17 +1,28 @@
 /**
- * What watch checks, read from the configuration like `plan` reads it: the
- * files given (or websites.yaml), each declared target with its own files,
- * URL and key (`--target` chooses), and the git baseline of each (the tag
- * `apply --mark-applied` moves, by default). Any problem is one message and
- * nothing is returned: the caller keeps the last good configuration.
+ * What watch checks, read from the configuration like `plan` reads it (the
+ * files given or websites.yaml, each declared target with its own files, URL
+ * and key, `--target` choosing; each with its git baseline), and read again
+ * incrementally: a file is read again only when its stamp (modification and
+ * change time in nanoseconds, size, inode) changed, and a target is loaded
+ * again only when a file that feeds it did (the root files feed every
+ * target), its declaration did or the baseline commit moved. The root files
+ * are parsed once per change and shared by every target's load.
+ *
+ * A root that does not load is one error (the caller keeps everything it
+ * had); a target whose own files do not load keeps its last good state and
+ * carries the error, so only that target is marked.
  */
+import { statSync } from 'node:fs';
 import type { ConnectionInput } from '../api/index.js';
+import { listConfigFiles, readConfigFile } from '../config/files.js';
 import { formatProblem, loadConfig } from '../config/index.js';
+import { loadParsedConfig, type ParsedConfigFile, parseConfigFile } from '../config/parsed.js';
 import { forTarget } from '../config/targets.js';
-import { baselineFor, resolveBaseline } from '../engine/baseline.js';
+import { type BaselineAt, baselineFor, resolveBaseline } from '../engine/baseline.js';
 import { selectTargets, targetConnection, targetFiles } from '../engine/targets.js';
-import type { DesiredState, TargetDeclaration } from '../model/desired-state.js';
+import type { ConfigProblem, DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import type { Baseline } from '../model/plan.js';
+import { SiteCompactor } from './compact-state.js';
 
 /** A configuration without `targets:` is watched as one target of this name. */
 export const SINGLE_TARGET = 'default';
@@ -41,38 +52,170 @@ export interface LoadedTarget {
   rateLimit?: number | undefined;
   /** Changes when the URL or key source changes: the client is then opened again. */
   connectionKey: string;
-  digest: string;
 }
 
-export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]> {
-  const root = await load(source.files, source);
-  // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
-  const io = { env: source.env, cwd: source.cwd } as Parameters<typeof resolveBaseline>[2];
-  const at = await resolveBaseline(source.files, { baseline: source.baseline }, io);
-  if (root.targets === undefined) {
-    const connection = {
-      insecureHttp: source.insecureHttp,
-      ...(source.url !== undefined && { url: source.url }),
-      ...(source.apiKeyFile !== undefined && { apiKeyFile: source.apiKeyFile }),
-      ...(root.apiUrl !== undefined && { configApiUrl: root.apiUrl }),
+/** One target after a reload: its state (new, or the last good one) and its own error, if any. */
+export interface TargetLoad {
+  name: string;
+  /** Absent only when its files have never loaded. */
+  loaded?: LoadedTarget;
+  error?: string;
+  /** The declared URL (for a target with no state yet, its service). */
+  url?: string;
+  /** Its files were read and validated this time. */
+  reloaded: boolean;
+}
+
+interface Entry {
+  key: string;
+  loaded?: LoadedTarget;
+  error?: string;
+}
+
+type Io = Parameters<typeof resolveBaseline>[2];
+
+export class TargetLoader {
+  readonly #compactor = new SiteCompactor();
+  #root: { key: string; state: DesiredState; parsed: ParsedConfigFile[] } | undefined;
+  /** The root's error at these stamps: not parsed again until a file changes. */
+  #rootError: { key: string; error: Error } | undefined;
+  #entries = new Map<string, Entry>();
+
+  /** Every chosen target, loaded again where something that feeds it changed; rejects when the root does not load. */
+  async load(source: TargetSource): Promise<{ targets: TargetLoad[]; changed: boolean }> {
+    const root = await this.#loadRoot(source);
+    // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
+    const io = { env: source.env, cwd: source.cwd } as Io;
+    const at = await resolveBaseline(source.files, { baseline: source.baseline }, io);
+    const commit = at?.ref.commit ?? '-';
+    const entries = new Map<string, Entry>();
+    let changed = this.#entries.size === 0;
+    const loads: TargetLoad[] = [];
+    if (root.state.targets === undefined) {
+      const connection = {
+        insecureHttp: source.insecureHttp,
+        ...(source.url !== undefined && { url: source.url }),
+        ...(source.apiKeyFile !== undefined && { apiKeyFile: source.apiKeyFile }),
+        ...(root.state.apiUrl !== undefined && { configApiUrl: root.state.apiUrl }),
+      };
+      const key = JSON.stringify([root.key, commit, connection]);
+      const entry = await this.#reuse(SINGLE_TARGET, key, async () => {
+        const baseline = await baselineFor({ files: source.files }, at, io);
+        return this.#loaded(SINGLE_TARGET, root.state, baseline, connection);
+      });
+      changed ||= entry !== this.#entries.get(SINGLE_TARGET);
+      entries.set(SINGLE_TARGET, entry);
+      loads.push(loadOf(SINGLE_TARGET, entry, this.#entries.get(SINGLE_TARGET)));
+    } else {
+      if (source.url !== undefined || source.apiKeyFile !== undefined)
+        throw new Error('--url and --api-key-file cannot be used when the configuration declares targets');
+      for (const target of selectTargets(root.state.targets, source.targets)) {
+        const files = targetFiles(source.files, target, source.cwd);
+        const own = files.slice(files.length - target.files.length);
+        const key = JSON.stringify([root.key, target, stamps(own, source.cwd), commit]);
+        const entry = await this.#reuse(target.name, key, () =>
+          this.#loadTarget(source, target, { files, own, at, io }),
+        );
+        changed ||= entry !== this.#entries.get(target.name);
+        entries.set(target.name, entry);
+        loads.push({ ...loadOf(target.name, entry, this.#entries.get(target.name)), url: target.url });
+      }
+    }
+    changed ||= [...this.#entries.keys()].some((name) => !entries.has(name));
+    this.#entries = entries;
+    return { targets: loads, changed };
+  }
+
+  /** The entry as it was when nothing feeding it changed; else loaded again (an error keeps the last good state). */
+  async #reuse(name: string, key: string, load: () => Promise<LoadedTarget>): Promise<Entry> {
+    const known = this.#entries.get(name);
+    if (known?.key === key) return known;
+    try {
+      return { key, loaded: await load() };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { key, ...(known?.loaded !== undefined && { loaded: known.loaded }), error: message };
+    }
+  }
+
+  async #loadRoot(source: TargetSource): Promise<{ key: string; state: DesiredState; parsed: ParsedConfigFile[] }> {
+    const key = stamps(source.files, source.cwd);
+    if (this.#root?.key === key) return this.#root;
+    if (this.#rootError?.key === key) throw this.#rootError.error;
+    let state: DesiredState;
+    try {
+      state = await load(source.files, source);
+    } catch (error) {
+      this.#rootError = { key, error: error as Error };
+      throw error;
+    }
+    // Each target's load reads the root files again from here, without their `targets:` (thousands of entries).
+    const parsed: ParsedConfigFile[] = [];
+    for (const file of listConfigFiles(source.files, source.cwd).files) {
+      const read = await readConfigFile(file);
+      if (!('text' in read)) throw new Error(`${file.display}: changed while it was read; read again next cycle`);
+      parsed.push(parseConfigFile(read.text, file.display, ['targets']));
+    }
+    this.#root = { key, state, parsed };
+    return this.#root;
+  }
+
+  async #loadTarget(
+    source: TargetSource,
+    target: TargetDeclaration,
+    where: { files: string[]; own: string[]; at: BaselineAt | undefined; io: Io },
+  ): Promise<LoadedTarget> {
+    const listing = listConfigFiles(where.own, source.cwd);
+    const problems: ConfigProblem[] = [...listing.errors];
+    const parsed = [...(this.#root?.parsed ?? [])];
+    for (const file of listing.files) {
+      const read = await readConfigFile(file);
+      if ('text' in read) parsed.push(parseConfigFile(read.text, file.display));
+      else if ('error' in read) problems.push(read.error);
+    }
+    if (problems.length > 0) throw new Error(messageOf(problems));
+    const result = loadParsedConfig(parsed, source.env, { secrets: source.heals ? 'resolve' : 'check' });
+    if (result.state === undefined) throw new Error(messageOf(result.errors));
+    const state = forTarget(result.state, target);
+    const baseline = await baselineFor({ files: where.files, rootFiles: source.files, target }, where.at, where.io);
+    return { ...this.#loaded(target.name, state, baseline, connectionOf(target, source)), rateLimit: target.rateLimit };
+  }
+
+  #loaded(
+    name: string,
+    state: DesiredState,
+    baseline: Baseline | undefined,
+    connection: LoadedTarget['connection'],
+  ): LoadedTarget {
+    const { targets: _declared, ...rest } = state;
+    return {
+      name,
+      state: { ...rest, websites: this.#compactor.compact(state.websites), warnings: [] },
+      baseline:
+        baseline === undefined ? undefined : { ...baseline, websites: this.#compactor.compact(baseline.websites) },
+      connection,
+      connectionKey: JSON.stringify(connection),
     };
-    const baseline = await baselineFor({ files: source.files }, at, io);
-    return [loaded(SINGLE_TARGET, root, baseline, connection)];
   }
-  if (source.url !== undefined || source.apiKeyFile !== undefined)
-    throw new Error('--url and --api-key-file cannot be used when the configuration declares targets');
-  const chosen = selectTargets(root.targets, source.targets);
-  const targets: LoadedTarget[] = [];
-  for (const target of chosen) {
-    const files = targetFiles(source.files, target, source.cwd);
-    const state = forTarget(await load(files, source), target);
-    const baseline = await baselineFor({ files, rootFiles: source.files, target }, at, io);
-    targets.push({
-      ...loaded(target.name, state, baseline, connectionOf(target, source)),
-      rateLimit: target.rateLimit,
-    });
-  }
-  return targets;
+}
+
+const loadOf = (name: string, entry: Entry, before: Entry | undefined): TargetLoad => ({
+  name,
+  reloaded: entry !== before,
+  ...(entry.loaded !== undefined && { loaded: entry.loaded }),
+  ...(entry.error !== undefined && { error: entry.error }),
+});
+
+/** What the files named by `args` are now: their paths and stamps (a file or directory listing that fails is part of it). */
+function stamps(args: readonly string[], cwd: string): string {
+  const listing = listConfigFiles(args, cwd);
+  const files = listing.files.map((file) => {
+    const stat = statSync(file.path, { bigint: true, throwIfNoEntry: false });
+    return stat === undefined
+      ? `${file.path}:missing`
+      : `${file.path}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
+  });
+  return JSON.stringify([files, listing.errors.map((error) => error.message)]);
 }
 
 async function load(files: string[], source: TargetSource): Promise<DesiredState> {
@@ -83,9 +226,13 @@ async function load(files: string[], source: TargetSource): Promise<DesiredState
     secrets: source.heals ? 'resolve' : 'check',
   });
   if (result.state !== undefined) return result.state;
-  const first = result.errors[0];
-  const more = result.errors.length > 1 ? ` (and ${result.errors.length - 1} more)` : '';
-  throw new Error(first === undefined ? 'the configuration is invalid' : `${formatProblem(first)}${more}`);
+  throw new Error(messageOf(result.errors));
+}
+
+function messageOf(errors: readonly ConfigProblem[]): string {
+  const first = errors[0];
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return first === undefined ? 'the configuration is invalid' : `${formatProblem(first)}${more}`;
 }
 
 function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTarget['connection'] {
@@ -104,15 +251,4 @@ function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTa
     ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
     ...(options.apiKeyEnv !== undefined && { apiKeyEnv: options.apiKeyEnv }),
   };
-}
-
-function loaded(
-  name: string,
-  state: DesiredState,
-  baseline: Baseline | undefined,
-  connection: LoadedTarget['connection'],
-): LoadedTarget {
-  const connectionKey = JSON.stringify(connection);
-  const digest = `${name}:${state.digest}:${baseline?.ref.commit ?? '-'}:${connectionKey}`;
-  return { name, state, baseline, connection, connectionKey, digest };
 }

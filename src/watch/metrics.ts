@@ -7,7 +7,8 @@
 import { SitesyncError } from '../model/errors.js';
 import type { SiteClass } from './port.js';
 
-export const CHECK_RESULTS = ['success', 'error'] as const;
+/** `skipped`: the target's previous check was still running when its next slot came. */
+export const CHECK_RESULTS = ['success', 'error', 'skipped'] as const;
 export const HEAL_RESULTS = ['applied', 'failed', 'skipped'] as const;
 export const HEAL_ACTIONS = ['create', 'update', 'delete'] as const;
 
@@ -16,8 +17,13 @@ export interface WatchMetrics {
   know(target: string): void;
   /** Removes a target's series (it left the configuration). */
   forget(target: string): void;
-  checked(target: string, sites: Record<SiteClass, readonly string[]>, atMs: number, seconds: number): void;
+  checked(target: string, counts: Readonly<Record<SiteClass, number>>, atMs: number, seconds: number): void;
   failed(target: string, seconds: number): void;
+  skipped(target: string): void;
+  /** Whether the target's own files validate now (1) or it runs on its last good state (0). */
+  configValid(target: string, valid: boolean): void;
+  /** The target's files were read and validated again (something feeding it changed). */
+  configLoaded(target: string): void;
   request(target: string, status: number | string, count?: number): void;
   healed(target: string, action: (typeof HEAL_ACTIONS)[number], result: (typeof HEAL_RESULTS)[number]): void;
   /** The text exposition format, for GET /metrics. */
@@ -30,6 +36,9 @@ const nothing: WatchMetrics = {
   forget: () => {},
   checked: () => {},
   failed: () => {},
+  skipped: () => {},
+  configValid: () => {},
+  configLoaded: () => {},
   request: () => {},
   healed: () => {},
   text: async () => '',

@@ -14,6 +14,7 @@ import { HEAL_MODES, type HealMode, type HealPolicy } from './heal-policy.js';
 import type { WatchSettings } from './index.js';
 import type { Logger } from './log.js';
 import { parseAddress } from './status-server.js';
+import { DEFAULT_CONCURRENCY } from './watcher.js';
 import type { Webhook } from './webhooks.js';
 import { parseWindow } from './window.js';
 
@@ -23,6 +24,7 @@ export const WATCH_DEFAULTS = {
   /** A third of the service's 60 requests a minute: plan, apply and people keep the rest. */
   budget: '20/min',
   renotify: '24h',
+  concurrency: DEFAULT_CONCURRENCY,
   maxHeal: 5,
   healFailures: 3,
 } as const;
@@ -142,6 +144,7 @@ export interface WatchFlags {
   insecureHttp?: boolean;
   interval: string;
   budget: string;
+  concurrency?: string;
   metricsAddr?: string;
   webhookEnv?: string[];
   renotify: string;
@@ -196,6 +199,7 @@ export function watchSettings(
     },
     intervalMs: durationOption('--interval', flags.interval, 1_000),
     budgetPerMinute: budgetOption(flags.budget),
+    concurrency: whole('--concurrency', flags.concurrency, WATCH_DEFAULTS.concurrency, 1),
     renotifyMs: durationOption('--renotify', flags.renotify, 60_000),
     heal,
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),

@@ -9,6 +9,8 @@
 /** How each site of a target stands, as `sitesync_websites{class}` counts it. */
 export const SITE_CLASSES = ['in_sync', 'pending', 'drift', 'conflict', 'unmanaged'] as const;
 export type SiteClass = (typeof SITE_CLASSES)[number];
+/** The classes whose sites a check keeps by name (in-sync sites are only counted: a fleet holds millions). */
+export type NamedClass = Exclude<SiteClass, 'in_sync'>;
 
 /** The classes a change can have (a site with no change is `in_sync`, one outside the configuration `unmanaged`). */
 export type ChangeClass = 'pending' | 'drift' | 'conflict';
@@ -20,9 +22,11 @@ export interface WatchedChange {
   class: ChangeClass;
 }
 
+/** What a check keeps once it ends: counts, the sites not in sync and their changes; never the listing. */
 export interface CheckResult {
-  /** Every site of the target by class, domains sorted. */
-  sites: Record<SiteClass, string[]>;
+  counts: Record<SiteClass, number>;
+  /** The sites of each class but in_sync, domains sorted. */
+  sites: Record<NamedClass, string[]>;
   changes: WatchedChange[];
   /** The plan breaks a safety rule apply would refuse without acknowledgement (self-heal then writes nothing). */
   unsafe: boolean;
@@ -36,22 +40,49 @@ export interface HealResult {
   reason?: string;
 }
 
+/** A target as the configuration declares it now. */
+export interface WatchedTarget {
+  name: string;
+  /** The service (URL origin) it is on: checks of one service run one at a time, sharing its budget. */
+  service: string;
+  /** Its files do not validate now: it is checked against its last good state, when it has one. */
+  error?: string;
+  /** Whether there is a state to check against (false: invalid since it was first seen). */
+  checkable: boolean;
+}
+
 /** The configuration as last loaded: the targets to watch, or the reason it is not valid. */
-export type Loaded = { ok: true; targets: string[]; changed: boolean } | { ok: false; error: string };
+export type Loaded =
+  | {
+      ok: true;
+      targets: WatchedTarget[];
+      /** The targets whose files were read and validated again this time (the others kept their state). */
+      reloaded: string[];
+      changed: boolean;
+    }
+  | { ok: false; error: string };
+
+/** Asked before each write of a heal: false stops the heal there (the write is skipped). */
+export type WriteGuard = () => Promise<boolean>;
 
 export interface WatchPort {
-  /** Reads the configuration again (and, in git-pull mode, pulls first); a bad one keeps the last good one. */
+  /** Reads what changed in the configuration (and, in git-pull mode, pulls first); a bad root keeps the last good one. */
   reload(signal: AbortSignal): Promise<Loaded>;
   check(target: string, signal: AbortSignal): Promise<CheckResult>;
   /**
    * Applies exactly these changes of the target's last check, or refuses all of
-   * them when the plan is unsafe. Journaled by the adapter.
+   * them when the plan is unsafe; `mayWrite` is asked before each write. Journaled by the adapter.
    */
-  heal(target: string, changes: readonly WatchedChange[], signal: AbortSignal): Promise<HealResult[]>;
+  heal(
+    target: string,
+    changes: readonly WatchedChange[],
+    signal: AbortSignal,
+    mayWrite?: WriteGuard,
+  ): Promise<HealResult[]>;
   close(): Promise<void>;
 }
 
-/** An empty class table. */
-export function noSites(): Record<SiteClass, string[]> {
-  return { in_sync: [], pending: [], drift: [], conflict: [], unmanaged: [] };
+/** An empty table of the named classes. */
+export function noSites(): Record<NamedClass, string[]> {
+  return { pending: [], drift: [], conflict: [], unmanaged: [] };
 }

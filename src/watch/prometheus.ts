@@ -17,6 +17,8 @@ export class PrometheusMetrics implements WatchMetrics {
   readonly #duration: Histogram<'target'>;
   readonly #requests: Counter<'target' | 'status'>;
   readonly #healed: Counter<'target' | 'action' | 'result'>;
+  readonly #configValid: Gauge<'target'>;
+  readonly #configLoads: Counter<'target'>;
   readonly #known = new Set<string>();
   /** The statuses each target's request counter has a series for. */
   readonly #statuses = new Map<string, Set<string>>();
@@ -61,6 +63,18 @@ export class PrometheusMetrics implements WatchMetrics {
       labelNames: ['target', 'action', 'result'],
       registers,
     });
+    this.#configValid = new Gauge({
+      name: 'sitesync_target_config_valid',
+      help: "1 while a target's own configuration files validate; 0 while it is checked against its last good state.",
+      labelNames: ['target'],
+      registers,
+    });
+    this.#configLoads = new Counter({
+      name: 'sitesync_target_config_loads_total',
+      help: "Times a target's files were read and validated (only when a file feeding it changed).",
+      labelNames: ['target'],
+      registers,
+    });
   }
 
   know(target: string): void {
@@ -72,6 +86,8 @@ export class PrometheusMetrics implements WatchMetrics {
     // The statuses a rule is likely to name; others appear when first seen.
     for (const status of ['200', '429', 'error']) this.request(target, status, 0);
     this.#duration.zero({ target });
+    this.#configValid.set({ target }, 1);
+    this.#configLoads.inc({ target }, 0);
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.inc({ target, action, result }, 0);
   }
@@ -82,15 +98,17 @@ export class PrometheusMetrics implements WatchMetrics {
     this.#lastSuccess.remove({ target });
     for (const result of CHECK_RESULTS) this.#checks.remove({ target, result });
     this.#duration.remove({ target });
+    this.#configValid.remove({ target });
+    this.#configLoads.remove({ target });
     for (const status of this.#statuses.get(target) ?? []) this.#requests.remove({ target, status });
     this.#statuses.delete(target);
     for (const action of HEAL_ACTIONS)
       for (const result of HEAL_RESULTS) this.#healed.remove({ target, action, result });
   }
 
-  checked(target: string, sites: Record<SiteClass, readonly string[]>, atMs: number, seconds: number): void {
+  checked(target: string, counts: Readonly<Record<SiteClass, number>>, atMs: number, seconds: number): void {
     this.know(target);
-    for (const each of SITE_CLASSES) this.#websites.set({ target, class: each }, sites[each].length);
+    for (const each of SITE_CLASSES) this.#websites.set({ target, class: each }, counts[each]);
     this.#lastSuccess.set({ target }, atMs / 1000);
     this.#checks.inc({ target, result: 'success' });
     this.#duration.observe({ target }, seconds);
@@ -100,6 +118,21 @@ export class PrometheusMetrics implements WatchMetrics {
     this.know(target);
     this.#checks.inc({ target, result: 'error' });
     this.#duration.observe({ target }, seconds);
+  }
+
+  skipped(target: string): void {
+    this.know(target);
+    this.#checks.inc({ target, result: 'skipped' });
+  }
+
+  configValid(target: string, valid: boolean): void {
+    this.know(target);
+    this.#configValid.set({ target }, valid ? 1 : 0);
+  }
+
+  configLoaded(target: string): void {
+    this.know(target);
+    this.#configLoads.inc({ target });
   }
 
   request(target: string, status: number | string, count = 1): void {

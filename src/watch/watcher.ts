@@ -1,22 +1,29 @@
 /**
  * The reconcile loop of `sitesync watch`. Each cycle (every `intervalMs`)
- * reloads the configuration (a bad one keeps the last good one), then checks
- * the targets one after another, spread evenly over the interval so their
- * requests never bunch up; after a check it updates metrics and alerts and,
- * when asked, heals. Level-based: each check compares everything again, so a
- * restart (even after kill -9) converges by itself.
+ * reloads what changed in the configuration (a bad file keeps the last good
+ * state), then starts each target's check at its slot, spread evenly over
+ * the interval so requests never bunch up. Checks run side by side, at most
+ * `concurrency` at once and one per service (check-gate.ts); a cycle does
+ * not wait for them, and a target whose previous check still runs when its
+ * slot comes again is skipped once (counted). Level-based: each check
+ * compares everything again, so a restart (even after kill -9) converges.
  *
- * Stopping (`stop`, SIGTERM) lets the step in flight finish; `reload` (SIGHUP)
- * cuts the current wait short and starts a new cycle at once.
+ * Stopping (`stop`, SIGTERM) starts nothing new and lets the checks in flight
+ * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now.
  */
 import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
-import { type HealPolicy, healable } from './heal-policy.js';
+import { CheckGate } from './check-gate.js';
+import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
-import type { CheckResult, HealResult, WatchPort } from './port.js';
-import { type TargetState, type TargetStatus, targetStatus } from './status.js';
+import type { WatchedTarget, WatchPort } from './port.js';
+import { newTargetState, type TargetState, type TargetStatus, targetStatus } from './status.js';
+import { checkAndHeal, type StepContext } from './target-check.js';
+
+/** Checks at once by default: far more services than a budget-bound cycle needs at once, few sockets. */
+export const DEFAULT_CONCURRENCY = 32;
 
 export interface WatchOptions {
   port: WatchPort;
@@ -26,6 +33,8 @@ export interface WatchOptions {
   now: () => number;
   intervalMs: number;
   renotifyMs: number;
+  /** Checks at once (each on a different service); default DEFAULT_CONCURRENCY. */
+  concurrency?: number | undefined;
   heal?: HealPolicy | undefined;
   metrics: WatchMetrics;
   /** Where alert documents go (webhooks.ts), never awaited. */
@@ -33,19 +42,34 @@ export interface WatchOptions {
   log: Logger;
 }
 
+export interface WatchStatus {
+  ready: boolean;
+  cycles: number;
+  config: { ok: boolean; error?: string };
+  targets: TargetStatus[];
+}
+
 export class Watcher {
   readonly #options: WatchOptions;
   readonly #alerts: Alerts;
+  readonly #gate: CheckGate;
   readonly #targets = new Map<string, TargetState>();
+  /** The check in flight of each target. */
+  readonly #inFlight = new Map<string, Promise<void>>();
   /** Aborted by `stop`: no new step starts. */
   readonly #stopping = new AbortController();
   /** Aborted by a second `stop`: the step in flight is cut short too. */
   readonly #hard = new AbortController();
+  readonly #step: StepContext;
   #wake = new AbortController();
   #reloadAsked = false;
-  #order: string[] = [];
+  #asleep = false;
+  #order: WatchedTarget[] = [];
   #configError: string | undefined;
   #loadedOnce = false;
+  /** Cycles whose checks were all started. */
+  #passes = 0;
+  /** Cycles whose checks have all ended. */
   #cycles = 0;
   /** When the next cycle starts, on the clock. */
   #nextCycle = Number.NEGATIVE_INFINITY;
@@ -53,33 +77,45 @@ export class Watcher {
   constructor(options: WatchOptions) {
     this.#options = options;
     this.#alerts = new Alerts(options.renotifyMs);
+    this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.#step = {
+      port: options.port,
+      clock: options.clock,
+      now: options.now,
+      metrics: options.metrics,
+      log: options.log,
+      heal: options.heal,
+      alert: async (target, kind, condition) => this.#alert(target, kind, condition),
+      hard: this.#hard.signal,
+      stopping: this.#stopping.signal,
+    };
   }
 
   /**
-   * Runs until `stop`; resolves once the step in flight has finished. `cycles` bounds the run (tests).
+   * Runs until `stop`, or until `cycles` cycles (counted since the start) have
+   * started all their checks; resolves once every check in flight has ended.
    * Rejects when the first configuration cannot be loaded.
    */
   async run(cycles = Number.POSITIVE_INFINITY): Promise<void> {
     const { clock, intervalMs } = this.#options;
-    while (!this.#stopping.signal.aborted && this.#cycles < cycles) {
-      await this.#sleepUntil(this.#nextCycle); // false when woken: stop, or SIGHUP starts a cycle now
-      if (this.#stopping.signal.aborted) break;
-      const started = clock.now();
-      this.#nextCycle = started + intervalMs;
-      await this.#reload();
-      const targets = this.#order;
-      let interrupted = false;
-      for (const [index, target] of targets.entries()) {
-        interrupted = !(await this.#sleepUntil(started + (index * intervalMs) / targets.length));
-        if (interrupted) break;
-        await this.#checkAndHeal(target);
+    try {
+      while (!this.#stopping.signal.aborted && this.#passes < cycles) {
+        await this.#sleepUntil(this.#nextCycle); // false when woken: stop, or SIGHUP starts a cycle now
+        if (this.#stopping.signal.aborted) break;
+        const started = clock.now();
+        this.#nextCycle = started + intervalMs;
+        await this.#reload();
+        if (await this.#pass(started)) this.#passes++;
+        else this.#nextCycle = clock.now();
       }
-      if (interrupted) this.#nextCycle = clock.now();
-      else this.#cycles++;
+    } finally {
+      this.#asleep = true; // waiting for the checks, not working
+      await Promise.all(this.#inFlight.values());
+      this.#asleep = false;
     }
   }
 
-  /** SIGTERM: finish the step in flight, then return; a second call cuts that step short. */
+  /** SIGTERM: finish the steps in flight, then return; a second call cuts them short. */
   stop(): void {
     if (this.#stopping.signal.aborted) this.#hard.abort(new Error('stopped'));
     this.#stopping.abort(new Error('stopping'));
@@ -92,25 +128,71 @@ export class Watcher {
     this.#wake.abort();
   }
 
-  /** Ready once each target has been checked once (whatever the result). */
+  /**
+   * How many of the loop and its running checks are at work, not waiting
+   * (the loop for the clock or its checks, a check for the gate): a virtual
+   * clock in tests moves time only when each of them sleeps on it.
+   */
+  get awake(): number {
+    return (this.#asleep ? 0 : 1) + this.#gate.running;
+  }
+
+  /** Ready once the first cycle's checks have all ended (whatever their results). */
   get ready(): boolean {
     return this.#cycles > 0;
   }
 
-  status(): { ready: boolean; cycles: number; config: { ok: boolean; error?: string }; targets: TargetStatus[] } {
+  status(): WatchStatus {
     return {
       ready: this.ready,
       cycles: this.#cycles,
       config: this.#configError === undefined ? { ok: true } : { ok: false, error: this.#configError },
-      targets: this.#order.map((name) =>
+      targets: this.#order.map(({ name, service }) =>
         targetStatus(
           name,
-          this.#targets.get(name) ?? { heal: emptyHeal() },
+          this.#targets.get(name) ?? newTargetState(service),
           this.#alerts.firing(name),
           this.#options.heal,
         ),
       ),
     };
+  }
+
+  /** Starts each target's check at its slot; false when a stop or reload cut the cycle short. */
+  async #pass(started: number): Promise<boolean> {
+    const { intervalMs, log, metrics } = this.#options;
+    const targets = this.#order.filter((target) => target.checkable);
+    const checks: Promise<void>[] = [];
+    let whole = true;
+    for (const [index, target] of targets.entries()) {
+      whole = await this.#sleepUntil(started + (index * intervalMs) / targets.length);
+      if (!whole) break;
+      if (this.#inFlight.has(target.name)) {
+        metrics.skipped(target.name);
+        log('warn', 'check skipped: the previous one is still running', { target: target.name });
+        continue;
+      }
+      checks.push(this.#start(target));
+    }
+    void Promise.all(checks).then(() => {
+      if (whole) this.#cycles++;
+    });
+    return whole;
+  }
+
+  #start(target: WatchedTarget): Promise<void> {
+    const state = this.#targets.get(target.name) ?? newTargetState(target.service);
+    this.#targets.set(target.name, state);
+    const step = this.#gate
+      .run(
+        target.service,
+        () => checkAndHeal(this.#step, target.name, state, { mayHeal: true }),
+        () => this.#stopping.signal.aborted,
+      )
+      .then(() => undefined)
+      .finally(() => this.#inFlight.delete(target.name));
+    this.#inFlight.set(target.name, step);
+    return step;
   }
 
   /** Waits until `time` on the clock; false when woken early (stop or reload). */
@@ -124,12 +206,14 @@ export class Watcher {
     const wait = time - this.#options.clock.now();
     if (wait <= 0) return true;
     this.#wake = new AbortController();
+    this.#asleep = true;
     await this.#options.clock.sleep(wait, this.#wake.signal).catch(() => {});
+    this.#asleep = false;
     return !woken();
   }
 
   async #reload(): Promise<void> {
-    const { port, log, metrics } = this.#options;
+    const { port, log, metrics, now } = this.#options;
     const loaded = await port.reload(this.#hard.signal);
     if (!loaded.ok) {
       // As Prometheus does: a bad configuration at start is an error (exit 1); later, the last good one stays.
@@ -141,81 +225,40 @@ export class Watcher {
       return;
     }
     if (this.#configError !== undefined || loaded.changed)
-      log('info', 'configuration loaded', { targets: loaded.targets });
+      log('info', 'configuration loaded', { targets: loaded.targets.length });
     this.#configError = undefined;
     this.#loadedOnce = true;
-    for (const gone of this.#order.filter((target) => !loaded.targets.includes(target))) {
-      metrics.forget(gone);
-      this.#targets.delete(gone);
+    const names = new Set(loaded.targets.map((target) => target.name));
+    for (const gone of this.#order.filter((target) => !names.has(target.name))) {
+      metrics.forget(gone.name);
+      this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
+    for (const name of loaded.reloaded) metrics.configLoaded(name);
     for (const target of loaded.targets) {
-      metrics.know(target);
-      if (!this.#targets.has(target)) this.#targets.set(target, { heal: emptyHeal() });
+      metrics.know(target.name);
+      const state = this.#targets.get(target.name) ?? newTargetState(target.service);
+      state.service = target.service;
+      this.#targets.set(target.name, state);
+      this.#configOf(target, state, now());
     }
   }
 
-  async #checkAndHeal(target: string): Promise<void> {
-    const { port, clock, now, metrics, log } = this.#options;
-    const state = this.#targets.get(target) ?? { heal: emptyHeal() };
-    this.#targets.set(target, state);
-    const started = clock.now();
-    let result: CheckResult;
-    try {
-      result = await port.check(target, this.#hard.signal);
-    } catch (error) {
-      const seconds = (clock.now() - started) / 1000;
-      const message = error instanceof Error ? error.message : String(error);
-      state.check = { at: now(), seconds, error: message };
-      metrics.failed(target, seconds);
-      log('warn', 'check failed', { target, error: message });
-      this.#alert(target, 'check_failing', { active: true, reason: message });
+  /** A target's own configuration: valid again, or invalid (logged once, marked in /status and a metric). */
+  #configOf(target: WatchedTarget, state: TargetState, at: number): void {
+    const { log, metrics } = this.#options;
+    if (target.error === undefined) {
+      if (state.configError !== undefined) log('info', 'target configuration valid again', { target: target.name });
+      delete state.configError;
+      metrics.configValid(target.name, true);
       return;
     }
-    const seconds = (clock.now() - started) / 1000;
-    const at = now();
-    state.check = { at, seconds };
-    state.lastSuccess = at;
-    state.lastResult = result;
-    metrics.checked(target, result.sites, at, seconds);
-    const counts = Object.fromEntries(Object.entries(result.sites).map(([name, sites]) => [name, sites.length]));
-    log('info', 'checked', { target, seconds, ...counts });
-    this.#alert(target, 'check_failing', { active: false });
-    this.#alert(target, 'drift', { active: result.sites.drift.length > 0, domains: result.sites.drift });
-    this.#alert(target, 'conflict', { active: result.sites.conflict.length > 0, domains: result.sites.conflict });
-    await this.#heal(target, state, result);
-  }
-
-  async #heal(target: string, state: TargetState, result: CheckResult): Promise<void> {
-    const { heal: policy, port, metrics, log, now } = this.#options;
-    if (policy === undefined || state.heal.stopped || this.#stopping.signal.aborted) return;
-    const chosen = healable(result.changes, policy, now());
-    if (chosen.length === 0) return;
-    if (result.unsafe) {
-      log('warn', 'not healing: the plan breaks a safety rule apply would refuse', { target });
-      return;
+    if (state.configError?.error !== target.error) {
+      const keeping = target.checkable ? 'checking against its last good state' : 'not checked until it validates';
+      log('error', `target configuration invalid: ${keeping}`, { target: target.name, error: target.error });
+      state.configError = { error: target.error, since: state.configError?.since ?? at };
     }
-    let results: HealResult[];
-    try {
-      results = await port.heal(target, chosen, this.#hard.signal);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      results = chosen.map((change) => ({ domain: change.domain, action: change.action, result: 'failed', reason }));
-    }
-    state.heal.last = results;
-    for (const each of results) {
-      metrics.healed(target, each.action, each.result);
-      log(each.result === 'failed' ? 'warn' : 'info', `self-heal ${each.result}`, { target, ...each });
-    }
-    if (!results.some((each) => each.result === 'failed')) {
-      state.heal.failures = 0;
-      return;
-    }
-    state.heal.failures++;
-    if (state.heal.failures < policy.maxFailures) return;
-    state.heal.stopped = true;
-    log('error', 'self-heal stopped after repeated failures', { target, failures: state.heal.failures });
-    this.#alert(target, 'heal_stopped', { active: true, reason: `${state.heal.failures} failed heals in a row` });
+    metrics.configValid(target.name, false);
   }
 
   #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): void {
@@ -225,5 +268,3 @@ export class Watcher {
     this.#options.notify(document);
   }
 }
-
-const emptyHeal = (): TargetState['heal'] => ({ failures: 0, stopped: false, last: [] });

@@ -11,6 +11,7 @@ import type { Clock } from '../../src/api/clock.js';
 import type { WebsitesApi } from '../../src/api/index.js';
 import type { AlertDocument } from '../../src/watch/alerts.js';
 import { createLogger, type RunningWatch, startWatch, type WatchSettings } from '../../src/watch/index.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 export interface Receiver {
   url: string;
@@ -59,13 +60,14 @@ export async function webhookReceiver(
 /**
  * A server's requests: `arrivals` on the manual clock (its throttle's clock,
  * read as each request arrives) and `statuses` (its request log). `aside` runs
- * a request of the test itself, left out of both. `settle` (for manualClock)
+ * a request of the test itself, left out of both. `busy` (for virtualClock)
  * holds time still until every request the watched clients sent has arrived.
  */
 export function requestLog(clock: Pick<Clock, 'now'>) {
   const arrivals: number[] = [];
   const statuses: number[] = [];
   const clients: WebsitesApi[] = [];
+  const sent = () => clients.reduce((sum, api) => sum + api.stats.requests, 0);
   let quiet = false;
   return {
     arrivals,
@@ -78,8 +80,9 @@ export function requestLog(clock: Pick<Clock, 'now'>) {
       if (!quiet) statuses.push((JSON.parse(line) as { status: number }).status);
     },
     addClient: (api: WebsitesApi) => clients.push(api),
+    /** For virtualClock: a request the watched clients sent has not arrived yet. */
+    busy: () => arrivals.length < sent(),
     async settle() {
-      const sent = () => clients.reduce((sum, api) => sum + api.stats.requests, 0);
       while (arrivals.length < sent()) await new Promise((resolve) => setImmediate(resolve));
     },
     async aside<T>(work: () => Promise<T>): Promise<T> {
@@ -105,6 +108,22 @@ export function busiestWindow(times: readonly number[], windowMs = 60_000): numb
   return most;
 }
 
+/**
+ * A virtual clock that moves only while the loop of the watch it is attached
+ * to waits and none of its checks runs: time passes between checks, never
+ * during one. For watches whose checks never wait for the budget (they would
+ * wait forever); budget tests move time on `requestLog(…).busy` instead.
+ */
+export function watchClock(start: number) {
+  let watcher: { awake: number } | undefined;
+  const clock = virtualClock(start, () => watcher !== undefined && watcher.awake > 0);
+  return Object.assign(clock, {
+    attach: (watch: { awake: number }) => {
+      watcher = watch;
+    },
+  });
+}
+
 /** `sitesync watch` in-process; its log lines are kept in `lines`. */
 export async function watchInProcess(
   settings: Omit<WatchSettings, 'log' | 'now'> & { now?: () => number },
@@ -113,6 +132,7 @@ export async function watchInProcess(
   const now = settings.now ?? settings.clock.now;
   const log = createLogger({ format: 'json', level: 'debug', now, write: (line) => lines.push(JSON.parse(line)) });
   const watch = await startWatch({ ...settings, now, log });
+  (settings.clock as Partial<ReturnType<typeof watchClock>>).attach?.(watch.watcher);
   return Object.assign(watch, { lines });
 }
 

@@ -7,10 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../helpers/manual-clock.js';
 import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { MINUTE, useCleanups, watchOneAccount, webhookReceiver } from './support.js';
+import { MINUTE, useCleanups, watchClock, watchOneAccount, webhookReceiver } from './support.js';
 
 const cleanups = useCleanups();
 
@@ -27,7 +26,7 @@ describe('alerts', () => {
       intervalMs: 5 * MINUTE,
       renotifyMs: 30 * MINUTE,
       webhooks: [{ name: 'ONCALL_WEBHOOK', url: receiver.url }],
-      clock: manualClock(Date.parse('2026-07-06T12:00:00Z')),
+      clock: watchClock(Date.parse('2026-07-06T12:00:00Z')),
     });
     await watch.run(1);
     await server.setAccount(server.accountId, { apiAccess: false }); // every check now fails (403)
@@ -63,7 +62,7 @@ describe('alerts', () => {
     cleanups.push(() => receiver.close());
     const watch = await watchOneAccount(server, dir, cleanups, {
       webhooks: [{ name: 'SLOW_WEBHOOK', url: receiver.url }],
-      clock: manualClock(0),
+      clock: watchClock(0),
     });
     await watch.run(5);
     expect(watch.watcher.status().cycles).toBe(5);

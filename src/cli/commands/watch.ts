@@ -31,6 +31,12 @@ export function registerWatch(program: Command, context: CommandContext): void {
     .addOption(
       new Option('--budget <n/min>', 'requests a minute per service, retries included').default(WATCH_DEFAULTS.budget),
     )
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        `checks at once, each on another service (default ${WATCH_DEFAULTS.concurrency})`,
+      ),
+    )
     .addOption(new Option('--metrics-addr <host:port>', 'serve /metrics, /healthz, /readyz and /status here'))
     .addOption(repeatable('--webhook-env <name>', 'environment variable holding a webhook URL (repeatable)'))
     .addOption(
