@@ -15,11 +15,12 @@ import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
 import { CheckGate } from './check-gate.js';
+import { type DriftHistory, MemoryDriftHistory } from './drift-history.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
 import type { WatchedTarget, WatchPort } from './port.js';
-import { newTargetState, type TargetState, type TargetStatus, targetStatus } from './status.js';
+import { newTargetState, rememberAlert, type TargetState, type TargetStatus, targetStatus } from './status.js';
 import { checkAndHeal, type StepContext } from './target-check.js';
 
 /** Checks at once by default: far more services than a budget-bound cycle needs at once, few sockets. */
@@ -40,6 +41,10 @@ export interface WatchOptions {
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
   log: Logger;
+  /** The drift count over the last 24 hours, per target (default: in memory). */
+  driftHistory?: DriftHistory | undefined;
+  /** The status page's address of a target (`--public-url`): alerts link to it. */
+  linkOf?: ((target: string) => string) | undefined;
 }
 
 export interface WatchStatus {
@@ -61,6 +66,7 @@ export class Watcher {
   /** Aborted by a second `stop`: the step in flight is cut short too. */
   readonly #hard = new AbortController();
   readonly #step: StepContext;
+  readonly #driftHistory: DriftHistory;
   #wake = new AbortController();
   #reloadAsked = false;
   #asleep = false;
@@ -78,12 +84,14 @@ export class Watcher {
     this.#options = options;
     this.#alerts = new Alerts(options.renotifyMs);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
+    this.#driftHistory = options.driftHistory ?? new MemoryDriftHistory();
     this.#step = {
       port: options.port,
       clock: options.clock,
       now: options.now,
       metrics: options.metrics,
       log: options.log,
+      driftHistory: this.#driftHistory,
       heal: options.heal,
       alert: async (target, kind, condition) => this.#alert(target, kind, condition),
       hard: this.#hard.signal,
@@ -143,6 +151,7 @@ export class Watcher {
   }
 
   status(): WatchStatus {
+    const now = this.#options.now();
     return {
       ready: this.ready,
       cycles: this.#cycles,
@@ -153,6 +162,8 @@ export class Watcher {
           this.#targets.get(name) ?? newTargetState(service),
           this.#alerts.firing(name),
           this.#options.heal,
+          this.#driftHistory.series(name, now),
+          now,
         ),
       ),
     };
@@ -231,6 +242,7 @@ export class Watcher {
     const names = new Set(loaded.targets.map((target) => target.name));
     for (const gone of this.#order.filter((target) => !names.has(target.name))) {
       metrics.forget(gone.name);
+      this.#driftHistory.forget(gone.name);
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
@@ -262,9 +274,19 @@ export class Watcher {
   }
 
   #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): void {
-    const document = this.#alerts.update(target, kind, condition, this.#options.now());
-    if (document === undefined) return;
+    const found = this.#alerts.update(target, kind, condition, this.#options.now());
+    if (found === undefined) return;
+    const document = withLink(found, this.#options.linkOf?.(target));
+    const state = this.#targets.get(target);
+    if (state !== undefined) rememberAlert(state, document);
     this.#options.log('info', `alert ${document.status}`, { target, alert: kind, reminder: document.reminder });
     this.#options.notify(document);
   }
+}
+
+/** The alert with the page's address of its target, also at the end of `text` (Slack links it). */
+function withLink(document: AlertDocument, url: string | undefined): AlertDocument {
+  if (url === undefined) return document;
+  const anchor = document.alert === 'drift' || document.alert === 'conflict' ? `#${document.alert}` : '';
+  return { ...document, text: `${document.text} ${url}${anchor}`, url: `${url}${anchor}` };
 }
