@@ -4,6 +4,7 @@
  * scripting off) and one row per target, sorted by what needs attention
  * first: failing checks, conflicts, drift, pending, not checked yet, in sync.
  */
+import { countOf } from '../../model/text.js';
 import { SITE_CLASSES, type SiteClass } from '../port.js';
 import type { TargetStatus } from '../status.js';
 import type { WatchStatus } from '../watcher.js';
@@ -31,7 +32,12 @@ const STANDING_NAMES: Readonly<Record<Standing, string>> = {
   in_sync: 'In sync',
 };
 
+/** Rows a page shows: the page stays quick with thousands of targets (the totals count them all). */
+export const PAGE_SIZE = 100;
+
 export interface FleetQuery {
+  /** 1-based: rows (page - 1) × PAGE_SIZE onwards. */
+  page?: number | undefined;
   /** Only targets standing so. */
   standing?: Standing | undefined;
   /** Only targets whose name or service contains this (any case). */
@@ -74,14 +80,43 @@ export function fleetBody(status: WatchStatus, query: FleetQuery, now: number): 
   );
   const parts = [
     '<h1>Fleet</h1>',
-    `<p class="muted">${status.targets.length} targets, ${status.cycles} cycles checked${status.ready ? '' : '; the first cycle is still running'}.</p>`,
+    `<p class="muted">${countOf(status.targets.length, 'target')}, ${countOf(status.cycles, 'cycle')} checked${status.ready ? '' : '; the first cycle is still running'}.</p>`,
   ];
   if (!status.config.ok)
     parts.push(
       `<div class="callout" role="alert"><strong>The configuration does not validate</strong> (the last good one is watched meanwhile): <span class="error">${text(status.config.error ?? '')}</span></div>`,
     );
-  parts.push(totals(status.targets, query), filters(query), table(shown, now, sorted.length));
+  const page = Math.min(query.page ?? 1, Math.max(1, Math.ceil(shown.length / PAGE_SIZE)));
+  const rows = shown.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  parts.push(
+    totals(status.targets, query),
+    filters(query),
+    table(rows, now, caption(page, rows.length, shown.length, sorted.length)),
+  );
+  if (shown.length > PAGE_SIZE) parts.push(pages(page, shown.length, query));
   return parts.join('\n');
+}
+
+function caption(page: number, rows: number, matching: number, total: number): string {
+  const first = (page - 1) * PAGE_SIZE + 1;
+  const range = matching > rows ? `${first}–${first + rows - 1} of ` : '';
+  const of = matching === total ? countOf(total, 'target') : `${matching} matching of ${countOf(total, 'target')}`;
+  return `${range}${of}, what needs attention first`;
+}
+
+/** Previous and next pages, keeping the filter. */
+function pages(page: number, matching: number, query: FleetQuery): string {
+  const last = Math.ceil(matching / PAGE_SIZE);
+  const link = (to: number, label: string, rel: string) => {
+    const params = new URLSearchParams();
+    if (query.standing !== undefined) params.set('class', query.standing);
+    if (query.name !== undefined) params.set('q', query.name);
+    params.set('page', String(to));
+    return `<a rel="${rel}" href="?${text(params.toString())}">${label}</a>`;
+  };
+  const previous = page > 1 ? link(page - 1, '← Previous', 'prev') : '';
+  const next = page < last ? link(page + 1, 'Next →', 'next') : '';
+  return `<nav class="pages" aria-label="Pages">${previous} <span>Page ${page} of ${last}</span> ${next}</nav>`;
 }
 
 /** The count of targets in each standing (each a link to that filter), the sites of each class, the alerts firing. */
@@ -123,14 +158,13 @@ function filters(query: FleetQuery): string {
 </form>`;
 }
 
-function table(targets: readonly TargetStatus[], now: number, total: number): string {
-  const caption = `<caption class="muted">${targets.length} of ${total} targets, what needs attention first</caption>`;
+function table(targets: readonly TargetStatus[], now: number, caption: string): string {
   const classHeads = (['conflict', 'drift', 'pending', 'in_sync', 'unmanaged'] as const)
     .map((each) => `<th scope="col" class="n">${CLASS_NAMES[each]}</th>`)
     .join('');
   const head = `<thead><tr><th scope="col">Target</th>${classHeads}<th scope="col">Sites</th><th scope="col">Last success</th><th scope="col">Last error</th><th scope="col">Alerts</th><th scope="col">Self-heal</th></tr></thead>`;
   if (targets.length === 0) return `<p>No target matches.</p>`;
-  return `<table class="fleet">${caption}${head}<tbody>
+  return `<table class="fleet"><caption class="muted">${caption}</caption>${head}<tbody>
 ${targets.map((target) => row(target, now)).join('\n')}
 </tbody></table>`;
 }
@@ -151,7 +185,12 @@ function row(target: TargetStatus, now: number): string {
         ? `<span class="error">configuration: ${text(shorten(target.config.error))}</span>`
         : '';
   const alerts = target.alerts.map((each) => `<span class="badge k-${each}">${each.replace('_', ' ')}</span>`).join('');
-  return `<tr><td class="name"><a href="${href}">${text(target.target)}</a><div class="service">${text(target.service)}</div></td>${number('conflict')}${number('drift')}${number('pending')}${number('in_sync')}${number('unmanaged')}<td data-label="Sites">${classBar(counts)}</td><td data-label="Last success">${target.lastSuccessAt === undefined ? 'never' : when(target.lastSuccessAt, now)}</td><td data-label="Last error">${error}</td><td data-label="Alerts">${alerts}</td><td data-label="Self-heal">${healState(target)}</td></tr>`;
+  return `<tr><td class="name"><a href="${href}">${text(target.target)}</a><div class="service">${text(target.service)}</div></td>${number('conflict')}${number('drift')}${number('pending')}${number('in_sync')}${number('unmanaged')}${cell('Sites', classBar(counts))}${cell('Last success', target.lastSuccessAt === undefined ? 'never' : when(target.lastSuccessAt, now))}${cell('Last error', error)}${cell('Alerts', alerts)}${cell('Self-heal', healState(target))}</tr>`;
+}
+
+/** A cell whose content stays one block when a phone shows the row as label: value lines. */
+function cell(label: string, content: string): string {
+  return `<td data-label="${label}"><span class="v">${content}</span></td>`;
 }
 
 /** A long error in a row: its start (the target's page shows it whole). */

@@ -166,7 +166,10 @@ function fleetQueryOf(query: URLSearchParams): FleetQuery | string {
   if (standing !== '' && !(STANDINGS as readonly string[]).includes(standing))
     return `class ${JSON.stringify(standing)} is not one of ${STANDINGS.join(', ')}`;
   const name = query.get('q')?.trim() ?? '';
+  const page = query.get('page') ?? '1';
+  if (!/^[1-9]\d{0,5}$/.test(page)) return `page ${JSON.stringify(page)} is not a page number`;
   return {
+    ...(page !== '1' && { page: Number(page) }),
     ...(standing !== '' && { standing: standing as Standing }),
     ...(name !== '' && { name }),
   };

@@ -36,7 +36,7 @@ h3 { font-size: 1rem; margin: 0.8rem 0 0.2rem; overflow-wrap: anywhere; }
 code, pre, .domain { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; }
 pre { background: var(--panel); border: 1px solid var(--line); padding: 0.5rem; overflow-x: auto; margin: 0.3rem 0; }
 .totals { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.6rem 0; padding: 0; list-style: none; }
-.totals li a { display: block; padding: 0.4rem 0.7rem; border: 1px solid var(--line); border-radius: 6px;
+.totals li > a, .totals li > .box { display: block; padding: 0.4rem 0.7rem; border: 1px solid var(--line); border-radius: 6px;
   text-decoration: none; color: var(--fg); background: var(--panel); }
 .totals strong { display: block; font-size: 1.2rem; }
 .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; margin: 0.6rem 0; }
@@ -57,6 +57,9 @@ td.n.zero { color: var(--muted); }
 .k-drift { color: var(--drift); } .k-pending { color: var(--pending); } .k-applied, .k-in_sync { color: var(--in_sync); }
 svg.bar { display: block; width: 100%; min-width: 6rem; height: 0.7rem; border-radius: 3px; }
 svg.chart { display: block; width: 100%; max-width: 48rem; height: 6rem; }
+figure { margin: 0.4rem 0; }
+.pages { display: flex; gap: 1rem; justify-content: center; margin: 0.8rem 0; }
+td.name { min-width: 12rem; }
 .c-in_sync { fill: var(--in_sync); } .c-pending { fill: var(--pending); } .c-drift { fill: var(--drift); }
 .c-conflict { fill: var(--conflict); } .c-unmanaged { fill: var(--unmanaged); } .c-none { fill: var(--none); }
 .chart text { fill: var(--muted); font-size: 10px; }
@@ -70,7 +73,8 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: any
   table.fleet thead { display: none; }
   table.fleet tr { display: block; border-bottom: 1px solid var(--line); padding: 0.4rem 0; }
   table.fleet td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: 0.15rem 0; text-align: right; }
-  table.fleet td::before { content: attr(data-label); color: var(--muted); text-align: left; }
+  table.fleet td::before { content: attr(data-label); color: var(--muted); text-align: left; flex: none; }
+  table.fleet td > .v { flex: 1; min-width: 0; }
   table.fleet td.name { display: block; text-align: left; }
   table.fleet td.name::before { content: none; }
   dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 0.4rem; }

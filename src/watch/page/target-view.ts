@@ -67,8 +67,9 @@ function counts(target: TargetStatus): string {
   const items = SITE_CLASSES.map((each) => {
     const count = known?.[each];
     const label = `<span class="k-${each}">${CLASS_NAMES[each]}</span>`;
-    const link = each !== 'in_sync' && count !== undefined && count > 0 ? `<a href="#${each}">${label}</a>` : label;
-    return `<li><strong>${count ?? '–'}</strong> ${link}</li>`;
+    const inside = `<strong>${count ?? '–'}</strong> ${label}`;
+    const linked = each !== 'in_sync' && count !== undefined && count > 0;
+    return `<li>${linked ? `<a href="#${each}">${inside}</a>` : `<span class="box">${inside}</span>`}</li>`;
   });
   const asOf = known === undefined ? '' : ' <span class="muted">(as of the last successful check)</span>';
   return `<h2>Sites${asOf}</h2>\n<ul class="totals counts">${items.join('')}</ul>\n${classBar(known)}`;
