@@ -29,6 +29,8 @@ const POSTGRES_CONTRACT = [
   'test/server/metrics.test.ts',
   'test/server/openapi.test.ts',
   'test/server/postgres-*.test.ts',
+  // watch's replicas share their targets and alert state through PostgreSQL.
+  'test/watch/postgres-*.test.ts',
   // The server as a child process: SIGTERM drains in-flight requests, then the pool closes.
   'test/e2e/serve-shutdown.test.ts',
   // Client and apply tests whose out-of-band writes are awaited (no reliance on SQLite answering synchronously).
@@ -57,7 +59,12 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/server/postgres-*.test.ts', 'test/deployment/**', 'test/browser/**'],
+          exclude: [
+            'test/server/postgres-*.test.ts',
+            'test/watch/postgres-*.test.ts',
+            'test/deployment/**',
+            'test/browser/**',
+          ],
         },
       },
       {

@@ -22,7 +22,7 @@ const PACKAGE_HOME: Readonly<Record<string, string | readonly string[]>> = {
   picocolors: 'render',
   fastify: 'server',
   'better-sqlite3': 'server',
-  pg: 'server',
+  pg: ['server', 'watch'], // the server's PostgreSQL store; watch's replicas coordinate there (watch/coordination/)
   'sonic-boom': 'server',
   'prom-client': ['server', 'watch'], // serve's metrics (server/metrics/), sitesync watch's (watch/metrics.ts)
   commander: 'cli',

@@ -2,9 +2,12 @@
  * Alerts on transitions only: a condition of a target (drift, a conflict,
  * failing checks, healing stopped) fires when it appears and is resolved when
  * it goes; while it persists nothing is sent again until `renotifyMs` has
- * passed. Decisions here are pure (`Alerts.update` returns the documents to
- * send); `webhooks.ts` delivers them.
+ * passed. `Alerts.update` decides and returns the document to send, after
+ * recording the new state where the coordination keeps it (memory, or the
+ * shared database: a restart or a failover neither re-sends nor forgets a
+ * resolution); `webhooks.ts` delivers the documents.
  */
+import type { AlertState } from './coordination/port.js';
 
 export const ALERT_KINDS = ['drift', 'conflict', 'check_failing', 'heal_stopped'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
@@ -28,11 +31,6 @@ export interface AlertDocument {
   url?: string;
 }
 
-interface Active {
-  since: number;
-  lastSent: number;
-}
-
 const WHAT: Readonly<Record<AlertKind, string>> = {
   drift: 'drift',
   conflict: 'a conflict',
@@ -41,38 +39,38 @@ const WHAT: Readonly<Record<AlertKind, string>> = {
 };
 
 export class Alerts {
-  readonly #active = new Map<string, Active>();
+  constructor(
+    private readonly renotifyMs: number,
+    private readonly state: AlertState,
+  ) {}
 
-  constructor(private readonly renotifyMs: number) {}
-
-  /** The condition's state now; returns the document to send, if any. */
-  update(
+  /** The condition's state now; returns the document to send, if any (its state already recorded). */
+  async update(
     target: string,
     alert: AlertKind,
     condition: { active: boolean; domains?: readonly string[]; reason?: string },
     now: number,
-  ): AlertDocument | undefined {
-    const key = `${target}\u0000${alert}`;
-    const known = this.#active.get(key);
+  ): Promise<AlertDocument | undefined> {
+    const known = this.state.get(target, alert);
     const domains = [...(condition.domains ?? [])];
     const base = { target, alert, domains, ...(condition.reason !== undefined && { reason: condition.reason }) };
     if (!condition.active) {
       if (known === undefined) return undefined;
-      this.#active.delete(key);
+      await this.state.set(target, alert, undefined);
       return documentOf({ ...base, status: 'resolved', reminder: false }, known.since, now);
     }
     if (known === undefined) {
-      this.#active.set(key, { since: now, lastSent: now });
+      await this.state.set(target, alert, { since: now, lastSent: now });
       return documentOf({ ...base, status: 'firing', reminder: false }, now, now);
     }
     if (now - known.lastSent < this.renotifyMs) return undefined;
-    known.lastSent = now;
+    await this.state.set(target, alert, { since: known.since, lastSent: now });
     return documentOf({ ...base, status: 'firing', reminder: true }, known.since, now);
   }
 
   /** The conditions firing now, for /status. */
   firing(target: string): AlertKind[] {
-    return ALERT_KINDS.filter((alert) => this.#active.has(`${target}\u0000${alert}`));
+    return ALERT_KINDS.filter((alert) => this.state.get(target, alert) !== undefined);
   }
 }
 

@@ -8,6 +8,7 @@
 import type { Clock } from '../api/clock.js';
 import type { WebsitesApi } from '../api/index.js';
 import type { Journal } from '../apply/journal.js';
+import { SitesyncError } from '../model/errors.js';
 import { enginePort } from './engine-port.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { TargetSource } from './load-targets.js';
@@ -47,6 +48,8 @@ export interface WatchSettings {
   onClient?: ((target: string, api: WebsitesApi) => void) | undefined;
   /** Replaces the engine (tests of the loop alone). */
   port?: WatchPort;
+  /** Replicas sharing the work through this PostgreSQL database (--coordination-env); none: one process owns all. */
+  coordination?: { url: string; replica?: string | undefined } | undefined;
 }
 
 export interface RunningWatch {
@@ -80,7 +83,16 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
       beforeReload: settings.beforeReload,
       onClient: settings.onClient,
     });
+  const coordination =
+    settings.coordination === undefined
+      ? undefined
+      : await (await loadPostgresCoordination())({
+          url: settings.coordination.url,
+          log,
+          ...(settings.coordination.replica !== undefined && { id: settings.coordination.replica }),
+        });
   const watcher = new Watcher({
+    coordination,
     port,
     clock,
     now: settings.now,
@@ -108,9 +120,22 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
     run: (cycles) => watcher.run(cycles),
     async close() {
       webhooks.stop();
-      await Promise.all([webhooks.idle(), port.close(), server?.close()]);
+      await Promise.all([webhooks.idle(), port.close(), server?.close(), coordination?.close()]);
     },
   };
+}
+
+/** The PostgreSQL coordination, loaded only when asked for: pg is an optional dependency. */
+async function loadPostgresCoordination() {
+  try {
+    return (await import('./coordination/postgres.js')).postgresCoordination;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND' || !String(error).includes("'pg'")) throw error;
+    throw new SitesyncError(
+      'usage',
+      '--coordination-env needs the package pg, which a CLI-only install (--omit=optional) leaves out: reinstall sitesync without --omit=optional',
+    );
+  }
 }
 
 export { HEAL_MODES, type HealMode, type HealPolicy } from './heal-policy.js';

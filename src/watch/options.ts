@@ -128,6 +128,27 @@ export function webhooksOf(names: readonly string[], env: Readonly<Record<string
   });
 }
 
+/** `--coordination-env NAME`: the variable must hold a postgres:// URL (it holds a password: only NAME is shown). */
+export function coordinationOf(
+  name: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  replica?: string,
+): { url: string; replica?: string } | undefined {
+  if (name === undefined) {
+    if (replica !== undefined) throw new SitesyncError('usage', '--replica-name needs --coordination-env');
+    return undefined;
+  }
+  const url = env[name];
+  if (url === undefined || url === '')
+    throw new SitesyncError('usage', `--coordination-env ${name}: the variable is not set`);
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new SitesyncError(
+      'usage',
+      `--coordination-env ${name}: the variable does not hold a PostgreSQL URL (postgres://…)`,
+    );
+  return { url, ...(replica !== undefined && { replica }) };
+}
+
 export function metricsAddressOf(text: string | undefined): { host: string; port: number } | undefined {
   if (text === undefined) return undefined;
   const address = parseAddress(text);
@@ -187,6 +208,8 @@ export interface WatchFlags {
   statusTokenEnv?: string;
   publicUrl?: string;
   webhookEnv?: string[];
+  coordinationEnv?: string;
+  replicaName?: string;
   renotify: string;
   selfHeal?: string;
   maxHeal?: string;
@@ -251,6 +274,7 @@ export function watchSettings(
     metricsAddress,
     statusToken: statusTokenOf(flags.statusTokenEnv, where.env),
     publicUrl: publicUrlOf(flags.publicUrl),
+    coordination: coordinationOf(flags.coordinationEnv, where.env, flags.replicaName),
     log,
     debug: flags.logLevel === 'debug',
     beforeReload: pull,

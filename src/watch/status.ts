@@ -41,6 +41,8 @@ export interface TargetState {
   heal: { failures: number; stopped: boolean; last: HealResult[] };
   /** The last heals and alerts, newest first (at most RECENT_KEPT each). */
   recent: { heals: HealRecord[]; alerts: AlertRecord[] };
+  /** Just taken from another replica: its next check only looks (no heal) until one has succeeded here. */
+  takenOver?: boolean;
 }
 
 export interface TargetStatus {

@@ -62,6 +62,7 @@ export async function checkAndHeal(
   }
   const seconds = (clock.now() - started) / 1000;
   const at = now();
+  delete state.takenOver; // this listing came after anything the previous owner had in flight
   state.check = { at, seconds };
   state.lastSuccess = at;
   state.lastResult = result;

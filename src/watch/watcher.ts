@@ -9,12 +9,15 @@
  * compares everything again, so a restart (even after kill -9) converges.
  *
  * Stopping (`stop`, SIGTERM) starts nothing new and lets the checks in flight
- * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now.
+ * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now
+ * whose checks all start at once (an operator asking to check now means all).
  */
 import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
 import { CheckGate } from './check-gate.js';
+import type { Claim, Coordination } from './coordination/port.js';
+import { singleProcess } from './coordination/single.js';
 import { type DriftHistory, MemoryDriftHistory } from './drift-history.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
@@ -37,6 +40,8 @@ export interface WatchOptions {
   /** Checks at once (each on a different service); default DEFAULT_CONCURRENCY. */
   concurrency?: number | undefined;
   heal?: HealPolicy | undefined;
+  /** Which targets this process checks and may write, and where alert state lives (default: all, in memory). */
+  coordination?: Coordination | undefined;
   metrics: WatchMetrics;
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
@@ -51,6 +56,9 @@ export interface WatchStatus {
   ready: boolean;
   cycles: number;
   config: { ok: boolean; error?: string };
+  /** This replica among the others (`single` without coordination) and how many targets it holds. */
+  coordination: { replica: string; replicas: number; owned: number };
+  /** The targets this process holds and checks. */
   targets: TargetStatus[];
 }
 
@@ -67,8 +75,14 @@ export class Watcher {
   readonly #hard = new AbortController();
   readonly #step: StepContext;
   readonly #driftHistory: DriftHistory;
+  readonly #coordination: Coordination;
+  #claim: Claim = { owned: new Set(), taken: new Set(), replicas: 0 };
+  /** The targets the last reload read again (counted once this process knows which are its own). */
+  #reloaded: string[] = [];
   #wake = new AbortController();
   #reloadAsked = false;
+  /** SIGHUP asked for the next cycle: its checks start at once, not spread over the interval. */
+  #hurry = false;
   #asleep = false;
   #order: WatchedTarget[] = [];
   #configError: string | undefined;
@@ -82,7 +96,8 @@ export class Watcher {
 
   constructor(options: WatchOptions) {
     this.#options = options;
-    this.#alerts = new Alerts(options.renotifyMs);
+    this.#coordination = options.coordination ?? singleProcess();
+    this.#alerts = new Alerts(options.renotifyMs, this.#coordination.alerts);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
     this.#driftHistory = options.driftHistory ?? new MemoryDriftHistory();
     this.#step = {
@@ -93,7 +108,7 @@ export class Watcher {
       log: options.log,
       driftHistory: this.#driftHistory,
       heal: options.heal,
-      alert: async (target, kind, condition) => this.#alert(target, kind, condition),
+      alert: (target, kind, condition) => this.#alert(target, kind, condition),
       hard: this.#hard.signal,
       stopping: this.#stopping.signal,
     };
@@ -113,7 +128,10 @@ export class Watcher {
         const started = clock.now();
         this.#nextCycle = started + intervalMs;
         await this.#reload();
-        if (await this.#pass(started)) this.#passes++;
+        await this.#claimTargets();
+        const spread = !this.#hurry;
+        this.#hurry = false;
+        if (await this.#pass(started, spread)) this.#passes++;
         else this.#nextCycle = clock.now();
       }
     } finally {
@@ -130,9 +148,10 @@ export class Watcher {
     this.#wake.abort();
   }
 
-  /** SIGHUP: reload the configuration and start a cycle now. */
+  /** SIGHUP: reload the configuration and start a cycle now, checking every target at once (within --concurrency). */
   reload(): void {
     this.#reloadAsked = true;
+    this.#hurry = true;
     this.#wake.abort();
   }
 
@@ -156,7 +175,12 @@ export class Watcher {
       ready: this.ready,
       cycles: this.#cycles,
       config: this.#configError === undefined ? { ok: true } : { ok: false, error: this.#configError },
-      targets: this.#order.map(({ name, service }) =>
+      coordination: {
+        replica: this.#coordination.id,
+        replicas: this.#claim.replicas,
+        owned: this.#claim.owned.size,
+      },
+      targets: this.#owned().map(({ name, service }) =>
         targetStatus(
           name,
           this.#targets.get(name) ?? newTargetState(service),
@@ -170,13 +194,14 @@ export class Watcher {
   }
 
   /** Starts each target's check at its slot; false when a stop or reload cut the cycle short. */
-  async #pass(started: number): Promise<boolean> {
+  async #pass(started: number, spread: boolean): Promise<boolean> {
     const { intervalMs, log, metrics } = this.#options;
-    const targets = this.#order.filter((target) => target.checkable);
+    const targets = this.#owned().filter((target) => target.checkable);
     const checks: Promise<void>[] = [];
     let whole = true;
     for (const [index, target] of targets.entries()) {
-      whole = await this.#sleepUntil(started + (index * intervalMs) / targets.length);
+      if (spread) whole = await this.#sleepUntil(started + (index * intervalMs) / targets.length);
+      else whole = !this.#stopping.signal.aborted && !this.#reloadAsked;
       if (!whole) break;
       if (this.#inFlight.has(target.name)) {
         metrics.skipped(target.name);
@@ -186,7 +211,10 @@ export class Watcher {
       checks.push(this.#start(target));
     }
     void Promise.all(checks).then(() => {
-      if (whole) this.#cycles++;
+      if (!whole) return;
+      this.#cycles++;
+      const seconds = (this.#options.clock.now() - started) / 1000;
+      log('info', 'cycle checked', { cycle: this.#cycles, checks: checks.length, seconds });
     });
     return whole;
   }
@@ -197,13 +225,54 @@ export class Watcher {
     const step = this.#gate
       .run(
         target.service,
-        () => checkAndHeal(this.#step, target.name, state, { mayHeal: true }),
+        () =>
+          checkAndHeal(this.#step, target.name, state, {
+            mayHeal: !state.takenOver,
+            mayWrite: () => this.#coordination.holds(target.name),
+          }),
         () => this.#stopping.signal.aborted,
       )
       .then(() => undefined)
       .finally(() => this.#inFlight.delete(target.name));
     this.#inFlight.set(target.name, step);
     return step;
+  }
+
+  /** The targets of the configuration this process holds, in declaration order. */
+  #owned(): WatchedTarget[] {
+    return this.#order.filter((target) => this.#claim.owned.has(target.name));
+  }
+
+  /**
+   * This cycle's share of the targets (all of them without coordination). A
+   * target just taken from another replica is checked before it is healed:
+   * its first check here only looks, so a write the previous owner had in
+   * flight has landed before a plan here is made.
+   */
+  async #claimTargets(): Promise<void> {
+    const { log, metrics } = this.#options;
+    const before = this.#claim;
+    const claim = await this.#coordination.claim(this.#order.map((target) => target.name));
+    this.#claim = claim;
+    for (const name of before.owned) if (!claim.owned.has(name)) metrics.forget(name);
+    for (const name of claim.owned) {
+      metrics.know(name);
+      metrics.configValid(name, this.#targets.get(name)?.configError === undefined);
+    }
+    for (const name of this.#reloaded.splice(0)) if (claim.owned.has(name)) metrics.configLoaded(name);
+    for (const name of claim.taken) {
+      const state = this.#targets.get(name);
+      if (state !== undefined) state.takenOver = true;
+    }
+    const given = [...before.owned].filter((name) => !claim.owned.has(name)).length;
+    if (claim.taken.size > 0 || given > 0 || claim.replicas !== before.replicas)
+      log('info', 'targets claimed', {
+        replica: this.#coordination.id,
+        replicas: claim.replicas,
+        owned: claim.owned.size,
+        taken: claim.taken.size,
+        given,
+      });
   }
 
   /** Waits until `time` on the clock; false when woken early (stop or reload). */
@@ -246,9 +315,8 @@ export class Watcher {
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
-    for (const name of loaded.reloaded) metrics.configLoaded(name);
+    this.#reloaded = loaded.reloaded;
     for (const target of loaded.targets) {
-      metrics.know(target.name);
       const state = this.#targets.get(target.name) ?? newTargetState(target.service);
       state.service = target.service;
       this.#targets.set(target.name, state);
@@ -258,11 +326,10 @@ export class Watcher {
 
   /** A target's own configuration: valid again, or invalid (logged once, marked in /status and a metric). */
   #configOf(target: WatchedTarget, state: TargetState, at: number): void {
-    const { log, metrics } = this.#options;
+    const { log } = this.#options;
     if (target.error === undefined) {
       if (state.configError !== undefined) log('info', 'target configuration valid again', { target: target.name });
       delete state.configError;
-      metrics.configValid(target.name, true);
       return;
     }
     if (state.configError?.error !== target.error) {
@@ -270,11 +337,10 @@ export class Watcher {
       log('error', `target configuration invalid: ${keeping}`, { target: target.name, error: target.error });
       state.configError = { error: target.error, since: state.configError?.since ?? at };
     }
-    metrics.configValid(target.name, false);
   }
 
-  #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): void {
-    const found = this.#alerts.update(target, kind, condition, this.#options.now());
+  async #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): Promise<void> {
+    const found = await this.#alerts.update(target, kind, condition, this.#options.now());
     if (found === undefined) return;
     const document = withLink(found, this.#options.linkOf?.(target));
     const state = this.#targets.get(target);

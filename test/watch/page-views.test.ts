@@ -79,7 +79,13 @@ describe('a fleet larger than a page', () => {
   const targets = Array.from({ length: 2 * PAGE_SIZE + 5 }, (_, index) =>
     target(`t${String(index).padStart(3, '0')}`, { counts: counts(index >= 2 * PAGE_SIZE ? 1 : 0) }),
   );
-  const status = { ready: true, cycles: 1, config: { ok: true }, targets };
+  const status = {
+    ready: true,
+    cycles: 1,
+    config: { ok: true },
+    coordination: { replica: 'single', replicas: 1, owned: targets.length },
+    targets,
+  };
   const rows = (html: string) => [...html.matchAll(/<td class="name"><a href="targets\/(t\d+)">/g)].map((m) => m[1]);
 
   it('shows PAGE_SIZE rows a page, the totals over all, and links to the pages around', () => {

@@ -192,3 +192,5 @@ export async function getText(url: string): Promise<{ status: number; text: stri
   const response = await fetch(url);
   return { status: response.status, text: await response.text() };
 }
+
+export { fleetConfig } from '../../bench/fleet/config.js';

@@ -46,6 +46,15 @@ export function registerWatch(program: Command, context: CommandContext): void {
     .addOption(new Option('--public-url <url>', "the status page's URL as people reach it: alerts link to it"))
     .addOption(repeatable('--webhook-env <name>', 'environment variable holding a webhook URL (repeatable)'))
     .addOption(
+      new Option(
+        '--coordination-env <name>',
+        'environment variable holding a PostgreSQL URL: replicas share the targets',
+      ),
+    )
+    .addOption(
+      new Option('--replica-name <name>', 'this replica among the others (default: host, pid and a random part)'),
+    )
+    .addOption(
       new Option('--renotify <duration>', 'repeat an alert that persists this long').default(WATCH_DEFAULTS.renotify),
     )
     .addOption(new Option('--self-heal <classes>', 'apply changes of these classes: drift, pending or all'))

@@ -82,6 +82,11 @@ export function fleetBody(status: WatchStatus, query: FleetQuery, now: number): 
     '<h1>Fleet</h1>',
     `<p class="muted">${countOf(status.targets.length, 'target')}, ${countOf(status.cycles, 'cycle')} checked${status.ready ? '' : '; the first cycle is still running'}.</p>`,
   ];
+  const { coordination } = status;
+  if (coordination.replicas > 1)
+    parts.push(
+      `<p>This is replica <code>${text(coordination.replica)}</code>, one of ${coordination.replicas}: it shows the ${countOf(coordination.owned, 'target')} it checks; each replica's page shows its own.</p>`,
+    );
   if (!status.config.ok)
     parts.push(
       `<div class="callout" role="alert"><strong>The configuration does not validate</strong> (the last good one is watched meanwhile): <span class="error">${text(status.config.error ?? '')}</span></div>`,
