@@ -21,6 +21,8 @@ const POSTGRES_CONTRACT = [
   'test/server/operator.test.ts',
   'test/server/slow-clients.test.ts',
   'test/server/quirks-v31.test.ts',
+  'test/server/quirks-v31-round4.test.ts',
+  'test/server/strict-mode-pins.test.ts',
   'test/server/keys.test.ts',
   'test/server/request-log.test.ts',
   'test/server/storage.test.ts',

@@ -6,10 +6,12 @@
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
+import { health, readiness } from './http/health.js';
 import { checkSocketOptions, listen } from './http/listen.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
-import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { OPENAPI_PATH, openApiDocument } from './http/openapi.js';
+import { listenForMetrics, type MetricsListener, type Probes } from './metrics/listener.js';
 import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
@@ -117,6 +119,16 @@ export function publicBase(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** `/health`, `/ready` and the OpenAPI document, for the operator's listener. */
+function operatorProbes(store: ServerStore, mode: ServerMode, closing: () => boolean): Probes {
+  const document = openApiDocument(mode);
+  return {
+    '/health': health,
+    '/ready': () => readiness({ ping: () => store.ping(), closing }),
+    [OPENAPI_PATH]: async () => ({ status: 200, body: document }),
+  };
+}
+
 /** The backend named by `db`: a postgres:// URL, else an SQLite file. */
 async function openStore(options: ServerOptions): Promise<ServerStore> {
   const db = options.db ?? './sitesync.db';
@@ -162,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       mode,
       baseUrl: () => baseUrl,
+      ...(options.publicUrl !== undefined && { publicUrl: baseUrl }),
       ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
       ...(failedAuth && {
         failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
@@ -173,7 +186,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
     let metricsListener: MetricsListener | undefined;
-    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    let closing = false;
+    // Quirks mode keeps the API port to the deployed service's paths: the probes move here.
+    const probes = mode === 'normal' ? {} : operatorProbes(store, mode, () => closing);
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!, probes);
     let url: string;
     try {
       url = await listen(app, options);
@@ -188,6 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       provisioning,
       close: async () => {
+        closing = true;
         // In-flight requests may finish within the grace period; then their connections are closed.
         const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
         try {

@@ -50,9 +50,9 @@ describe('keys and accounts', () => {
       const listed = await cli('accounts', 'list', '--db', db);
       expect(listed.code).toBe(0);
       const lines = listed.out.trim().split('\n');
-      expect(lines[0]).toMatch(/^ACCOUNT +NAME +WEBSITES +LIMIT +API +KEY +PREFIX +CREATED +SOURCE$/);
+      expect(lines[0]).toMatch(/^ACCOUNT +NAME +WEBSITES +LIMIT +API +ROLE +KEY +PREFIX +CREATED +SOURCE$/);
       expect(lines.find((line) => line.includes('alice'))).toMatch(
-        new RegExp(`^1 +alice +0 +- +on +3 +${newKey.slice(0, 7)}… +\\d{4}-\\d\\d-\\d\\dT\\S+Z +created$`),
+        new RegExp(`^1 +alice +0 +- +on +user +3 +${newKey.slice(0, 7)}… +\\d{4}-\\d\\d-\\d\\dT\\S+Z +created$`),
       );
       expect(lines.find((line) => line.includes('provisioned'))).toMatch(
         /^2 +key-[0-9a-f]{12} .* 2 +prov… .*provisioned$/,
@@ -80,6 +80,20 @@ describe('keys and accounts', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("gives and takes phpAnalytics' admin role (create --admin, set-admin), shown in the list (issue 37 row 20)", async () => {
+    const created = await cli('accounts', 'create', 'root', '--admin', '--db', db);
+    expect(created.err).toContain('created account "root" (id 1, unlimited websites, admin)');
+    const role = async () =>
+      (await cli('accounts', 'list', '--db', db)).out.split('\n').find((line) => line.includes('root'));
+    expect(await role()).toMatch(/^1 +root +0 +- +on +admin +1 /);
+    expect((await cli('accounts', 'set-admin', 'root', 'off', '--db', db)).err).toBe('account "root": user\n');
+    expect(await role()).toMatch(/^1 +root +0 +- +on +user +1 /);
+    expect(await cli('accounts', 'set-admin', 'root', 'yes', '--db', db)).toMatchObject({
+      code: 1,
+      err: 'error: set-admin root yes: expected on or off\n',
+    });
   });
 
   it('provisions exactly SITESYNC_SERVE_KEYS: a removed key stops working at the next start; created keys stay', async () => {

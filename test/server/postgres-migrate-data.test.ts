@@ -45,7 +45,9 @@ describe('serve migrate-data', () => {
 
   /** An SQLite state: a provisioned account, a created account with its key, websites (one deleted). */
   async function sqliteState(): Promise<{ created: string; sites: unknown[] }> {
-    const created = (await cli('accounts', 'create', 'alice', '--website-limit', '5', '--db', file)).out.trim();
+    const created = (
+      await cli('accounts', 'create', 'alice', '--website-limit', '5', '--admin', '--db', file)
+    ).out.trim();
     const server = await startServer({ port: 0, db: file, keys: [PROVISIONED], throttlePerMinute: 0 });
     try {
       const post = (key: string, form: Record<string, string>) =>
@@ -105,6 +107,12 @@ describe('serve migrate-data', () => {
         form: { domain: 'eight.example' },
       });
       expect(full.body.message).toEqual({ domain: ['You created too many websites.'] });
+      // The admin role came along (issue 37 row 20).
+      const roles = (await server.store.listAccounts()).map((account) => [account.name, account.admin]);
+      expect(roles).toEqual([
+        ['alice', true],
+        [expect.stringMatching(/^key-/), false],
+      ]);
     } finally {
       await server.close();
     }

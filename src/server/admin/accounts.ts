@@ -11,6 +11,7 @@ import { generateKey, hashKey } from '../store/credentials.js';
 export interface AccountSettings {
   websiteLimit?: number | null;
   apiAccess?: boolean;
+  admin?: boolean;
 }
 
 /** Provisioned keys are chosen by people: shorter ones are guessable. */

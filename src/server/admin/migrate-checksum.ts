@@ -12,7 +12,7 @@ export type TableName = 'accounts' | 'api_keys' | 'revoked_keys' | 'websites';
 export const TABLES: readonly { name: TableName; columns: readonly string[] }[] = [
   {
     name: 'accounts',
-    columns: ['id', 'name', 'website_limit', 'api_access', 'created_at'],
+    columns: ['id', 'name', 'website_limit', 'api_access', 'admin', 'created_at'],
   },
   {
     name: 'api_keys',

@@ -35,8 +35,8 @@ export interface MigrateDataResult {
 
 /** Insert statements: one unnest() per batch, columns as arrays (typed, so NULLs keep their type). */
 const INSERT: Record<TableName, string> = {
-  accounts: `INSERT INTO accounts (id, name, website_limit, api_access, created_at)
-    SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::bool[], $5::text[])`,
+  accounts: `INSERT INTO accounts (id, name, website_limit, api_access, admin, created_at)
+    SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::bool[], $5::bool[], $6::text[])`,
   api_keys: `INSERT INTO api_keys (id, account_id, key_hash, source, prefix, created_at)
     SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])`,
   revoked_keys: `INSERT INTO revoked_keys (id, key_hash, revoked_at)
@@ -105,11 +105,13 @@ async function* rowsOf(read: ReadBatch, table: TableName, batchSize: number): As
   }
 }
 
+const BOOLEANS = new Set(['api_access', 'admin']);
+
 /** Rows → one array per column, booleans as PostgreSQL wants them. */
 function columnArrays(table: TableName, batch: Row[]): unknown[][] {
   const { columns } = TABLES.find(({ name }) => name === table)!;
   return columns.map((column, index) =>
-    batch.map((row) => (column === 'api_access' ? row[index] === 1 || row[index] === true : row[index])),
+    batch.map((row) => (BOOLEANS.has(column) ? row[index] === 1 || row[index] === true : row[index])),
   );
 }
 

@@ -15,6 +15,8 @@ export interface Account {
   websiteLimit: number | null;
   /** false → every API request answers 403. */
   apiAccess: boolean;
+  /** phpAnalytics' admin role: in quirks mode its update may name a website's owner (`user_id`). */
+  admin: boolean;
 }
 
 /** Where a key comes from: SITESYNC_SERVE_KEYS at start, or `accounts create`/`rotate-key`. */
@@ -150,10 +152,15 @@ export interface WebsiteStore {
 }
 
 export interface AccountStore {
-  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Promise<Account>;
+  createAccount(settings: {
+    name: string;
+    websiteLimit?: number | null;
+    apiAccess?: boolean;
+    admin?: boolean;
+  }): Promise<Account>;
   updateAccount(
     id: number,
-    settings: { websiteLimit?: number | null; apiAccess?: boolean },
+    settings: { websiteLimit?: number | null; apiAccess?: boolean; admin?: boolean },
   ): Promise<Account | undefined>;
   findAccountByName(name: string): Promise<Account | undefined>;
   /** Every account with its website count and keys, by id. */

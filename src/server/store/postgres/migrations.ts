@@ -81,6 +81,13 @@ export const PG_MIGRATIONS: readonly Migration[] = [
       )`);
     },
   },
+  {
+    version: 6,
+    description: "accounts' admin role (phpAnalytics' role 1), for quirks mode's update with user_id",
+    async up(client) {
+      await client.query('ALTER TABLE accounts ADD COLUMN admin boolean NOT NULL DEFAULT false');
+    },
+  },
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1]!.version;

@@ -109,6 +109,11 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    version: 7,
+    description: "accounts' admin role (phpAnalytics' role 1), for quirks mode's update with user_id",
+    up: (db) => db.exec('ALTER TABLE accounts ADD COLUMN admin INTEGER NOT NULL DEFAULT 0'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
