@@ -6,10 +6,11 @@
  * Then, in Chromium, the fleet page (its first page: PAGE_SIZE rows, the
  * totals over all 1,000) is loaded ROUNDS times in a fresh tab, and so is a
  * bare baseline in the same run: the same rows as a plain table (no
- * stylesheet, no bars, no links) from a bare node:http server. Reported:
- * the server's time to make the page, its size, and the browser's time to
- * the load event and to the first contentful paint (medians), with the ratio
- * to the baseline. Goal: the page renders in under a second.
+ * stylesheet, no bars, no links) from a bare node:http server, the two
+ * alternating. Reported: the page's size, the server's time to make it, and
+ * the browser's time to DOMContentLoaded and to the load event (medians and
+ * fastest), with the ratio to the baseline. Goal: under a second to the load
+ * event.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +24,7 @@ import { median } from './support.js';
 
 const TARGETS = 1_000;
 const SERVICES = 100;
-const ROUNDS = 7;
+const ROUNDS = 15;
 
 const nameOf = (index: number) => `team-${String(index).padStart(4, '0')}`;
 
@@ -131,41 +132,45 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const measure = async (url: string) => {
-      const loads: number[] = [];
-      const paints: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        const page = await context.newPage();
-        await page.goto(url, { waitUntil: 'load' });
-        // Evaluated in the page (a string: this project's TypeScript has no DOM types).
-        const timing = (await page.evaluate(`({
-          load: performance.getEntriesByType('navigation')[0].loadEventEnd,
-          paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
-        })`)) as { load: number; paint: number };
-        loads.push(timing.load);
-        paints.push(timing.paint);
-        await page.close();
-      }
-      return { load: median(loads), paint: median(paints) };
+    /** One load in a fresh tab: when the DOM was ready and when the load event ended, from navigation start. */
+    const load = async (url: string) => {
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      // Evaluated in the page (a string: this project's TypeScript has no DOM types).
+      const timing = (await page.evaluate(`(() => {
+        const navigation = performance.getEntriesByType('navigation')[0];
+        return { ready: navigation.domContentLoadedEventEnd, load: navigation.loadEventEnd };
+      })()`)) as { ready: number; load: number };
+      await page.close();
+      return timing;
     };
-    const page = await measure(pageUrl);
-    const baseline = await measure(bareUrl);
+    // Page and baseline alternate, so the machine's load falls on both alike.
+    const rounds: { page: { ready: number; load: number }; bare: { ready: number; load: number } }[] = [];
+    for (let round = 0; round < ROUNDS; round++) rounds.push({ page: await load(pageUrl), bare: await load(bareUrl) });
+    const of = (which: 'page' | 'bare', key: 'ready' | 'load') => rounds.map((round) => round[which][key]);
+    const row = (label: string, key: 'ready' | 'load') => {
+      const page = median(of('page', key));
+      const bare = median(of('bare', key));
+      const fastest = `${Math.min(...of('page', key)).toFixed(0)} / ${Math.min(...of('bare', key)).toFixed(0)} ms`;
+      console.log(
+        `| Chromium: ${label} | ${page.toFixed(0)} ms | ${bare.toFixed(0)} ms | ${(page / bare).toFixed(2)} | ${fastest} |`,
+      );
+      return page;
+    };
     const rows = (html.match(/<tr><td class="name">/g) ?? []).length;
     console.log(
-      `| ${TARGETS} targets, the first page (${rows} rows); median of ${ROUNDS} | status page | bare table | ratio |`,
+      `| ${TARGETS} targets, the first page (${rows} rows); median of ${ROUNDS} | status page | bare table | ratio | fastest (page / bare) |`,
     );
-    console.log('|---|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|');
     console.log(
-      `| HTML size | ${(html.length / 1024).toFixed(0)} KiB | ${(bare.length / 1024).toFixed(0)} KiB | ${(html.length / bare.length).toFixed(1)} |`,
-    );
-    console.log(`| server: GET / (status model + HTML) | ${median(serverTimes).toFixed(0)} ms | | |`);
-    console.log(
-      `| Chromium: load event | ${page.load.toFixed(0)} ms | ${baseline.load.toFixed(0)} ms | ${(page.load / baseline.load).toFixed(2)} |`,
+      `| HTML size | ${(html.length / 1024).toFixed(0)} KiB | ${(bare.length / 1024).toFixed(0)} KiB | ${(html.length / bare.length).toFixed(1)} | |`,
     );
     console.log(
-      `| Chromium: first contentful paint | ${page.paint.toFixed(0)} ms | ${baseline.paint.toFixed(0)} ms | ${(page.paint / baseline.paint).toFixed(2)} |`,
+      `| server: GET / (status model + HTML) | ${median(serverTimes).toFixed(0)} ms | | | ${Math.min(...serverTimes).toFixed(0)} ms |`,
     );
-    console.log(page.load < 1000 ? 'goal met: the page renders in under a second' : 'GOAL MISSED: over a second');
+    row('DOMContentLoaded', 'ready');
+    const loaded = row('load event', 'load');
+    console.log(loaded < 1000 ? 'goal met: the page renders in under a second' : 'GOAL MISSED: over a second');
   } finally {
     await browser.close();
     bareServer.close();

@@ -2,9 +2,10 @@
  * Each target's drift count over the last 24 hours, for the status page's
  * chart: 96 buckets of 15 minutes, each the largest drift count a check saw
  * in it (a drift healed within the quarter hour still shows). Reads are
- * synchronous (`/status` is built from memory); an implementation shared by
- * replicas would write through to its store and refresh what it reads on each
- * cycle. Today only this one, in memory: a restart starts an empty chart.
+ * synchronous (`/status` is built from memory): replicas that coordinate
+ * through PostgreSQL keep the same memory, written through to the database
+ * and loaded when a replica takes a target over (coordination/postgres.ts).
+ * Alone, a restart starts an empty chart.
  */
 
 export const BUCKET_MS = 15 * 60_000;
@@ -63,5 +64,12 @@ export class MemoryDriftHistory implements DriftHistory {
 
   forget(target: string): void {
     this.#rings.delete(target);
+  }
+
+  /** Replaces what is known of `target` with quarter hours loaded from elsewhere (bucket: epoch ms / BUCKET_MS). */
+  load(target: string, buckets: readonly { bucket: number; drift: number }[]): void {
+    this.#rings.delete(target);
+    for (const { bucket, drift } of [...buckets].sort((a, b) => a.bucket - b.bucket))
+      this.record(target, bucket * BUCKET_MS, drift);
   }
 }

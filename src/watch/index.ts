@@ -89,6 +89,7 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
       : await (await loadPostgresCoordination())({
           url: settings.coordination.url,
           log,
+          now: settings.now,
           ...(settings.coordination.replica !== undefined && { id: settings.coordination.replica }),
         });
   const watcher = new Watcher({

@@ -99,7 +99,7 @@ export class Watcher {
     this.#coordination = options.coordination ?? singleProcess();
     this.#alerts = new Alerts(options.renotifyMs, this.#coordination.alerts);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.#driftHistory = options.driftHistory ?? new MemoryDriftHistory();
+    this.#driftHistory = options.driftHistory ?? this.#coordination.driftHistory ?? new MemoryDriftHistory();
     this.#step = {
       port: options.port,
       clock: options.clock,

@@ -95,6 +95,7 @@ describe('the status page in Chromium', () => {
     const broken = rows.filter({ has: page.getByRole('link', { name: 'broken', exact: true }) });
     expect(await broken.locator('td[data-label="Last error"]').textContent()).toMatch(/401/);
     expect(await page.locator('.totals').first().textContent()).toMatch(/1\s*Failing.*1\s*Conflict/s);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(DESKTOP.width);
     await screenshot(page, 'fleet-desktop');
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

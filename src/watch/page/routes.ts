@@ -154,7 +154,12 @@ export class PageRoutes {
 }
 
 function asset(type: string, body: string): Reply {
-  return { status: 200, headers: { 'content-type': type, 'x-content-type-options': 'nosniff' }, body };
+  // Cached for an hour: a refresh of the page (or its meta refresh) does not fetch them again.
+  return {
+    status: 200,
+    headers: { 'content-type': type, 'x-content-type-options': 'nosniff', 'cache-control': 'max-age=3600' },
+    body,
+  };
 }
 
 function plain(status: number, body: string, headers: Record<string, string> = {}): Reply {

@@ -60,6 +60,10 @@ svg.chart { display: block; width: 100%; max-width: 48rem; height: 6rem; }
 figure { margin: 0.4rem 0; }
 .pages { display: flex; gap: 1rem; justify-content: center; margin: 0.8rem 0; }
 td.name { min-width: 12rem; }
+table.fleet td[data-label="Sites"] { width: 7rem; }
+table.fleet td[data-label="Last error"] { min-width: 12rem; }
+time { white-space: nowrap; }
+.scroll { overflow-x: auto; }
 .c-in_sync { fill: var(--in_sync); } .c-pending { fill: var(--pending); } .c-drift { fill: var(--drift); }
 .c-conflict { fill: var(--conflict); } .c-unmanaged { fill: var(--unmanaged); } .c-none { fill: var(--none); }
 .chart text { fill: var(--muted); font-size: 10px; }
@@ -75,6 +79,8 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: any
   table.fleet td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: 0.15rem 0; text-align: right; }
   table.fleet td::before { content: attr(data-label); color: var(--muted); text-align: left; flex: none; }
   table.fleet td > .v { flex: 1; min-width: 0; }
+  table.fleet td[data-label] { width: auto; min-width: 0; }
+  time { white-space: normal; }
   table.fleet td.name { display: block; text-align: left; }
   table.fleet td.name::before { content: none; }
   dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 0.4rem; }

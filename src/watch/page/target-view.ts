@@ -95,5 +95,5 @@ function alerts(target: TargetStatus, now: number): string {
 function section(title: string, columns: readonly string[], rows: readonly string[], empty: string): string {
   if (rows.length === 0) return `<h2>${title}</h2>\n<p class="muted">${empty}</p>`;
   const head = columns.map((column) => `<th scope="col"${column === 'Sites' ? ' class="n"' : ''}>${column}</th>`);
-  return `<h2>${title}</h2>\n<table><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<h2>${title}</h2>\n<div class="scroll"><table><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
