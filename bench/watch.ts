@@ -77,10 +77,12 @@ async function headline(): Promise<void> {
   console.log(`simulator: ${targets} × ${websites} seeded in ${fmt((Date.now() - seeding) / 1000)} s`);
   const hook = await receiver();
   const started = Date.now();
+  // As a container with a 512 MB limit runs it (docs/watch.md, "Fleet sizing"); BENCH_WATCH_NODE_OPTIONS='' for V8's defaults.
+  const nodeOptions = process.env.BENCH_WATCH_NODE_OPTIONS ?? '--max-old-space-size=384';
   const watch = startWatch(
     ['--interval', interval, '--budget', '20/min', '--metrics-addr', '127.0.0.1:0', '--webhook-env', 'HOOK'],
     temp.dir,
-    { ...simulator.env, HOOK: hook.url },
+    { ...simulator.env, HOOK: hook.url, NODE_OPTIONS: nodeOptions },
   );
   const url = String((await watch.line((line) => line.msg === 'serving /metrics, /healthz, /readyz and /status')).url);
   const first = await cycleEnd(watch, 1);
@@ -107,14 +109,16 @@ async function headline(): Promise<void> {
   const oldest = Math.max(...status.targets.map((target) => Date.now() - Date.parse(target.lastSuccessAt ?? '0')));
   const memory = memoryMb(watch.pid);
   const stats = await simulator.stats();
-  const perTarget = stats.listings.map((starts) => starts.length);
+  // Checks of each installation in the last interval before cycle 2 ended: exactly one each.
+  const windowStart = Date.now() - intervalS * 1000;
+  const perTarget = stats.listings.map((starts) => starts.filter((at) => at >= windowStart).length);
   const watch429 = [...(await metricsOf(url)).matchAll(/sitesync_api_requests_total\{[^}]*status="429"\} (\d+)/g)]
     .map((match) => Number(match[1]))
     .reduce((sum, count) => sum + count, 0);
   const alerted = drifted.filter((index) => hook.firing.has(`t${index}`));
   const alertsBy = Math.max(...alerted.map((index) => hook.firing.get(`t${index}`)!)) - driftAt;
   console.log(
-    `\n### ${targets} targets × ${websites} websites, ${LATENCY} ms a request, --budget 20/min --interval ${interval}\n`,
+    `\n### ${targets} targets × ${websites} websites, ${LATENCY} ms a request, --budget 20/min --interval ${interval}, NODE_OPTIONS=${nodeOptions || '(none)'}\n`,
   );
   console.log('| figure | value | goal |\n|---|---|---|');
   console.log(`| configuration loaded (start → ready to check) | ${fmt((loadedAt - started) / 1000)} s | |`);
@@ -123,7 +127,7 @@ async function headline(): Promise<void> {
   );
   console.log(`| slowest target's age at the end of cycle 2 | ${fmt(oldest / 1000)} s | ≤ ${intervalS} s |`);
   console.log(
-    `| listings per installation after 2 cycles (min / max) | ${Math.min(...perTarget)} / ${Math.max(...perTarget)} | 2 / 2 |`,
+    `| listings per installation in the last interval (min / max) | ${Math.min(...perTarget)} / ${Math.max(...perTarget)} | 1 / 1 |`,
   );
   console.log(
     `| CPU over cycle 2 (${fmt(cpu)} s in ${fmt(wall)} s) | ${fmt((100 * cpu) / wall)} % of a core | ≤ 25 % |`,

@@ -66,43 +66,65 @@ export function startWatch(args: readonly string[], cwd: string, env: Record<str
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const log = jsonLines((line) => {
+    if (line.receivedAt === undefined) process.stderr.write(`watch: ${String(line.msg)}\n`);
+  });
+  child.stderr?.on('data', (chunk: Buffer) => log.feed(String(chunk)));
+  return {
+    child,
+    pid: child.pid ?? 0,
+    lines: log.lines,
+    line: log.line,
+    exited: new Promise((resolve) => child.once('exit', () => resolve())),
+  };
+}
+
+export interface JsonLines {
+  lines: Record<string, unknown>[];
+  /** Takes output as it comes (lines split across chunks are joined). */
+  feed(chunk: string): void;
+  /** Resolves with the first line (already seen or to come) that `match` accepts. */
+  line(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
+/**
+ * A process's JSON log lines as they come, each stamped `receivedAt`; a line
+ * that is not JSON (an error before logging started) is kept as `{ msg }`
+ * without the stamp, and shown to `onOther`.
+ */
+export function jsonLines(onOther: (line: Record<string, unknown>) => void = () => {}): JsonLines {
   const lines: Record<string, unknown>[] = [];
   const waiting: {
     match: (line: Record<string, unknown>) => boolean;
     found: (line: Record<string, unknown>) => void;
   }[] = [];
   let partial = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    const text = partial + String(chunk);
-    const complete = text.split('\n');
-    partial = complete.pop() ?? '';
-    for (const each of complete.filter(Boolean)) {
-      let line: Record<string, unknown>;
-      try {
-        line = JSON.parse(each) as Record<string, unknown>;
-      } catch {
-        line = { msg: each };
-        process.stderr.write(`watch: ${each}\n`);
-      }
-      line.receivedAt = Date.now();
-      lines.push(line);
-      for (const wait of waiting.filter((one) => one.match(line))) {
-        waiting.splice(waiting.indexOf(wait), 1);
-        wait.found(line);
-      }
-    }
-  });
   return {
-    child,
-    pid: child.pid ?? 0,
     lines,
+    feed(chunk) {
+      const complete = (partial + chunk).split('\n');
+      partial = complete.pop() ?? '';
+      for (const each of complete.filter(Boolean)) {
+        let line: Record<string, unknown>;
+        try {
+          line = { ...(JSON.parse(each) as Record<string, unknown>), receivedAt: Date.now() };
+        } catch {
+          line = { msg: each };
+          onOther(line);
+        }
+        lines.push(line);
+        for (const wait of waiting.filter((one) => one.match(line))) {
+          waiting.splice(waiting.indexOf(wait), 1);
+          wait.found(line);
+        }
+      }
+    },
     line: (match) =>
       new Promise((found) => {
         const already = lines.find(match);
         if (already !== undefined) found(already);
         else waiting.push({ match, found });
       }),
-    exited: new Promise((resolve) => child.once('exit', () => resolve())),
   };
 }
 

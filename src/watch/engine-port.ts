@@ -113,22 +113,23 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       }
       const targets: Resolved[] = [];
       const errors = new Map<string, string>();
-      for (const each of loaded.targets) {
-        if (each.error !== undefined) errors.set(each.name, each.error);
-        if (each.loaded === undefined) continue;
-        try {
-          // The key is read here: a missing one is this target's configuration error, not a failing check.
+      try {
+        for (const each of loaded.targets) {
+          if (each.error !== undefined) errors.set(each.name, each.error);
+          if (each.loaded === undefined) continue;
+          // The key is read and the URL checked against the pinned origins here: a missing key or an
+          // origin nobody pinned is the configuration's error (the last good one stays), not a failing check.
           const connection = resolveConnection({ env: options.env, cwd: options.cwd, ...each.loaded.connection });
           targets.push({ target: each.loaded, connection });
-        } catch (error) {
-          errors.set(each.name, error instanceof Error ? error.message : String(error));
         }
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }
       const resolved = new Map(targets.map((each) => [each.target.name, each]));
       const newLimiters = updateLimiters(targets);
       for (const [name, was] of open) {
         const fresh = resolved.get(name);
-        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // kept as it was
+        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // no good state yet
         if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
         const moved =
           fresh === undefined ||

@@ -96,7 +96,7 @@ export class TargetLoader {
         insecureHttp: source.insecureHttp,
         ...(source.url !== undefined && { url: source.url }),
         ...(source.apiKeyFile !== undefined && { apiKeyFile: source.apiKeyFile }),
-        ...(root.state.apiUrl !== undefined && { configApiUrl: root.state.apiUrl }),
+        ...(root.state.apiUrl !== undefined && { configUrl: { url: root.state.apiUrl } }),
       };
       const key = JSON.stringify([root.key, commit, connection]);
       const entry = await this.#reuse(SINGLE_TARGET, key, async () => {
@@ -111,11 +111,8 @@ export class TargetLoader {
         throw new Error('--url and --api-key-file cannot be used when the configuration declares targets');
       for (const target of selectTargets(root.state.targets, source.targets)) {
         const files = targetFiles(source.files, target, source.cwd);
-        const own = files.slice(files.length - target.files.length);
-        const key = JSON.stringify([root.key, target, stamps(own, source.cwd), commit]);
-        const entry = await this.#reuse(target.name, key, () =>
-          this.#loadTarget(source, target, { files, own, at, io }),
-        );
+        const key = JSON.stringify([root.key, target, stamps(files, source.cwd), commit]);
+        const entry = await this.#reuse(target.name, key, () => this.#loadTarget(source, target, { files, at, io }));
         changed ||= entry !== this.#entries.get(target.name);
         entries.set(target.name, entry);
         loads.push({ ...loadOf(target.name, entry, this.#entries.get(target.name)), url: target.url });
@@ -163,12 +160,13 @@ export class TargetLoader {
   async #loadTarget(
     source: TargetSource,
     target: TargetDeclaration,
-    where: { files: string[]; own: string[]; at: BaselineAt | undefined; io: Io },
+    where: { files: string[]; at: BaselineAt | undefined; io: Io },
   ): Promise<LoadedTarget> {
-    const listing = listConfigFiles(where.own, source.cwd);
+    // Listed after the root files, so its own files are held to the configuration's root (config/root.ts).
+    const listing = listConfigFiles(where.files, source.cwd);
     const problems: ConfigProblem[] = [...listing.errors];
     const parsed = [...(this.#root?.parsed ?? [])];
-    for (const file of listing.files) {
+    for (const file of listing.files.slice(parsed.length)) {
       const read = await readConfigFile(file);
       if ('text' in read) parsed.push(parseConfigFile(read.text, file.display));
       else if ('error' in read) problems.push(read.error);
@@ -247,7 +245,7 @@ function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTa
   const options = targetConnection(none, target, source.cwd);
   return {
     insecureHttp: source.insecureHttp,
-    ...(options.url !== undefined && { url: options.url }),
+    ...(options.configUrl !== undefined && { configUrl: options.configUrl }),
     ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
     ...(options.apiKeyEnv !== undefined && { apiKeyEnv: options.apiKeyEnv }),
   };

@@ -12,6 +12,7 @@
  * finish; `reload` (SIGHUP) cuts the current wait short and starts a cycle now
  * whose checks all start at once (an operator asking to check now means all).
  */
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../api/clock.js';
 import { SitesyncError } from '../model/errors.js';
 import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
@@ -96,6 +97,8 @@ export class Watcher {
 
   constructor(options: WatchOptions) {
     this.#options = options;
+    // Every check in flight listens on these (its requests, its heal): as many as --concurrency, not a leak.
+    setMaxListeners(0, this.#stopping.signal, this.#hard.signal);
     this.#coordination = options.coordination ?? singleProcess();
     this.#alerts = new Alerts(options.renotifyMs, this.#coordination.alerts);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);

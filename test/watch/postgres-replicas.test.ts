@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { jsonLines } from '../../bench/fleet/processes.js';
 import { startFleet } from '../../bench/fleet/simulator.js';
 import { type BuiltCli, builtCli, type ChildRun, type RunOptions, runCli } from '../e2e/built-cli.js';
 import { startLatencyProxy } from '../e2e/latency-proxy.js';
@@ -31,47 +32,16 @@ interface Replica {
 }
 
 function startReplica(cli: BuiltCli, args: string[], options: Pick<RunOptions, 'cwd' | 'env'>): Replica {
-  const lines: Record<string, unknown>[] = [];
-  const waiting: {
-    match: (line: Record<string, unknown>) => boolean;
-    found: (line: Record<string, unknown>) => void;
-  }[] = [];
+  const log = jsonLines();
   const control: NonNullable<RunOptions['control']> = {};
-  let partial = '';
-  const ended = runCli(cli, [...ARGS, ...args], {
-    ...options,
-    control,
-    onStderr: (chunk) => {
-      const text = partial + chunk;
-      const complete = text.split('\n');
-      partial = complete.pop() ?? '';
-      for (const each of complete.filter(Boolean)) {
-        let line: Record<string, unknown>;
-        try {
-          line = JSON.parse(each) as Record<string, unknown>;
-        } catch {
-          line = { msg: each }; // not a log line (an error before logging started)
-        }
-        lines.push(line);
-        for (const wait of waiting.filter((one) => one.match(line))) {
-          waiting.splice(waiting.indexOf(wait), 1);
-          wait.found(line);
-        }
-      }
-    },
-  });
+  const ended = runCli(cli, [...ARGS, ...args], { ...options, control, onStderr: log.feed });
   cleanups.push(async () => {
     control.signal?.('SIGKILL');
     await ended;
   });
   return {
-    lines,
-    line: (match) =>
-      new Promise((found) => {
-        const already = lines.find(match);
-        if (already !== undefined) found(already);
-        else waiting.push({ match, found });
-      }),
+    lines: log.lines,
+    line: log.line,
     signal: (signal) => control.signal?.(signal),
     ended,
   };
