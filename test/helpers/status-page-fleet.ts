@@ -16,17 +16,19 @@
 
 import { type GitRepo, gitRepo } from './git-repo.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from './server.js';
+import { allowedOrigins, keyVariable } from './targets.js';
 
 /** Reads as `evil.example` when shown raw. */
 export const RLO_DOMAIN = '\u202Eelpmaxe.live';
 export const HTML_DOMAIN = '<img src=x>.example';
 export const WRONG_KEY = 'wrong-key-0123456789abcdef';
 
-const ROOT = `version: 1
+/** The targets' URLs are literal (a URL never comes from a variable) and their origins pinned in the environment. */
+const root = (shop: TestServer, blog: TestServer) => `version: 1
 targets:
-  - { name: shop, url: "\${SHOP_URL}", key_env: SHOP_KEY, files: [shop.yaml] }
-  - { name: blog, url: "\${BLOG_URL}", key_env: BLOG_KEY, files: [blog.yaml] }
-  - { name: broken, url: "\${BLOG_URL}", key_env: BROKEN_KEY, files: [blog.yaml] }
+  - { name: shop, url: "${shop.url}", key_env: ${keyVariable('shop')}, files: [shop.yaml] }
+  - { name: blog, url: "${blog.url}", key_env: ${keyVariable('blog')}, files: [blog.yaml] }
+  - { name: broken, url: "${blog.url}", key_env: ${keyVariable('broken')}, files: [blog.yaml] }
 defaults:
   privacy: private
 `;
@@ -40,7 +42,7 @@ export interface PageFleet {
   repo: GitRepo;
   shop: TestServer;
   blog: TestServer;
-  /** What `sitesync watch` needs in its environment (URLs and keys). */
+  /** What `sitesync watch` needs in its environment (the pinned origins and the keys). */
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -55,7 +57,7 @@ export async function pageFleet(): Promise<PageFleet> {
     await insertWebsite(blog, domain, { values: STORED_DEFAULTS });
 
   const repo = gitRepo();
-  repo.commit('as applied', { 'websites.yaml': ROOT, 'shop.yaml': SHOP_AS_APPLIED, 'blog.yaml': BLOG });
+  repo.commit('as applied', { 'websites.yaml': root(shop, blog), 'shop.yaml': SHOP_AS_APPLIED, 'blog.yaml': BLOG });
   repo.git('tag', 'sitesync-applied');
   repo.commit('add c.example, exclude utm_source on a.example', { 'shop.yaml': SHOP_NOW });
 
@@ -66,7 +68,12 @@ export async function pageFleet(): Promise<PageFleet> {
     repo,
     shop,
     blog,
-    env: { SHOP_URL: shop.url, SHOP_KEY: shop.key, BLOG_URL: blog.url, BLOG_KEY: blog.key, BROKEN_KEY: WRONG_KEY },
+    env: {
+      SITESYNC_ALLOWED_ORIGINS: allowedOrigins([shop, blog]),
+      [keyVariable('shop')]: shop.key,
+      [keyVariable('blog')]: blog.key,
+      [keyVariable('broken')]: WRONG_KEY,
+    },
     close: async () => {
       await Promise.all([shop.close(), blog.close()]);
     },
