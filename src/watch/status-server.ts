@@ -106,7 +106,7 @@ export async function startStatusServer(
   };
 }
 
-/** A request's body as text, refused past `limit` bytes (the socket is then closed). */
+/** A request's body as text, refused past `limit` bytes (the rest is read and dropped). */
 function bodyOf(request: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -56,6 +56,6 @@ export function driftChart(drift: TargetStatus['drift24h']): string {
 <svg class="chart" viewBox="0 0 ${width} ${CHART_HEIGHT}" preserveAspectRatio="none" role="img" aria-label="Drift count over the last 24 hours: ${text(summary)}">
 <rect class="c-none" x="0" y="${CHART_HEIGHT - 1}" width="${width}" height="1"/>${bars.join('')}
 </svg>
-<figcaption class="muted">Sites in drift per quarter hour, 24 hours ago to now (in memory since watch started): ${text(summary)}.</figcaption>
+<figcaption class="muted">Sites in drift per quarter hour, 24 hours ago to now: ${text(summary)}.</figcaption>
 </figure>`;
 }

@@ -9,7 +9,7 @@ import { SITE_CLASSES, type SiteClass } from '../port.js';
 import type { TargetStatus } from '../status.js';
 import type { WatchStatus } from '../watcher.js';
 import { classBar } from './charts.js';
-import { text, urlPart, when } from './html.js';
+import { badge, text, urlPart, when } from './html.js';
 
 export const CLASS_NAMES: Readonly<Record<SiteClass, string>> = {
   in_sync: 'in sync',
@@ -31,6 +31,9 @@ const STANDING_NAMES: Readonly<Record<Standing, string>> = {
   unchecked: 'Not checked yet',
   in_sync: 'In sync',
 };
+
+/** The fleet's count columns, in order. */
+const COLUMNS = ['conflict', 'drift', 'pending', 'in_sync', 'unmanaged'] as const satisfies readonly SiteClass[];
 
 /** Rows a page shows: the page stays quick with thousands of targets (the totals count them all). */
 export const PAGE_SIZE = 100;
@@ -164,9 +167,7 @@ function filters(query: FleetQuery): string {
 }
 
 function table(targets: readonly TargetStatus[], now: number, caption: string): string {
-  const classHeads = (['conflict', 'drift', 'pending', 'in_sync', 'unmanaged'] as const)
-    .map((each) => `<th scope="col" class="n">${CLASS_NAMES[each]}</th>`)
-    .join('');
+  const classHeads = COLUMNS.map((each) => `<th scope="col" class="n">${CLASS_NAMES[each]}</th>`).join('');
   const head = `<thead><tr><th scope="col">Target</th>${classHeads}<th scope="col">Sites</th><th scope="col">Last success</th><th scope="col">Last error</th><th scope="col">Alerts</th><th scope="col">Self-heal</th></tr></thead>`;
   if (targets.length === 0) return `<p>No target matches.</p>`;
   return `<table class="fleet"><caption class="muted">${caption}</caption>${head}<tbody>
@@ -189,8 +190,8 @@ function row(target: TargetStatus, now: number): string {
       : !target.config.ok
         ? `<span class="error">configuration: ${text(shorten(target.config.error))}</span>`
         : '';
-  const alerts = target.alerts.map((each) => `<span class="badge k-${each}">${each.replace('_', ' ')}</span>`).join('');
-  return `<tr><td class="name"><a href="${href}">${text(target.target)}</a><div class="service">${text(target.service)}</div></td>${number('conflict')}${number('drift')}${number('pending')}${number('in_sync')}${number('unmanaged')}${cell('Sites', classBar(counts))}${cell('Last success', target.lastSuccessAt === undefined ? 'never' : when(target.lastSuccessAt, now))}${cell('Last error', error)}${cell('Alerts', alerts)}${cell('Self-heal', healState(target))}</tr>`;
+  const alerts = target.alerts.map(badge).join('');
+  return `<tr><td class="name"><a href="${href}">${text(target.target)}</a><div class="service">${text(target.service)}</div></td>${COLUMNS.map(number).join('')}${cell('Sites', classBar(counts))}${cell('Last success', target.lastSuccessAt === undefined ? 'never' : when(target.lastSuccessAt, now))}${cell('Last error', error)}${cell('Alerts', alerts)}${cell('Self-heal', healState(target))}</tr>`;
 }
 
 /** A cell whose content stays one block when a phone shows the row as label: value lines. */

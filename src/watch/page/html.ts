@@ -15,6 +15,11 @@ export function text(value: string | number): string {
   return escapeHtml(printable(String(value)));
 }
 
+/** A word in a coloured box (`check_failing` reads `check failing`): an alert or a heal's result. */
+export function badge(kind: string): string {
+  return `<span class="badge k-${kind}">${kind.replace('_', ' ')}</span>`;
+}
+
 /** A path segment or query value in a link (then escaped for the attribute). */
 export function urlPart(value: string): string {
   return encodeURIComponent(value);

@@ -8,7 +8,7 @@ import { SITE_CLASSES } from '../port.js';
 import type { TargetStatus } from '../status.js';
 import { classBar, driftChart } from './charts.js';
 import { CLASS_NAMES, healState } from './fleet-view.js';
-import { text, when } from './html.js';
+import { badge, text, when } from './html.js';
 import { siteSections } from './site-view.js';
 
 export function targetBody(target: TargetStatus, now: number): string {
@@ -51,12 +51,7 @@ function facts(target: TargetStatus, now: number): string {
         : `${when(check.at, now)}, ${check.seconds.toFixed(1)} s, ${check.result === 'success' ? 'success' : '<span class="error">failed</span>'}`,
     ],
     ['Last success', target.lastSuccessAt === undefined ? 'never' : when(target.lastSuccessAt, now)],
-    [
-      'Alerts firing',
-      target.alerts.length === 0
-        ? 'none'
-        : target.alerts.map((each) => `<span class="badge k-${each}">${each.replace('_', ' ')}</span>`).join(''),
-    ],
+    ['Alerts firing', target.alerts.length === 0 ? 'none' : target.alerts.map(badge).join('')],
     ['Self-heal', healState(target)],
   ];
   return `<dl class="facts">${rows.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')}</dl>`;
@@ -79,7 +74,7 @@ function heals(target: TargetStatus, now: number): string {
   if (target.selfHeal.mode === 'off' && target.recentHeals.length === 0) return '';
   const rows = target.recentHeals.map(
     (heal) =>
-      `<tr><td>${when(heal.at, now)}</td><td>${heal.action} <span class="domain">${text(heal.domain)}</span></td><td><span class="badge k-${heal.result}">${heal.result}</span></td><td>${text(heal.reason ?? '')}</td></tr>`,
+      `<tr><td>${when(heal.at, now)}</td><td>${heal.action} <span class="domain">${text(heal.domain)}</span></td><td>${badge(heal.result)}</td><td>${text(heal.reason ?? '')}</td></tr>`,
   );
   return section('Last heals', ['Time', 'Change', 'Result', 'Reason'], rows, 'No heal yet.');
 }
@@ -87,7 +82,7 @@ function heals(target: TargetStatus, now: number): string {
 function alerts(target: TargetStatus, now: number): string {
   const rows = target.recentAlerts.map(
     (alert) =>
-      `<tr><td>${when(alert.at, now)}</td><td><span class="badge k-${alert.alert}">${alert.alert.replace('_', ' ')}</span></td><td>${alert.status}${alert.reminder ? ' (reminder)' : ''}</td><td class="n">${alert.sites}</td><td>${text(alert.reason ?? '')}</td></tr>`,
+      `<tr><td>${when(alert.at, now)}</td><td>${badge(alert.alert)}</td><td>${alert.status}${alert.reminder ? ' (reminder)' : ''}</td><td class="n">${alert.sites}</td><td>${text(alert.reason ?? '')}</td></tr>`,
   );
   return section('Last alerts', ['Time', 'Alert', 'Status', 'Sites', 'Reason'], rows, 'No alert yet.');
 }
