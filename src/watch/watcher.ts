@@ -19,7 +19,6 @@ import { type AlertDocument, type AlertKind, Alerts } from './alerts.js';
 import { CheckGate } from './check-gate.js';
 import type { Claim, Coordination } from './coordination/port.js';
 import { singleProcess } from './coordination/single.js';
-import { type DriftHistory, MemoryDriftHistory } from './drift-history.js';
 import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
@@ -47,8 +46,6 @@ export interface WatchOptions {
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
   log: Logger;
-  /** The drift count over the last 24 hours, per target (default: in memory). */
-  driftHistory?: DriftHistory | undefined;
   /** The status page's address of a target (`--public-url`): alerts link to it. */
   linkOf?: ((target: string) => string) | undefined;
 }
@@ -75,7 +72,6 @@ export class Watcher {
   /** Aborted by a second `stop`: the step in flight is cut short too. */
   readonly #hard = new AbortController();
   readonly #step: StepContext;
-  readonly #driftHistory: DriftHistory;
   readonly #coordination: Coordination;
   #claim: Claim = { owned: new Set(), taken: new Set(), replicas: 0 };
   /** The targets the last reload read again (counted once this process knows which are its own). */
@@ -102,14 +98,13 @@ export class Watcher {
     this.#coordination = options.coordination ?? singleProcess();
     this.#alerts = new Alerts(options.renotifyMs, this.#coordination.alerts);
     this.#gate = new CheckGate(options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.#driftHistory = options.driftHistory ?? this.#coordination.driftHistory ?? new MemoryDriftHistory();
     this.#step = {
       port: options.port,
       clock: options.clock,
       now: options.now,
       metrics: options.metrics,
       log: options.log,
-      driftHistory: this.#driftHistory,
+      driftHistory: this.#coordination.driftHistory,
       heal: options.heal,
       alert: (target, kind, condition) => this.#alert(target, kind, condition),
       hard: this.#hard.signal,
@@ -189,7 +184,7 @@ export class Watcher {
           this.#targets.get(name) ?? newTargetState(service),
           this.#alerts.firing(name),
           this.#options.heal,
-          this.#driftHistory.series(name, now),
+          this.#coordination.driftHistory.series(name, now),
           now,
         ),
       ),
@@ -314,7 +309,7 @@ export class Watcher {
     const names = new Set(loaded.targets.map((target) => target.name));
     for (const gone of this.#order.filter((target) => !names.has(target.name))) {
       metrics.forget(gone.name);
-      this.#driftHistory.forget(gone.name);
+      this.#coordination.driftHistory.forget(gone.name);
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;

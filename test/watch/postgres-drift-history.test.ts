@@ -37,7 +37,7 @@ describe('the drift history shared through PostgreSQL', () => {
     const a = await postgresCoordination({ url: db.url, log: quiet, id: 'replica-a', now: () => now });
     cleanups.push(() => a.close());
     expect((await a.claim(['shop'])).owned).toEqual(new Set(['shop']));
-    const history = a.driftHistory!;
+    const history = a.driftHistory;
     history.record('shop', NOW - 2 * BUCKET_MS, 3);
     history.record('shop', NOW - 2 * BUCKET_MS + 60_000, 1); // the same quarter hour: 3 stays
     history.record('shop', NOW - 30 * 3_600_000, 7); // over a day old by the time anyone reads it
@@ -54,7 +54,7 @@ describe('the drift history shared through PostgreSQL', () => {
     const b = await postgresCoordination({ url: db.url, log: quiet, id: 'replica-b', now: () => now });
     cleanups.push(() => b.close());
     expect((await b.claim(['shop'])).taken).toEqual(new Set(['shop']));
-    const counts = b.driftHistory!.series('shop', now).counts;
+    const counts = b.driftHistory.series('shop', now).counts;
     expect(counts.filter((count) => count !== null)).toEqual([3, 2]);
     expect(counts.at(-1)).toBe(2);
     expect(counts.at(-3)).toBe(3);

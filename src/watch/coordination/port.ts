@@ -38,8 +38,8 @@ export interface Coordination {
   holds(target: string): Promise<boolean>;
   /** The alert state of the targets this process holds. */
   readonly alerts: AlertState;
-  /** Where the status page's drift history lives when it is shared (absent: this process's memory). */
-  readonly driftHistory?: DriftHistory;
+  /** The status page's drift history of the targets this process holds. */
+  readonly driftHistory: DriftHistory;
   close(): Promise<void>;
 }
 
