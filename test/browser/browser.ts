@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { jsonLines } from '../../bench/fleet/processes.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CHROMIUM = '/usr/bin/chromium';
@@ -49,14 +50,13 @@ export interface WatchProcess {
 const running = new Set<ChildProcess>();
 
 /**
- * `sitesync watch --metrics-addr 127.0.0.1:0 ARGS` in `cwd`; resolves once its
- * first cycle has ended (/readyz), within `readyWithinMs`.
+ * `sitesync watch --metrics-addr 127.0.0.1:0 --log-format json ARGS` in `cwd`;
+ * resolves once its log says the first cycle has been checked.
  */
 export async function startWatchProcess(
   cwd: string,
   args: string[],
   env: Record<string, string>,
-  readyWithinMs = 120_000,
 ): Promise<WatchProcess> {
   const child = spawn(
     process.execPath,
@@ -67,6 +67,8 @@ export async function startWatchProcess(
       'watch',
       '--metrics-addr',
       '127.0.0.1:0',
+      '--log-format',
+      'json',
       ...args,
     ],
     {
@@ -76,30 +78,27 @@ export async function startWatchProcess(
     },
   );
   running.add(child);
-  let err = '';
+  const log = jsonLines();
+  child.stderr?.on('data', (chunk: Buffer) => log.feed(String(chunk)));
+  const stderr = () => log.lines.map((line) => JSON.stringify(line)).join('\n');
   const exited = new Promise<number | null>((done) =>
     child.on('close', (code) => {
       running.delete(child);
       done(code);
     }),
   );
-  const url = await new Promise<string>((done, fail) => {
-    child.stderr?.on('data', (chunk) => {
-      err += chunk;
-      const found = /"url":"(http:[^"]+)"/.exec(err)?.[1];
-      if (found !== undefined) done(found);
-    });
-    exited.then(() => fail(new Error(`sitesync watch exited before listening: ${err}`)));
+  const failed = exited.then((code) => {
+    throw new Error(`sitesync watch exited (${code}) before its first cycle was checked: ${stderr()}`);
   });
-  const deadline = Date.now() + readyWithinMs;
-  while ((await fetch(`${url}/readyz`)).status !== 200) {
-    if (Date.now() > deadline) throw new Error(`sitesync watch not ready within ${readyWithinMs} ms: ${err}`);
-    await new Promise((wait) => setTimeout(wait, 100));
-  }
+  const serving = await Promise.race([
+    log.line((line) => String(line.msg).startsWith('serving ') && typeof line.url === 'string'),
+    failed,
+  ]);
+  await Promise.race([log.line((line) => line.msg === 'cycle checked'), failed]);
   return {
-    url,
+    url: String(serving.url),
     child,
-    stderr: () => err,
+    stderr,
     stop: async () => {
       child.kill('SIGTERM');
       return exited;

@@ -38,7 +38,7 @@ beforeAll(async () => {
   watch = await startWatchProcess(
     fleet.repo.dir,
     // Checks are spread over the interval: the first cycle ends within 6 s, and nothing changes after.
-    ['--interval', '9s', '--log-format', 'json', '--status-token-env', 'STATUS_TOKEN'],
+    ['--interval', '9s', '--status-token-env', 'STATUS_TOKEN'],
     { ...fleet.env, STATUS_TOKEN: TOKEN },
   );
   context = await browser.newContext({ viewport: DESKTOP });
