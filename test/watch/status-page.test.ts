@@ -113,6 +113,15 @@ describe('the status page', () => {
     expect(byAlert['broken check_failing']?.url).toBe('https://watch.example.com/sitesync/targets/broken');
   });
 
+  it('lists the alerts sent on the target’s page, newest first, with how many sites each named', async () => {
+    const shop = watched.watch.watcher.status().targets.find((target) => target.target === 'shop');
+    expect(shop?.recentAlerts.map((alert) => [alert.alert, alert.status, alert.sites])).toEqual([
+      ['conflict', 'firing', 1],
+      ['drift', 'firing', 1],
+    ]);
+    expect(await (await get('/targets/shop')).text()).toMatch(/<h2>Last alerts<\/h2>[\s\S]*k-conflict[\s\S]*k-drift/);
+  });
+
   it('with a meta refresh only when asked for', async () => {
     expect(await (await get('/')).text()).not.toContain('http-equiv="refresh"');
     expect(await (await get('/targets/shop?refresh=60')).text()).toContain('<meta http-equiv="refresh" content="60">');
