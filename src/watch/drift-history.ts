@@ -34,19 +34,22 @@ interface Ring {
 export class MemoryDriftHistory implements DriftHistory {
   readonly #rings = new Map<string, Ring>();
 
-  record(target: string, at: number, drift: number): void {
+  /** True when the quarter hour's count changed (new, or larger than before): what a shared store needs to hear. */
+  record(target: string, at: number, drift: number): boolean {
     const bucket = Math.floor(at / BUCKET_MS);
     let ring = this.#rings.get(target);
     if (ring === undefined) {
       ring = { newest: bucket, values: new Int32Array(BUCKETS).fill(-1) };
       this.#rings.set(target, ring);
     }
-    if (bucket < ring.newest - BUCKETS + 1) return; // older than the chart
+    if (bucket < ring.newest - BUCKETS + 1) return false; // older than the chart
     for (let skipped = ring.newest + 1; skipped <= bucket && skipped <= ring.newest + BUCKETS; skipped++)
       ring.values[skipped % BUCKETS] = -1;
     ring.newest = Math.max(ring.newest, bucket);
     const slot = bucket % BUCKETS;
-    ring.values[slot] = Math.max(ring.values[slot] ?? -1, drift);
+    if ((ring.values[slot] ?? -1) >= drift) return false;
+    ring.values[slot] = drift;
+    return true;
   }
 
   series(target: string, now: number): DriftSeries {

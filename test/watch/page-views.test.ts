@@ -171,10 +171,16 @@ describe('the drift history', () => {
     const history = new MemoryDriftHistory();
     const start = NOW - 30 * BUCKET_MS;
     history.record('t', start - 200 * BUCKET_MS, 9); // long gone
-    history.record('t', start, 2);
-    history.record('t', start + 60_000, 5);
-    history.record('t', start + 70_000, 1); // same quarter hour: 5 stays
-    history.record('t', NOW, 0);
+    // True when a quarter hour's count changed: what the shared store is told.
+    const changed = [
+      history.record('t', start, 2),
+      history.record('t', start + 60_000, 5),
+      history.record('t', start + 70_000, 1), // same quarter hour: 5 stays
+      history.record('t', start + 80_000, 5),
+      history.record('t', start - 200 * BUCKET_MS, 9), // older than the chart
+      history.record('t', NOW, 0),
+    ];
+    expect(changed).toEqual([true, true, false, false, false, true]);
     const series = history.series('t', NOW);
     expect(series.counts).toHaveLength(96);
     expect(series.from).toBe(Math.floor(NOW / BUCKET_MS) * BUCKET_MS - 95 * BUCKET_MS);

@@ -38,9 +38,9 @@ describe('the drift history shared through PostgreSQL', () => {
     cleanups.push(() => a.close());
     expect((await a.claim(['shop'])).owned).toEqual(new Set(['shop']));
     const history = a.driftHistory;
-    history.record('shop', NOW - 2 * BUCKET_MS, 3);
-    history.record('shop', NOW - 2 * BUCKET_MS + 60_000, 1); // the same quarter hour: 3 stays
     history.record('shop', NOW - 30 * 3_600_000, 7); // over a day old by the time anyone reads it
+    history.record('shop', NOW - 2 * BUCKET_MS, 3);
+    history.record('shop', NOW - 2 * BUCKET_MS + 60_000, 1); // the same quarter hour: 3 stays, nothing written
     history.record('shop', NOW, 2);
     history.record('blog', NOW, 9); // not held by a: not recorded
     await a.close(); // a leaves (its writes done first): b takes shop at its claim

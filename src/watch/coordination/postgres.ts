@@ -17,7 +17,8 @@
  * `sitesync_watch_alerts`, read when a target is taken and written before
  * each document is sent; the status page's drift history in
  * `sitesync_watch_drift` (one row per target and quarter hour of the last
- * day), written after each check and read when a target is taken.
+ * day), written when a quarter hour's count changes and read when a target
+ * is taken.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -172,12 +173,15 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
 
   /** Drift rows on their way to the database: close() waits for them. */
   const driftWrites = new Set<Promise<void>>();
-  /** In memory for the page, written through (not awaited: a check does not wait for it) while the target is ours. */
+  /**
+   * In memory for the page, written through while the target is ours when a
+   * quarter hour's count changes (about one row per target a quarter hour; not
+   * awaited: a check does not wait for it).
+   */
   const driftHistory: DriftHistory = {
     record(target, at, count) {
-      drift.record(target, at, count);
       const client = session;
-      if (client === undefined || !held.has(targetKey(target))) return;
+      if (!drift.record(target, at, count) || client === undefined || !held.has(targetKey(target))) return;
       const write = client
         .query(
           `INSERT INTO sitesync_watch_drift (target, bucket, drift) VALUES ($1, $2, $3)
