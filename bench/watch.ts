@@ -109,9 +109,9 @@ async function headline(): Promise<void> {
   const oldest = Math.max(...status.targets.map((target) => Date.now() - Date.parse(target.lastSuccessAt ?? '0')));
   const memory = memoryMb(watch.pid);
   const stats = await simulator.stats();
-  // Checks of each installation in the last interval before cycle 2 ended: exactly one each.
-  const windowStart = Date.now() - intervalS * 1000;
-  const perTarget = stats.listings.map((starts) => starts.filter((at) => at >= windowStart).length);
+  // Once every interval: the time between two listings of one installation, over the whole fleet (a
+  // fixed window would count a target twice or not at all whenever a listing starts a little late).
+  const gaps = stats.listings.flatMap((starts) => starts.slice(1).map((at, index) => (at - starts[index]!) / 1000));
   const watch429 = [...(await metricsOf(url)).matchAll(/sitesync_api_requests_total\{[^}]*status="429"\} (\d+)/g)]
     .map((match) => Number(match[1]))
     .reduce((sum, count) => sum + count, 0);
@@ -123,11 +123,11 @@ async function headline(): Promise<void> {
   console.log('| figure | value | goal |\n|---|---|---|');
   console.log(`| configuration loaded (start → ready to check) | ${fmt((loadedAt - started) / 1000)} s | |`);
   console.log(
-    `| cycle 1 / cycle 2 (start → last check ended) | ${fmt(Number(first.seconds))} / ${fmt(Number(second.seconds))} s | ≤ ${intervalS} s |`,
+    `| cycle 1 / cycle 2 (start → last check ended) | ${fmt(Number(first.seconds))} / ${fmt(Number(second.seconds))} s | ${intervalS} s + a check (slots spread over it) |`,
   );
   console.log(`| slowest target's age at the end of cycle 2 | ${fmt(oldest / 1000)} s | ≤ ${intervalS} s |`);
   console.log(
-    `| listings per installation in the last interval (min / max) | ${Math.min(...perTarget)} / ${Math.max(...perTarget)} | 1 / 1 |`,
+    `| time between two listings of an installation (min / max of ${gaps.length}) | ${fmt(Math.min(...gaps))} / ${fmt(Math.max(...gaps))} s | ≈ ${intervalS} s / ≈ ${intervalS} s |`,
   );
   console.log(
     `| CPU over cycle 2 (${fmt(cpu)} s in ${fmt(wall)} s) | ${fmt((100 * cpu) / wall)} % of a core | ≤ 25 % |`,
@@ -135,10 +135,10 @@ async function headline(): Promise<void> {
   console.log(`| peak RSS (VmHWM) / RSS at the end | ${fmt(memory.peak, 0)} / ${fmt(memory.rss, 0)} MB | ≤ 512 MB |`);
   console.log(`| 429 answers (simulator / watch's metric) | ${stats.throttled} / ${watch429} | 0 |`);
   console.log(
-    `| drift on 10 installations: all in /metrics after | ${fmt((seenAt - driftAt) / 1000)} s | ≤ ${intervalS} s |`,
+    `| drift on 10 installations: all in /metrics after | ${fmt((seenAt - driftAt) / 1000)} s | ≤ ${intervalS} s + a check |`,
   );
   console.log(
-    `| … and their 10 webhooks fired after | ${alerted.length}: ${fmt(alertsBy / 1000)} s | 10, ≤ ${intervalS} s |`,
+    `| … and their 10 webhooks fired after | ${alerted.length}: ${fmt(alertsBy / 1000)} s | 10, ≤ ${intervalS} s + a check |`,
   );
   watch.child.kill('SIGTERM');
   await watch.exited;

@@ -116,13 +116,13 @@ function* quickSteps(
   }
   const built = yield* buildSteps(loaded, options.env, options);
   if (!built.state || built.problems.length > 0) return undefined;
-  return {
-    state: built.state,
-    errors: [],
-    warnings: [],
-    omitted: { errors: 0, warnings: 0 },
-    files: sources.map((source) => source.file),
-  };
+  return problemFree(built.state, sources);
+}
+
+/** The result of files loaded without a single problem. */
+export function problemFree(state: DesiredState, sources: readonly ConfigText[]): LoadResult {
+  const files = sources.map((source) => source.file);
+  return { state, errors: [], warnings: [], omitted: { errors: 0, warnings: 0 }, files };
 }
 
 /** Parses, checks and builds, with a pause (`yield`) after each step that may be long. */

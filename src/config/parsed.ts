@@ -10,7 +10,7 @@
 import { type BuildOptions, buildSteps } from './build.js';
 import type { Env } from './env.js';
 import type { ConfigText, LoadResult } from './index.js';
-import { loadConfigTexts } from './index.js';
+import { loadConfigTexts, problemFree } from './index.js';
 import { quickParse } from './quick-parse.js';
 import { schemaAccepts } from './schema.js';
 import { runSteps } from './steps.js';
@@ -34,14 +34,7 @@ export function loadParsedConfig(files: readonly ParsedConfigFile[], env: Env, o
   const quick = files.map((file) => file.quick);
   if (quick.every((file) => file !== undefined)) {
     const built = runSteps(buildSteps(quick, env, options));
-    if (built.state && built.problems.length === 0)
-      return {
-        state: built.state,
-        errors: [],
-        warnings: [],
-        omitted: { errors: 0, warnings: 0 },
-        files: files.map((file) => file.file),
-      };
+    if (built.state && built.problems.length === 0) return problemFree(built.state, files);
   }
   return loadConfigTexts(files, env, options);
 }

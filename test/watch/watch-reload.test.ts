@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseExposition } from '../helpers/prometheus-text.js';
 import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
+import { allowedOrigins, keyVariable } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
 import { MINUTE, useCleanups, watchClock, watchInProcess } from './support.js';
 
@@ -24,16 +25,16 @@ async function fleet() {
   const server = await startTestServer();
   cleanups.push(() => server.close());
   const dir = tempDir('watch-reload');
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { SITESYNC_ALLOWED_ORIGINS: allowedOrigins([server]) };
   const declared: string[] = [];
   for (const name of NAMES) {
     const account = await server.createAccount();
-    env[`${name.toUpperCase()}_KEY`] = account.key;
+    env[keyVariable(name)] = account.key;
     for (let i = 0; i < 3; i++)
       await insertWebsite(server, `s${i}.${name}.example`, { accountId: account.id, values: STORED_DEFAULTS });
     writeFileSync(join(dir, `${name}.yaml`), sitesFile(name, 3));
     declared.push(
-      `  - { name: ${name}, url: "${server.url}", key_env: ${name.toUpperCase()}_KEY, files: [${name}.yaml] }`,
+      `  - { name: ${name}, url: "${server.url}", key_env: ${keyVariable(name)}, files: [${name}.yaml] }`,
     );
   }
   const root = (extra = '') =>
