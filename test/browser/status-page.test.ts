@@ -196,6 +196,12 @@ describe('the status page in Chromium', () => {
         const name = path === '/' ? 'fleet' : 'target';
         // Nothing wider than the screen: no sideways scrolling of the page itself.
         expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+        if (path === '/') {
+          // A row as label: value lines, without the empty ones (blog has no error and no alert).
+          const blog = page.locator('table.fleet tbody tr').filter({ has: page.getByRole('link', { name: 'blog' }) });
+          await expect(blog.locator('td[data-label="Last error"]').isVisible()).resolves.toBe(false);
+          await expect(blog.locator('td[data-label="Last success"]').isVisible()).resolves.toBe(true);
+        }
         await screenshot(page, `${name}-phone`);
         await page.emulateMedia({ colorScheme: 'dark' });
         await screenshot(page, `${name}-phone-dark`);

@@ -79,6 +79,7 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: any
   table.fleet td { display: flex; justify-content: space-between; gap: 1rem; border: 0; padding: 0.15rem 0; text-align: right; }
   table.fleet td::before { content: attr(data-label); color: var(--muted); text-align: left; flex: none; }
   table.fleet td > .v { flex: 1; min-width: 0; }
+  table.fleet td:has(> .v:empty) { display: none; }
   table.fleet td[data-label] { width: auto; min-width: 0; }
   time { white-space: normal; }
   table.fleet td.name { display: block; text-align: left; }
