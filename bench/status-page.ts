@@ -91,7 +91,7 @@ const port: WatchPort = {
   close: async () => {},
 };
 
-/** The same rows as a plain table: what any page of 1,000 rows costs this browser. */
+/** The same rows as a plain table: what any page of these rows costs this browser. */
 function barePage(html: string): string {
   const rows = [...html.matchAll(/<tr><td class="name">([\s\S]*?)<\/tr>/g)].map(
     (match) => `<tr><td>${(match[1] ?? '').replace(/<[^>]+>/g, ' ')}</td></tr>`,
