@@ -3,9 +3,11 @@
  * a program sends `Authorization: Bearer TOKEN`; a person types the token
  * once into the login form and gets a cookie (HttpOnly, SameSite=Strict)
  * holding a digest of the token, never the token itself. Changing the token
- * (and restarting) ends every session. Wrong tokens are limited to
- * LOGIN_FAILURES a minute for the whole process (the token is long and
- * random; this keeps guessing slow). Without a token everything is open.
+ * (and restarting) ends every session. Wrong tokens typed into the form are
+ * limited to LOGIN_FAILURES a minute for the whole process (the token is long
+ * and random; this keeps guessing slow); wrong bearer tokens are not counted,
+ * or anyone reaching the port could lock the programs reading /status out.
+ * Without a token everything is open.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
