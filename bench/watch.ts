@@ -180,7 +180,9 @@ async function reload(): Promise<void> {
       `version: 1\nwebsites:\n${Array.from({ length: count }, (_, i) => `  - domain: s${i}.t${target}.example\n`).join('')}`;
     for (let target = 0; target < targets; target++) {
       writeFileSync(join(temp.dir, `t${target}.yaml`), siteFile(target, 1000));
-      declared.push(`  - { name: t${target}, url: "http://127.0.0.1:1", key_env: SITESYNC_K, files: [t${target}.yaml] }`);
+      declared.push(
+        `  - { name: t${target}, url: "http://127.0.0.1:1", key_env: SITESYNC_K, files: [t${target}.yaml] }`,
+      );
     }
     const root = (extra: string) =>
       writeFileSync(join(temp.dir, 'websites.yaml'), `version: 1\n${extra}targets:\n${declared.join('\n')}\n`);

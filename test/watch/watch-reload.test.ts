@@ -33,9 +33,7 @@ async function fleet() {
     for (let i = 0; i < 3; i++)
       await insertWebsite(server, `s${i}.${name}.example`, { accountId: account.id, values: STORED_DEFAULTS });
     writeFileSync(join(dir, `${name}.yaml`), sitesFile(name, 3));
-    declared.push(
-      `  - { name: ${name}, url: "${server.url}", key_env: ${keyVariable(name)}, files: [${name}.yaml] }`,
-    );
+    declared.push(`  - { name: ${name}, url: "${server.url}", key_env: ${keyVariable(name)}, files: [${name}.yaml] }`);
   }
   const root = (extra = '') =>
     writeFileSync(
