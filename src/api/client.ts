@@ -184,7 +184,7 @@ export class ApiClient implements WebsitesApi {
   #json(request: HttpRequest, result: { response: HttpResponse; attempts: number }): unknown {
     const { response } = result;
     if (response.status < 200 || response.status >= 300 || isLoginPage(response)) throw this.#error(request, result);
-    return parseJsonBody(response.text, `${this.#label(request)} → ${response.status}`);
+    return parseJsonBody(response, `${this.#label(request)} → ${response.status}`);
   }
 
   #error(request: HttpRequest, result: { response: HttpResponse; attempts: number }, domainNote?: string) {

@@ -11,6 +11,7 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Secret } from '../model/secret.js';
 import { VERSION } from '../version.js';
+import { type JsonExcess, JsonShape, MAX_JSON_DEPTH, MAX_JSON_VALUES } from './json-shape.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -26,6 +27,8 @@ export interface HttpResponse {
   status: number;
   headers: Readonly<Record<string, string | string[] | undefined>>;
   text: string;
+  /** The parsed body when it is a JSON object or array (parsed under the deadline); absent otherwise. */
+  json?: { value: unknown };
 }
 
 export interface TransportOptions {
@@ -144,6 +147,22 @@ export class Transport {
     );
   }
 
+  /** An answer whose JSON nests too deep or holds too many values (json-shape.ts): a `protocol` error, never retried. */
+  tooComplex(request: HttpRequest, excess: JsonExcess): SitesyncError {
+    const [what, limit] =
+      excess === 'too_deep'
+        ? [`nests deeper than ${MAX_JSON_DEPTH} levels (a website list has 4)`, MAX_JSON_DEPTH]
+        : [
+            `holds more than ${MAX_JSON_VALUES.toLocaleString('en-US')} values (a page of 100 websites holds about 2,000)`,
+            MAX_JSON_VALUES,
+          ];
+    return new SitesyncError(
+      'protocol',
+      `${this.label(request)} to ${this.#origin}: the answer's JSON ${what}: refused; is this the websites service?`,
+      { method: request.method, path: request.path, reason: excess, limit },
+    );
+  }
+
   async close(): Promise<void> {
     await this.#pool.close();
   }
@@ -214,6 +233,7 @@ class Attempt implements Dispatcher.DispatchHandler {
   #headers: Record<string, string | string[] | undefined> = {};
   #chunks: Buffer[] = [];
   #bytes = 0;
+  readonly #shape = new JsonShape();
   #onAbort: (() => void) | undefined;
 
   constructor(
@@ -265,17 +285,35 @@ class Attempt implements Dispatcher.DispatchHandler {
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.#settled) return;
     this.#bytes += chunk.length;
-    if (this.#bytes > MAX_RESPONSE_BYTES) this.#fail(this.#transport.tooLarge(this.#request));
+    if (this.#bytes > MAX_RESPONSE_BYTES) {
+      this.#fail(this.#transport.tooLarge(this.#request));
+      return;
+    }
+    const excess = this.#shape.feed(chunk);
+    if (excess !== undefined) this.#fail(this.#transport.tooComplex(this.#request, excess));
     else this.#chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.#settled) return;
     const chunks = this.#chunks;
-    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     this.#chunks = [];
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const response: HttpResponse = { status: this.#status, headers: this.#headers, text };
+    // Bounded by its shape, parsed here so that the deadline covers the parse as well as the reading.
+    if (this.#shape.isJson === true && performance.now() <= this.#deadline) {
+      try {
+        response.json = { value: JSON.parse(text) };
+      } catch {
+        // not JSON after all: the client says what it got
+      }
+    }
+    if (performance.now() > this.#deadline) {
+      this.#fail(new DeadlineExceeded());
+      return;
+    }
     this.#settle();
-    this.#resolve({ status: this.#status, headers: this.#headers, text });
+    this.#resolve(response);
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

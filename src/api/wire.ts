@@ -30,16 +30,22 @@ function protocolError(request: string, problem: string): SitesyncError {
   return new SitesyncError('protocol', `${request}: ${problem}`, { request, problem });
 }
 
-/** Parses a JSON body; an HTML page or truncated text is a protocol error. */
-export function parseJsonBody(text: string, request: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const trimmed = text.trimStart();
-    const what =
-      trimmed === '' ? 'an empty body' : trimmed.startsWith('<') ? 'an HTML page' : 'invalid or truncated JSON';
-    throw protocolError(request, `expected JSON, got ${what}`);
+/**
+ * A JSON body: parsed already (`json`, by the transport, under the deadline),
+ * or a scalar parsed here; an HTML page or truncated text is a protocol error.
+ */
+export function parseJsonBody(body: { text: string; json?: { value: unknown } }, request: string): unknown {
+  if (body.json !== undefined) return body.json.value;
+  const { text } = body;
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch {}
   }
+  const what =
+    trimmed === '' ? 'an empty body' : trimmed.startsWith('<') ? 'an HTML page' : 'invalid or truncated JSON';
+  throw protocolError(request, `expected JSON, got ${what}`);
 }
 
 /** Whether an HTML page is a login form: structural (a password input), never its translated text. */

@@ -9,7 +9,8 @@ import { countOf } from '../model/text.js';
 import { type BuildOptions, buildSteps } from './build.js';
 import type { Env } from './env.js';
 import { listConfigFiles, type ReadOptions, readConfigFile } from './files.js';
-import { quickParse } from './quick-parse.js';
+import type { SourceFile } from './positions.js';
+import { type QuickFile, quickParseSteps } from './quick-parse.js';
 import { checkSchema, schemaAccepts } from './schema.js';
 import type { WebsitesConfig } from './schema-types.js';
 import { runSteps, runStepsYielding } from './steps.js';
@@ -64,13 +65,14 @@ export async function loadConfig(options: LoadOptions): Promise<LoadResult> {
     if ('error' in read) problems.push(read.error);
     else sources.push({ text: read.text, file: file.display });
   }
+  const quick = new Map<ConfigText, QuickFile | undefined>();
   if (problems.length === 0) {
     options.onRead?.(sources.map((source) => source.text));
-    const quick = await runStepsYielding(quickSteps(sources, options), options.signal);
-    if (quick) return quick;
+    const loaded = await runStepsYielding(quickSteps(sources, options, quick), options.signal);
+    if (loaded) return loaded;
   }
   const order = listing.files.map((file) => file.display);
-  return runStepsYielding(loadSteps(sources, problems, order, options), options.signal);
+  return runStepsYielding(loadSteps(sources, problems, order, options, quick), options.signal);
 }
 
 /** One configuration given as text (no file is read): `file` is the name its messages show. */
@@ -94,21 +96,28 @@ export function loadConfigText(text: string, file: string, env: Env, options: Bu
 export function loadConfigTexts(sources: readonly ConfigText[], env: Env, options: BuildOptions = {}): LoadResult {
   const order = sources.map((source) => source.file);
   const all = { env, ...options };
-  return runSteps(quickSteps(sources, all)) ?? runSteps(loadSteps(sources, [], order, all));
+  const quick = new Map<ConfigText, QuickFile | undefined>();
+  return runSteps(quickSteps(sources, all, quick)) ?? runSteps(loadSteps(sources, [], order, all, quick));
 }
+
+/** Each file read the fast way (quick-parse.ts), or undefined where that way declined it; absent: not tried yet. */
+type QuickFiles = Map<ConfigText, QuickFile | undefined>;
 
 /**
  * A configuration without a single problem, read the fast way (quick-parse.ts);
- * undefined at the first sign of anything else, and loadSteps says what.
- * Pauses after each file's parse and schema check, and in the build.
+ * undefined at the first sign of anything else, and loadSteps says what (from
+ * the files read here, kept in `read`). Pauses while each file is read, after
+ * its schema check, and in the build.
  */
 function* quickSteps(
   sources: readonly ConfigText[],
   options: BuildOptions & { env: Env },
+  read: QuickFiles,
 ): Generator<void, LoadResult | undefined> {
   const loaded: LoadedFile[] = [];
   for (const source of sources) {
-    const quick = quickParse(source.text, source.file);
+    const quick = yield* quickParseSteps(source.text, source.file);
+    read.set(source, quick);
     yield;
     if (!quick || !schemaAccepts(quick.data)) return undefined;
     loaded.push({ source: quick.source, config: quick.data });
@@ -125,25 +134,34 @@ export function problemFree(state: DesiredState, sources: readonly ConfigText[])
   return { state, errors: [], warnings: [], omitted: { errors: 0, warnings: 0 }, files };
 }
 
-/** Parses, checks and builds, with a pause (`yield`) after each step that may be long. */
+/**
+ * Parses, checks and builds, with a pause (`yield`) after each step that may
+ * be long. A file the fast way read (`read`, or read here) is not parsed
+ * again: its data is the full parse's, and it has no YAML problem (that way
+ * declines any); the full parse is made only where a position asks for it.
+ */
 function* loadSteps(
   sources: readonly ConfigText[],
   problems: ConfigProblem[],
   order: readonly string[],
   options: BuildOptions & { env: Env },
+  read: QuickFiles,
 ): Generator<void, LoadResult> {
   const loaded: LoadedFile[] = [];
   const files: string[] = [];
+  let unlisted = 0;
   for (const source of sources) {
     files.push(source.file);
-    const parsed = parseConfigText(source.text, source.file);
-    append(problems, parsed.problems);
+    const file = yield* fileOf(source, read);
+    append(problems, file.problems);
     yield;
-    if (parsed.data === undefined) continue;
-    append(problems, checkSchema(parsed, parsed.data));
+    if (file.data === undefined) continue;
+    const checked = checkSchema(file.source, file.data, MAX_LISTED_PROBLEMS);
+    append(problems, checked.problems);
+    unlisted += checked.unlisted;
     yield;
     // Possibly invalid data: the checks that follow guard every value they read.
-    loaded.push({ source: parsed, config: parsed.data as WebsitesConfig });
+    loaded.push({ source: file.source, config: file.data as WebsitesConfig });
   }
   const built = yield* buildSteps(loaded, options.env, options);
   append(problems, built.problems);
@@ -154,9 +172,23 @@ function* loadSteps(
   const allWarnings = ordered.filter((problem) => problem.severity === 'warning');
   const errors = allErrors.slice(0, MAX_LISTED_PROBLEMS);
   const warnings = allWarnings.slice(0, MAX_LISTED_PROBLEMS);
-  const omitted = { errors: allErrors.length - errors.length, warnings: allWarnings.length - warnings.length };
+  const omitted = {
+    errors: allErrors.length - errors.length + unlisted,
+    warnings: allWarnings.length - warnings.length,
+  };
   if (errors.length > 0 || !built.state) return { errors, warnings, omitted, files };
   return { state: { ...built.state, warnings }, errors, warnings, omitted, files };
+}
+
+/** One file's data and positions: the fast way's where it read the file, else the full parse's, with its YAML problems. */
+function* fileOf(
+  source: ConfigText,
+  read: QuickFiles,
+): Generator<void, { source: SourceFile; data: unknown; problems: readonly ConfigProblem[] }> {
+  const quick = read.has(source) ? read.get(source) : yield* quickParseSteps(source.text, source.file);
+  if (quick) return { source: quick.source, data: quick.data, problems: [] };
+  const parsed = parseConfigText(source.text, source.file);
+  return { source: parsed, data: parsed.data, problems: parsed.problems };
 }
 
 /** `target.push(...items)` without one argument per item: 200,000 problems overflowed the stack. */

@@ -33,6 +33,8 @@ export interface SourceFile {
 export interface QuickPositions {
   /** Offset of `websites[index]`. */
   websiteStart(index: number): number | undefined;
+  /** Offset of a top-level key, or of its value. */
+  topLevel(key: string, at: 'key' | 'value'): number | undefined;
   linePos(offset: number): { line: number; col: number };
 }
 
@@ -106,6 +108,10 @@ function start(node: unknown): number | undefined {
 export function offsetOf(source: SourceFile, path: DataPath, at: 'key' | 'value' = 'value'): number {
   if (source.quick && at === 'value' && path.length === 2 && path[0] === 'websites' && typeof path[1] === 'number') {
     const offset = source.quick.websiteStart(path[1]);
+    if (offset !== undefined) return offset;
+  }
+  if (source.quick && path.length === 1) {
+    const offset = source.quick.topLevel(String(path[0]), at);
     if (offset !== undefined) return offset;
   }
   let node: unknown = source.doc.contents;

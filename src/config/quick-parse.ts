@@ -10,10 +10,11 @@
  * the start of each `websites` entry, kept from the parser's events. Any other
  * position is taken from a full parse, made only if something asks.
  */
-import { constructFromEvents, EVENT_ID, type Event, getScalarValue, parseEvents } from 'js-yaml';
+import { constructFromEvents, EVENT_ID, type Event, getScalarValue, parseEvents, SCALAR_STYLE } from 'js-yaml';
 import { LineCounter, parseDocument } from 'yaml';
-import { readPlainYaml } from './plain-yaml.js';
+import { readPlainYamlSteps, topLevelOffsets } from './plain-yaml.js';
 import type { SourceFile } from './positions.js';
+import { runSteps } from './steps.js';
 import { PARSE_OPTIONS } from './yaml-file.js';
 
 export interface QuickFile {
@@ -22,10 +23,18 @@ export interface QuickFile {
 }
 
 export function quickParse(text: string, display: string): QuickFile | undefined {
+  return runSteps(quickParseSteps(text, display));
+}
+
+/** The same, pausing (`yield`) while the plain reader reads (js-yaml's parse is one step). */
+export function* quickParseSteps(text: string, display: string): Generator<void, QuickFile | undefined> {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (/\r(?!\n)/.test(source)) return undefined;
-  const plain = readPlainYaml(source);
-  if (plain) return { source: quickSource(source, display, plain.websiteStarts), data: plain.data };
+  const plain = yield* readPlainYamlSteps(source);
+  if (plain) {
+    const known = { websiteStarts: plain.websiteStarts, topLevel: topLevelOffsets(source) };
+    return { source: quickSource(source, display, known), data: plain.data };
+  }
   let events: Event[];
   let documents: unknown[];
   try {
@@ -37,28 +46,41 @@ export function quickParse(text: string, display: string): QuickFile | undefined
   }
   const data = documents[0];
   if (documents.length !== 1 || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const starts = websiteStarts(events, source);
-  if (starts === undefined) return undefined;
-  return { source: quickSource(source, display, starts), data: data as Record<string, unknown> };
+  const known = knownOffsets(events, source);
+  if (known === undefined) return undefined;
+  return { source: quickSource(source, display, known), data: data as Record<string, unknown> };
+}
+
+/** Positions known from the first read: each `websites` entry, each top-level key and its value. */
+interface KnownOffsets {
+  websiteStarts: readonly number[];
+  topLevel: (key: string) => { key: number; value?: number } | undefined;
 }
 
 /**
- * Offsets of the entries of the top-level `websites` list; undefined when any
- * node has an anchor or a tag, or a directive (`%YAML 1.1`) changes how to read.
+ * Offsets of the entries of the top-level `websites` list and of the top-level
+ * keys; undefined when any node has an anchor or a tag, or a directive
+ * (`%YAML 1.1`) changes how to read.
  */
-function websiteStarts(events: readonly Event[], source: string): number[] | undefined {
+function knownOffsets(events: readonly Event[], source: string): KnownOffsets | undefined {
   for (const event of events) {
     if (event.type === EVENT_ID.DOCUMENT && event.directives.length > 0) return undefined;
     if ('anchorStart' in event && event.anchorStart !== -1) return undefined;
     if ('tagStart' in event && event.tagStart !== -1) return undefined;
   }
   const starts: number[] = [];
+  const topLevel = new Map<string, { key: number; value?: number }>();
   // events: DOCUMENT, the top MAPPING, then key and value nodes in turn, then POP.
   let i = 2;
   while (i < events.length && events[i]!.type !== EVENT_ID.POP) {
     const key = events[i]!;
     i = skipNode(events, i);
-    const isWebsites = key.type === EVENT_ID.SCALAR && getScalarValue(source, key) === 'websites';
+    const name = key.type === EVENT_ID.SCALAR ? getScalarValue(source, key) : undefined;
+    const value = events[i] && nodeStart(events[i]!);
+    const keyStart = nodeStart(key);
+    if (name !== undefined && keyStart !== undefined)
+      topLevel.set(name, { key: keyStart, ...(value !== undefined && { value }) });
+    const isWebsites = name === 'websites';
     if (isWebsites && events[i]?.type === EVENT_ID.SEQUENCE) {
       i += 1;
       while (i < events.length && events[i]!.type !== EVENT_ID.POP) {
@@ -68,7 +90,20 @@ function websiteStarts(events: readonly Event[], source: string): number[] | und
     }
     i = skipNode(events, i);
   }
-  return starts;
+  return { websiteStarts: starts, topLevel: (name) => topLevel.get(name) };
+}
+
+/**
+ * Where a node starts as the full parse places it (a quoted scalar at its
+ * quote); undefined where the events do not say (an empty value, a block
+ * scalar): the full parse is asked then.
+ */
+function nodeStart(event: Event): number | undefined {
+  if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE) return event.start;
+  if (event.type !== EVENT_ID.SCALAR || event.valueStart === event.valueEnd) return undefined;
+  if (event.style === SCALAR_STYLE.PLAIN) return event.valueStart;
+  const quoted = event.style === SCALAR_STYLE.SINGLE_QUOTED || event.style === SCALAR_STYLE.DOUBLE_QUOTED;
+  return quoted ? event.valueStart - 1 : undefined;
 }
 
 function startOf(event: Event): number {
@@ -89,7 +124,7 @@ function skipNode(events: readonly Event[], i: number): number {
 }
 
 /** A source whose `websites[i]` positions are known; the Document is parsed only if another position is asked for. */
-function quickSource(text: string, display: string, starts: readonly number[]): SourceFile {
+function quickSource(text: string, display: string, known: KnownOffsets): SourceFile {
   let full: { doc: SourceFile['doc']; lineCounter: LineCounter } | undefined;
   const parseFully = () => {
     if (!full) {
@@ -108,7 +143,8 @@ function quickSource(text: string, display: string, starts: readonly number[]): 
       return parseFully().lineCounter;
     },
     quick: {
-      websiteStart: (index) => starts[index],
+      websiteStart: (index) => known.websiteStarts[index],
+      topLevel: (key, at) => known.topLevel(key)?.[at],
       linePos: (offset) => {
         lineStarts ??= lineStartsOf(text);
         return linePos(lineStarts, offset);

@@ -33,12 +33,19 @@ export function schemaText(): string {
  * other by the validator.
  */
 export function schemaAccepts(data: unknown): data is WebsitesConfig {
-  if (!isMapping(data) || !Array.isArray(data.websites)) return validate(data);
+  if (!isMapping(data) || !Array.isArray(data.websites)) return !hasUnknownKey(data) && validate(data);
+  // Before copying the rest: 190,000 unknown keys stop at the first.
+  for (const key in data) if (!schemaPropertyNames().has(key) && !key.startsWith('x-')) return false;
   const { websites, ...rest } = data;
-  if (!validate(rest)) return false;
-  for (const site of websites) if (!isPlainWebsite(site) && !validate({ version: 1, websites: [site] })) return false;
+  if (hasUnknownKey(rest) || !validate(rest)) return false;
+  for (const site of websites) {
+    if (!isPlainWebsite(site) && (hasUnknownKey(site, 1) || !validate({ version: 1, websites: [site] }))) return false;
+  }
   return true;
 }
+
+/** Whether a mapping in `data` holds a key the schema knows nowhere: it is refused, so the validator need not walk it. */
+const hasUnknownKey = (data: unknown, depth = 0): boolean => withoutUnknownKeys(data, 0, depth).dropped > 0;
 
 /**
  * Whether the schema's Website accepts `site` because it holds only a domain,
@@ -77,10 +84,82 @@ const PRIVACY_ENUM = new Set<unknown>(['public', 'private', 'password', 0, 1, 2]
 const isListOfText = (value: unknown): boolean =>
   Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== '');
 
-/** Problems of one file's data against the schema; none means `data` is a WebsitesConfig. */
-export function checkSchema(source: SourceFile, data: unknown): ConfigProblem[] {
-  if (validate(data)) return [];
-  return withoutWrongBranches(validate.errors ?? []).map((error) => toProblem(source, error));
+/**
+ * Problems of one file's data against the schema; none means `data` is a
+ * WebsitesConfig. Of each mapping's unknown keys, the first `listed` are
+ * problems and the rest only counted (`unlisted`): never placed, never walked
+ * by the validator. A file of 190,000 unknown keys costs what 100 do, and the
+ * problems listed are the same (those keys come after the first 100 of theirs).
+ */
+export function checkSchema(
+  source: SourceFile,
+  data: unknown,
+  listed = Number.POSITIVE_INFINITY,
+): { problems: ConfigProblem[]; unlisted: number } {
+  const checked = withoutUnknownKeys(data, listed);
+  if (validate(checked.data)) return { problems: [], unlisted: checked.dropped };
+  const problems = withoutWrongBranches(validate.errors ?? []).map((error) => toProblem(source, error));
+  return { problems, unlisted: checked.dropped };
+}
+
+let propertyNames: ReadonlySet<string> | undefined;
+
+/** Every property name the schema declares, at any level: every mapping is closed, so a key outside them is unknown wherever it stands. */
+function schemaPropertyNames(): ReadonlySet<string> {
+  if (propertyNames) return propertyNames;
+  const names = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    if (!isMapping(node)) return;
+    if (isMapping(node.properties)) for (const name of Object.keys(node.properties)) names.add(name);
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(JSON.parse(schemaText()));
+  propertyNames = names;
+  return names;
+}
+
+/** Deeper than any configuration nests: past it, data is left to the validator as it is. */
+const MAX_WALK_DEPTH = 64;
+
+/**
+ * `data` with, in each mapping, the keys no schema property has past the first
+ * `keep` left out (copies where something is left out; the top level's `x-`
+ * extensions are kept as they are), and how many were. `depth`: how deep `data` sits.
+ */
+function withoutUnknownKeys(data: unknown, keep: number, depth = 0): { data: unknown; dropped: number } {
+  const known = schemaPropertyNames();
+  let dropped = 0;
+  const walk = (node: unknown, level: number): unknown => {
+    if (level > MAX_WALK_DEPTH || typeof node !== 'object' || node === null) return node;
+    if (Array.isArray(node)) {
+      const items = node.map((item) => walk(item, level + 1));
+      return items.some((kept, i) => kept !== node[i]) ? items : node;
+    }
+    const mapping = node as Record<string, unknown>;
+    const entries: [string, unknown][] = [];
+    let unknown = 0;
+    let changed = false;
+    for (const key of Object.keys(mapping)) {
+      const value = mapping[key];
+      // An extension field takes any value: nothing in it is checked.
+      if (level === 0 && key.startsWith('x-')) {
+        entries.push([key, value]);
+        continue;
+      }
+      if (!known.has(key) && ++unknown > keep) {
+        changed = true;
+        continue;
+      }
+      const kept = walk(value, level + 1);
+      changed ||= kept !== value;
+      entries.push([key, kept]);
+    }
+    dropped += Math.max(0, unknown - keep);
+    // fromEntries: a `__proto__` key stays a key.
+    return changed ? Object.fromEntries(entries) : node;
+  };
+  return { data: walk(data, depth), dropped };
 }
 
 /**

@@ -22,6 +22,7 @@ import { checkFreshness } from '../apply/staleness.js';
 import type { ApplyResult, MovedSite } from '../model/apply-result.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
+import { frozenCopy } from '../model/frozen.js';
 import { matchesGlob } from '../model/glob.js';
 import type { Plan } from '../model/plan.js';
 import { listFirst } from '../model/text.js';
@@ -248,7 +249,7 @@ async function admitted(
   }
   // A plan made from a targeted listing (--only exact domains) does not know the account's size: read per site.
   const liveCount = targetedDomains(saved.policy) === undefined ? liveCountOf(saved.plan) : Number.POSITIVE_INFINITY;
-  return { plan: saved.plan, liveCount, fingerprints: saved.fingerprints };
+  return { plan: frozenCopy(saved.plan), liveCount, fingerprints: saved.fingerprints };
 }
 
 /** An --allow-delete that names no planned delete is a typo or a stale command line: say so rather than ignore it. */

@@ -11,6 +11,7 @@ import { forTarget } from '../config/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
 import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
+import { frozenCopy } from '../model/frozen.js';
 import { matchesGlob } from '../model/glob.js';
 import type { Baseline, Plan, PlanPolicy } from '../model/plan.js';
 import { UnresolvedSecret } from '../model/secret.js';
@@ -206,7 +207,8 @@ export async function planSession(
   );
   // Only the named sites were read: the account was not counted, so no coverage rather than a wrong one.
   if (domains !== undefined) delete result.coverage;
-  return { live, liveCount, policy, plan: result };
+  // Handed to callers (events, confirm, outcomes) and then written: frozen, so what was gated is what is written.
+  return { live, liveCount, policy, plan: frozenCopy(result) };
 }
 
 /**

@@ -107,7 +107,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       let loaded: Awaited<ReturnType<TargetLoader['load']>>;
       try {
         await options.beforeReload?.(signal);
-        loaded = await loader.load(options);
+        loaded = await loader.load(options, signal);
       } catch (error) {
         return { ok: false, error: error instanceof Error ? error.message : String(error) } satisfies Loaded;
       }

@@ -81,9 +81,12 @@ export class TargetLoader {
   #rootError: { key: string; error: Error } | undefined;
   #entries = new Map<string, Entry>();
 
-  /** Every chosen target, loaded again where something that feeds it changed; rejects when the root does not load. */
-  async load(source: TargetSource): Promise<{ targets: TargetLoad[]; changed: boolean }> {
-    const root = await this.#loadRoot(source);
+  /**
+   * Every chosen target, loaded again where something that feeds it changed; rejects when the root does not load.
+   * `signal` stops the root's load at its next pause (a second SIGTERM; a 4 MB file never holds the loop long).
+   */
+  async load(source: TargetSource, signal?: AbortSignal): Promise<{ targets: TargetLoad[]; changed: boolean }> {
+    const root = await this.#loadRoot(source, signal);
     // Offline: git and the environment; only `env` and `cwd` are read (the engine's type names more).
     const io = { env: source.env, cwd: source.cwd } as Io;
     const at = await resolveBaseline(source.files, { baseline: source.baseline }, io);
@@ -135,13 +138,16 @@ export class TargetLoader {
     }
   }
 
-  async #loadRoot(source: TargetSource): Promise<{ key: string; state: DesiredState; parsed: ParsedConfigFile[] }> {
+  async #loadRoot(
+    source: TargetSource,
+    signal: AbortSignal | undefined,
+  ): Promise<{ key: string; state: DesiredState; parsed: ParsedConfigFile[] }> {
     const key = stamps(source.files, source.cwd);
     if (this.#root?.key === key) return this.#root;
     if (this.#rootError?.key === key) throw this.#rootError.error;
     let state: DesiredState;
     try {
-      state = await load(source.files, source);
+      state = await load(source.files, source, signal);
     } catch (error) {
       this.#rootError = { key, error: error as Error };
       throw error;
@@ -216,12 +222,13 @@ function stamps(args: readonly string[], cwd: string): string {
   return JSON.stringify([files, listing.errors.map((error) => error.message)]);
 }
 
-async function load(files: string[], source: TargetSource): Promise<DesiredState> {
+async function load(files: string[], source: TargetSource, signal?: AbortSignal): Promise<DesiredState> {
   const result = await loadConfig({
     files,
     cwd: source.cwd,
     env: source.env,
     secrets: source.heals ? 'resolve' : 'check',
+    signal,
   });
   if (result.state !== undefined) return result.state;
   throw new Error(messageOf(result.errors));

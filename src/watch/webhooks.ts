@@ -56,7 +56,7 @@ export class Webhooks {
     const { clock, log, attempts = 5, baseDelayMs = 1_000, timeoutMs = 10_000 } = this.options;
     const signal = this.#stop.signal;
     for (let attempt = 1; attempt <= attempts && !signal.aborted; attempt++) {
-      const failure = await post(hook.url, document, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
+      const failure = await post(hook, document, AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]));
       if (failure === undefined) {
         log('info', 'webhook delivered', {
           webhook: hook.name,
@@ -77,20 +77,25 @@ export class Webhooks {
   }
 }
 
-/** undefined when delivered; else why not (a status or an error code: never the URL). */
-async function post(url: string, document: AlertDocument, signal: AbortSignal): Promise<string | undefined> {
+/** undefined when delivered; else why not (a status, an error code or what happened: never the URL). */
+async function post(hook: Webhook, document: AlertDocument, signal: AbortSignal): Promise<string | undefined> {
   try {
-    const response = await fetch(url, {
+    const response = await fetch(hook.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(document),
       signal,
-      redirect: 'error',
+      // Never followed (the alert would go where the receiver says), but seen: a 3xx is its own reason.
+      redirect: 'manual',
     });
     await response.body?.cancel();
+    if (response.status >= 300 && response.status < 400) {
+      return `HTTP ${response.status}: the webhook redirects elsewhere; redirects are not followed (set ${hook.name} to the final URL)`;
+    }
     return response.ok ? undefined : `HTTP ${response.status}`;
   } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return cause ?? (error instanceof Error ? error.name : 'error');
+    if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time';
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
   }
 }

@@ -86,13 +86,16 @@ describe('decoding records (bodies from service-notes.md)', () => {
   });
 
   it('names what a non-JSON body was', () => {
-    expect(() => parseJsonBody('<!DOCTYPE html><html>', REQUEST)).toThrow(
+    expect(() => parseJsonBody({ text: '<!DOCTYPE html><html>' }, REQUEST)).toThrow(
       `${REQUEST}: expected JSON, got an HTML page`,
     );
-    expect(() => parseJsonBody('', REQUEST)).toThrow(`${REQUEST}: expected JSON, got an empty body`);
-    expect(() => parseJsonBody('{"data": [', REQUEST)).toThrow(
+    expect(() => parseJsonBody({ text: '' }, REQUEST)).toThrow(`${REQUEST}: expected JSON, got an empty body`);
+    expect(() => parseJsonBody({ text: '{"data": [' }, REQUEST)).toThrow(
       `${REQUEST}: expected JSON, got invalid or truncated JSON`,
     );
+    // What the transport parsed is taken as it is; a scalar is parsed here.
+    expect(parseJsonBody({ text: '{}', json: { value: { data: [] } } }, REQUEST)).toEqual({ data: [] });
+    expect(parseJsonBody({ text: ' "ok"' }, REQUEST)).toBe('ok');
   });
 });
 

@@ -12,7 +12,8 @@ import { MAX_RESPONSE_BYTES } from '../../src/api/transport.js';
 import type { TestServer } from '../helpers/server.js';
 import { config, type Workspace, workspace } from './apply-support.js';
 
-const CHUNK = Buffer.from(`${'{"id":1,"domain":"a.example","privacy":1},'.repeat(1_000)}`);
+/** Inside one string value: few JSON values, so the byte limit is what stops it (test/api/json-bounds.test.ts: the value limit). */
+const CHUNK = Buffer.from('a'.repeat(43_000));
 /** Past the limit with room to spare; the server ends the body here if nobody stopped reading. */
 const MAX_CHUNKS = Math.ceil((3 * MAX_RESPONSE_BYTES) / CHUNK.length);
 
@@ -50,13 +51,14 @@ async function hostileServer(
 /** As fast as the socket takes it, up to MAX_CHUNKS; stops when the client goes away. */
 function flood(res: ServerResponse, hostile: Hostile): void {
   let sent = 0;
+  res.write('{"id":1,"domain":"');
   const pump = (): void => {
     while (sent < MAX_CHUNKS && !res.destroyed) {
       sent++;
       hostile.written += CHUNK.length;
       if (!res.write(CHUNK)) return; // wait for 'drain'
     }
-    if (!res.destroyed) res.end(']}');
+    if (!res.destroyed) res.end('"}]}');
   };
   res.on('drain', pump);
   pump();

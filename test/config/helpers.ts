@@ -18,3 +18,10 @@ export function loadText(text: string, env: Record<string, string | undefined> =
   const result = loadConfigText(text, 'websites.yaml', env);
   return { ...result, lines: [...result.errors, ...result.warnings].map(formatProblem) };
 }
+
+/** websites.yaml of about 4 MB (under the 4 MiB cap): one website, then `count` unknown top-level keys (issue 33). */
+export function unknownKeysFile(count = 190_000): string {
+  const lines = ['version: 1', 'websites:', '  - domain: a.example'];
+  for (let i = 0; i < count; i++) lines.push(`unknown_key_${String(i).padStart(6, '0')}: 1`);
+  return `${lines.join('\n')}\n`;
+}

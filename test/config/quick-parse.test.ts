@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { locate } from '../../src/config/positions.js';
+import { locate, offsetOf } from '../../src/config/positions.js';
 import { quickParse } from '../../src/config/quick-parse.js';
 import { parseConfigText } from '../../src/config/yaml-file.js';
 
@@ -20,6 +20,9 @@ const LAYOUTS: Record<string, string> = {
   'CRLF and BOM': '\uFEFFversion: 1\r\nwebsites:\r\n  - domain: a.example.com\r\n  - domain: b.example.com\r\n',
   'non-ASCII before': 'version: 1\nx-note: "é ☃ 𝄞"\nwebsites:\n  - domain: a.example.com\n',
   'websites first, defaults after': 'websites:\n  - domain: a.example.com\ndefaults:\n  email: true\nversion: 1\n',
+  'values on the next lines after comments, CRLF':
+    'version: 1\r\nprotect: # kept\r\n\r\n  # never deleted\r\n  - a.example.com\r\nlimits:\r\n    max_deletes: 3\r\nwebsites:\r\n- domain: a.example.com\r\n',
+  'quoted values and flow lists': "version: 1\nmanage: {include: ['*.example.com']}\nprune: 'true'\nwebsites: []\n",
 };
 
 /** Checks that a file read quickly reads as the full parse reads it; returns whether it was read quickly. */
@@ -33,6 +36,14 @@ function expectSameAsFullParse(text: string, options: { mayDecline?: boolean } =
   const sites = (full.data as { websites?: unknown[] }).websites ?? [];
   for (const index of sites.keys()) {
     expect(locate(quick!.source, ['websites', index])).toEqual(locate(full, ['websites', index]));
+  }
+  // Top-level keys and their values are placed without the full parse (a problem on one of 190,000 keys).
+  for (const key of Object.keys(full.data as object)) {
+    const known = quick!.source.quick!;
+    expect(known.topLevel(key, 'key'), key).toBe(offsetOf(full, [key], 'key'));
+    const value = known.topLevel(key, 'value');
+    if ((full.data as Record<string, unknown>)[key] !== null) expect(value, `${key}'s value`).toBeDefined();
+    if (value !== undefined) expect(value, `${key}'s value`).toBe(offsetOf(full, [key], 'value'));
   }
   return true;
 }
