@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm test` and plain `npx vitest run`: everything a machine with Node.js, the npm packages and
- * Debian's PostgreSQL 15 can run. Tests that need more (HAProxy) are the deployment suite,
- * test/deployment/ with vitest.deployment.config.ts (`npm run test:deployment`).
+ * Debian's PostgreSQL 15 can run. Tests that need more are suites of their own: HAProxy, the
+ * deployment suite (test/deployment/, vitest.deployment.config.ts, `npm run test:deployment`);
+ * Chromium, the browser suite (test/browser/, vitest.browser.config.ts, `npm run test:browser`).
  */
 
 /** Server contract tests that run on PostgreSQL too (startTestServer picks the backend). */
@@ -60,7 +61,12 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/server/postgres-*.test.ts', 'test/watch/postgres-*.test.ts', 'test/deployment/**'],
+          exclude: [
+            'test/server/postgres-*.test.ts',
+            'test/watch/postgres-*.test.ts',
+            'test/deployment/**',
+            'test/browser/**',
+          ],
         },
       },
       {

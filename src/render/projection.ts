@@ -59,25 +59,39 @@ const INDENT = '    ';
 /** Every string the renderers print: server values may hold ESC and other control bytes. */
 export function projectPlan(plan: Plan): PlanView {
   const view = rawView(plan);
+  return {
+    ...(view.baseline === undefined ? {} : { baseline: printable(view.baseline) }),
+    destructive: view.destructive.map(printable),
+    sites: view.sites.map(printableSite),
+    safety: view.safety.map(printable),
+    classes: view.classes.map(printable),
+    notes: view.notes.map(printable),
+    ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
+    summary: printable(view.summary),
+  };
+}
+
+/**
+ * One change as the plan shows it (the status page's difference of a site):
+ * its headline and field lines; a delete is its warning line alone.
+ */
+export function projectChange(change: Change): { headline: string; fields: FieldLine[] } {
+  if (change.action === 'delete') return { headline: printable(deleteWarning(change)), fields: [] };
+  const { headline, fields } = printableSite(siteView(change));
+  return { headline, fields };
+}
+
+function printableSite<T extends { domain: string; headline: string; fields: FieldLine[] }>(site: T): T {
   const fields = (line: FieldLine): FieldLine => ({
     ...line,
     text: printable(line.text),
     ...(line.entry === undefined ? {} : { entry: printable(line.entry) }),
   });
   return {
-    ...(view.baseline === undefined ? {} : { baseline: printable(view.baseline) }),
-    destructive: view.destructive.map(printable),
-    sites: view.sites.map((site) => ({
-      ...site,
-      domain: printable(site.domain),
-      headline: printable(site.headline),
-      fields: site.fields.map(fields),
-    })),
-    safety: view.safety.map(printable),
-    classes: view.classes.map(printable),
-    notes: view.notes.map(printable),
-    ...(view.coverage === undefined ? {} : { coverage: printable(view.coverage) }),
-    summary: printable(view.summary),
+    ...site,
+    domain: printable(site.domain),
+    headline: printable(site.headline),
+    fields: site.fields.map(fields),
   };
 }
 

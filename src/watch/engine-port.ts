@@ -14,6 +14,7 @@ import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
+import { differencesOf } from './differences.js';
 import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
 import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
@@ -176,12 +177,13 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       // Only what a heal needs, only when healing: the listing itself is dropped here.
       if (options.heals) entry.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
-      return classify(
+      const checked = classify(
         result,
         state.websites.map((site) => site.domain),
         live.map((site) => canonicalDomain(site.domain)),
         unsafe,
       );
+      return { ...checked, differences: differencesOf(result, baseline) };
     },
 
     async heal(name, chosen, signal, mayWrite): Promise<HealResult[]> {
