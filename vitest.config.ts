@@ -40,6 +40,9 @@ const POSTGRES_CONTRACT = [
   'test/apply/apply-plan.test.ts',
 ];
 
+/** Files that replace a source module with vi.mock (the other files share a worker's modules). */
+const MODULE_MOCKS = ['test/watch/watch-large-config.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -66,8 +69,14 @@ export default defineConfig({
             'test/watch/postgres-*.test.ts',
             'test/deployment/**',
             'test/browser/**',
+            ...MODULE_MOCKS,
           ],
         },
+      },
+      {
+        extends: true,
+        // vi.mock replaces a module only where it has not been imported yet: these files get a worker of their own.
+        test: { name: 'isolated', include: MODULE_MOCKS, isolate: true },
       },
       {
         extends: true,
