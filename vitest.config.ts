@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm test` and plain `npx vitest run`: everything a machine with Node.js, the npm packages and
- * Debian's PostgreSQL 15 can run. Tests that need more (HAProxy) are the deployment suite,
- * test/deployment/ with vitest.deployment.config.ts (`npm run test:deployment`).
+ * Debian's PostgreSQL 15 can run. Tests that need more are suites of their own: HAProxy, the
+ * deployment suite (test/deployment/, vitest.deployment.config.ts, `npm run test:deployment`);
+ * Chromium, the browser suite (test/browser/, vitest.browser.config.ts, `npm run test:browser`).
  */
 
 /** Server contract tests that run on PostgreSQL too (startTestServer picks the backend). */
@@ -39,6 +40,9 @@ const POSTGRES_CONTRACT = [
   'test/apply/apply-plan.test.ts',
 ];
 
+/** Files that replace a source module with vi.mock (the other files share a worker's modules). */
+const MODULE_MOCKS = ['test/watch/watch-large-config.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -60,8 +64,19 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/server/postgres-*.test.ts', 'test/watch/postgres-*.test.ts', 'test/deployment/**'],
+          exclude: [
+            'test/server/postgres-*.test.ts',
+            'test/watch/postgres-*.test.ts',
+            'test/deployment/**',
+            'test/browser/**',
+            ...MODULE_MOCKS,
+          ],
         },
+      },
+      {
+        extends: true,
+        // vi.mock replaces a module only where it has not been imported yet: these files get a worker of their own.
+        test: { name: 'isolated', include: MODULE_MOCKS, isolate: true },
       },
       {
         extends: true,

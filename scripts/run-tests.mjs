@@ -2,13 +2,17 @@
 // Runs a vitest suite and ends with the one line CI reads: "N passed, N failed".
 //   node scripts/run-tests.mjs                 the main suite (npm test)
 //   node scripts/run-tests.mjs --deployment    the deployment suite (npm run test:deployment), which needs HAProxy
+//   node scripts/run-tests.mjs --browser       the browser suite (npm run test:browser), which needs Chromium
 // Other arguments go to vitest.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const deployment = args.includes('--deployment');
-const vitestArgs = args.filter((arg) => arg !== '--deployment');
+const browser = args.includes('--browser');
+const vitestArgs = args.filter((arg) => arg !== '--deployment' && arg !== '--browser');
+// Its global setup checks for Chromium and stops the run with what to install.
+if (browser) vitestArgs.unshift('--config', 'vitest.browser.config.ts');
 if (deployment) {
   // Its prerequisites first, in one line, before vitest starts anything.
   const check = spawnSync('scripts/deployment-prerequisites.sh', { stdio: 'inherit' });
@@ -48,7 +52,9 @@ if (existsSync(leaks)) {
   failed += 1;
 }
 if (result.status !== 0 && failed === 0) failed = 1;
-if (!deployment)
-  console.log('The deployment tests (HAProxy in front of replicas) are a separate suite: npm run test:deployment');
+if (!deployment && !browser)
+  console.log(
+    'Separate suites: npm run test:deployment (HAProxy in front of replicas), npm run test:browser (the status page in Chromium)',
+  );
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

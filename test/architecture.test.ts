@@ -53,8 +53,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   apply: ['model', 'plan', 'api', 'render'],
   // The pipeline: everything below it, never a front end (cli/, the library entry, server/).
   engine: ['model', 'plan', 'config', 'api', 'apply', 'render'],
-  // The watch loop, its ports and the adapter over the engine (engine-port.ts, load-targets.ts).
-  watch: ['model', 'plan', 'api', 'apply', 'config', 'engine'],
+  // The watch loop, its ports and the adapter over the engine (engine-port.ts, load-targets.ts);
+  // render for the status page (page/), which shows a difference in the words of `plan`.
+  watch: ['model', 'plan', 'api', 'apply', 'config', 'engine', 'render'],
 };
 
 /**

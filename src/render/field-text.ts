@@ -21,3 +21,9 @@ export function fieldDifferenceText(name: SettingName, from: unknown, to: unknow
   const spec = FIELDS[name];
   return `${spec.configName}: ${WORDING[wording](spec.formatValue(from), spec.formatValue(to))}`;
 }
+
+/** `privacy: public` (a value alone: what the baseline said). */
+export function fieldValueText(name: SettingName, value: unknown): string {
+  const spec = FIELDS[name];
+  return `${spec.configName}: ${spec.formatValue(value)}`;
+}

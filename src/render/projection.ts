@@ -86,21 +86,15 @@ const INDENT = '    ';
  */
 export function projectPlan(plan: Plan, attribution?: Attribution): PlanView {
   const view = withAttribution(rawView(plan), attribution);
-  const fields = (line: FieldLine): FieldLine => ({
-    ...line,
-    text: printable(line.text),
-    ...(line.entry === undefined ? {} : { entry: printable(line.entry) }),
-  });
   return {
     ...(view.baseline === undefined ? {} : { baseline: printable(view.baseline) }),
     destructive: view.destructive.map(printable),
-    sites: view.sites.map((site) => ({
-      ...site,
-      domain: printable(site.domain),
-      headline: printable(site.headline),
-      fields: site.fields.map(fields),
-      ...(site.origin === undefined ? {} : { origin: { ...site.origin, text: printable(site.origin.text) } }),
-    })),
+    sites: view.sites.map((site) => {
+      const printed = printableSite(site);
+      return site.origin === undefined
+        ? printed
+        : { ...printed, origin: { ...site.origin, text: printable(site.origin.text) } };
+    }),
     safety: view.safety.map(printable),
     ...(view.policies === undefined
       ? {}
@@ -138,6 +132,30 @@ function originView(origin: Origin): OriginView {
     commit: shortCommit(origin.commit),
     text: `${origin.author}, ${origin.date.slice(0, 10)}: ${origin.subject}`,
     ...(origin.url === undefined ? {} : { url: origin.url }),
+  };
+}
+
+/**
+ * One change as the plan shows it (the status page's difference of a site):
+ * its headline and field lines; a delete is its warning line alone.
+ */
+export function projectChange(change: Change): { headline: string; fields: FieldLine[] } {
+  if (change.action === 'delete') return { headline: printable(deleteWarning(change)), fields: [] };
+  const { headline, fields } = printableSite(siteView(change));
+  return { headline, fields };
+}
+
+function printableSite<T extends { domain: string; headline: string; fields: FieldLine[] }>(site: T): T {
+  const fields = (line: FieldLine): FieldLine => ({
+    ...line,
+    text: printable(line.text),
+    ...(line.entry === undefined ? {} : { entry: printable(line.entry) }),
+  });
+  return {
+    ...site,
+    domain: printable(site.domain),
+    headline: printable(site.headline),
+    fields: site.fields.map(fields),
   };
 }
 

@@ -32,6 +32,8 @@ export interface AlertDocument {
   reason?: string;
   since: string;
   at: string;
+  /** The target's status page (its class's section for drift and conflict), when `--public-url` is set. */
+  url?: string;
 }
 
 const WHAT: Readonly<Record<AlertKind, string>> = {

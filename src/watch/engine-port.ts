@@ -15,6 +15,7 @@ import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
 import { classify } from './classify.js';
+import { differencesOf } from './differences.js';
 import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
 import type { CheckResult, HealResult, Loaded, WatchedChange, WatchPort, WriteGuard } from './port.js';
 
@@ -205,7 +206,11 @@ export function enginePort(options: EnginePortOptions): WatchPort {
         live.map((site) => canonicalDomain(site.domain)),
         unsafe,
       );
-      const checked = { ...classified, driftSince: sightings(name, classified) };
+      const checked = {
+        ...classified,
+        differences: differencesOf(result, baseline),
+        driftSince: sightings(name, classified),
+      };
       if (result.policies === undefined) return checked;
       const broken = result.policies.violations;
       const policies = policyNames(state, target).map(({ name: policy, severity }) => ({

@@ -14,6 +14,7 @@ import type { HealPolicy } from './heal-policy.js';
 import type { TargetSource } from './load-targets.js';
 import type { Logger } from './log.js';
 import { loadMetrics, type WatchMetrics } from './metrics.js';
+import type { StatusToken } from './page/access.js';
 import type { WatchPort } from './port.js';
 import { type StatusServer, startStatusServer } from './status-server.js';
 import { Watcher } from './watcher.js';
@@ -28,8 +29,12 @@ export interface WatchSettings {
   renotifyMs: number;
   heal?: HealPolicy | undefined;
   webhooks: readonly Webhook[];
-  /** Where /metrics, /healthz, /readyz and /status listen; none without. */
+  /** Where /metrics, /healthz, /readyz, /status and the status page listen; none without. */
   metricsAddress?: { host: string; port: number } | undefined;
+  /** `--status-token-env`: the page and /status need it (page/access.ts); open without. */
+  statusToken?: StatusToken | undefined;
+  /** `--public-url`: the page's address as people reach it; alerts link to their target's page. */
+  publicUrl?: string | undefined;
   clock: Clock;
   /** Wall time, epoch milliseconds. */
   now: () => number;
@@ -60,7 +65,7 @@ export interface RunningWatch {
 }
 
 export async function startWatch(settings: WatchSettings): Promise<RunningWatch> {
-  const { log, clock } = settings;
+  const { log, clock, publicUrl } = settings;
   const metrics = await loadMetrics(settings.metricsAddress !== undefined);
   const webhooks = new Webhooks(settings.webhooks, { clock, log });
   const port =
@@ -84,6 +89,7 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
       : await (await loadPostgresCoordination())({
           url: settings.coordination.url,
           log,
+          now: settings.now,
           ...(settings.coordination.replica !== undefined && { id: settings.coordination.replica }),
         });
   const watcher = new Watcher({
@@ -98,10 +104,15 @@ export async function startWatch(settings: WatchSettings): Promise<RunningWatch>
     metrics,
     notify: (document) => webhooks.send(document),
     log,
+    linkOf: publicUrl === undefined ? undefined : (target) => `${publicUrl}/targets/${encodeURIComponent(target)}`,
   });
   let server: StatusServer | undefined;
   if (settings.metricsAddress !== undefined)
-    server = await startStatusServer(settings.metricsAddress, watcher, metrics);
+    server = await startStatusServer(settings.metricsAddress, watcher, metrics, {
+      token: settings.statusToken,
+      secureCookie: publicUrl?.startsWith('https:') === true,
+      now: settings.now,
+    });
   return {
     watcher,
     metrics,

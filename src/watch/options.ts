@@ -13,6 +13,7 @@ import { gitPuller } from './git-pull.js';
 import { HEAL_MODES, type HealMode, type HealPolicy } from './heal-policy.js';
 import type { WatchSettings } from './index.js';
 import type { Logger } from './log.js';
+import { StatusToken } from './page/access.js';
 import { parseAddress } from './status-server.js';
 import { DEFAULT_CONCURRENCY } from './watcher.js';
 import type { Webhook } from './webhooks.js';
@@ -156,6 +157,43 @@ export function metricsAddressOf(text: string | undefined): { host: string; port
   return address;
 }
 
+/** A status token shorter than this is refused: it is all that closes the page. */
+export const MIN_STATUS_TOKEN = 16;
+
+/** `--status-token-env NAME`: the variable must hold a token of at least MIN_STATUS_TOKEN characters. */
+export function statusTokenOf(
+  name: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): StatusToken | undefined {
+  if (name === undefined) return undefined;
+  const token = env[name];
+  if (token === undefined || token === '')
+    throw new SitesyncError('usage', `--status-token-env ${name}: the variable is not set`);
+  if (token.length < MIN_STATUS_TOKEN || /\s/.test(token))
+    throw new SitesyncError(
+      'usage',
+      `--status-token-env ${name}: the token must be at least ${MIN_STATUS_TOKEN} characters, without spaces`,
+    );
+  return new StatusToken(token);
+}
+
+/** `--public-url URL`: where people reach the status page (http or https, no query); without a trailing slash. */
+export function publicUrlOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '')
+    throw new SitesyncError(
+      'usage',
+      `--public-url ${JSON.stringify(text)}: expected the http(s) URL of the status page, without a query`,
+    );
+  return url.href.replace(/\/+$/, '');
+}
+
 /** commander's values of `sitesync watch`. */
 export interface WatchFlags {
   file?: string[];
@@ -167,6 +205,8 @@ export interface WatchFlags {
   budget: string;
   concurrency?: string;
   metricsAddr?: string;
+  statusTokenEnv?: string;
+  publicUrl?: string;
   webhookEnv?: string[];
   coordinationEnv?: string;
   replicaName?: string;
@@ -199,6 +239,11 @@ export function watchSettings(
   const heal = healPolicyOf(flags);
   const files = flags.file ?? [];
   const baseline = flags.baseline === true ? undefined : flags.baseline;
+  const metricsAddress = metricsAddressOf(flags.metricsAddr);
+  const page = { '--status-token-env': flags.statusTokenEnv, '--public-url': flags.publicUrl };
+  const pageFlag = Object.entries(page).find(([, value]) => value !== undefined)?.[0];
+  if (metricsAddress === undefined && pageFlag !== undefined)
+    throw new SitesyncError('usage', `${pageFlag} needs --metrics-addr (the status page is served there)`);
   const pull =
     flags.gitPull === true
       ? gitPuller({
@@ -226,7 +271,9 @@ export function watchSettings(
     renotifyMs: durationOption('--renotify', flags.renotify, 60_000),
     heal,
     webhooks: webhooksOf(flags.webhookEnv ?? [], where.env),
-    metricsAddress: metricsAddressOf(flags.metricsAddr),
+    metricsAddress,
+    statusToken: statusTokenOf(flags.statusTokenEnv, where.env),
+    publicUrl: publicUrlOf(flags.publicUrl),
     coordination: coordinationOf(flags.coordinationEnv, where.env, flags.replicaName),
     log,
     debug: flags.logLevel === 'debug',

@@ -5,6 +5,7 @@
  * alerts, windows and the status server depend only on this port; the
  * adapter over the engine is `engine-port.ts`.
  */
+import type { SiteDifference } from './differences.js';
 
 /** How each site of a target stands, as `sitesync_websites{class}` counts it. */
 export const SITE_CLASSES = ['in_sync', 'pending', 'drift', 'conflict', 'unmanaged'] as const;
@@ -35,6 +36,8 @@ export interface CheckResult {
   /** The sites of each class but in_sync, domains sorted. */
   sites: Record<NamedClass, string[]>;
   changes: WatchedChange[];
+  /** The field-by-field differences of the first sites of each class, for the status page (differences.ts). */
+  differences?: SiteDifference[];
   /** The plan breaks a safety rule apply would refuse without acknowledgement (self-heal then writes nothing). */
   unsafe: boolean;
   /** Each policy that applies to the target; absent without policies. Self-heal never makes a change that breaks an error one. */

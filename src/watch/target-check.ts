@@ -7,11 +7,12 @@
  */
 import type { Clock } from '../api/clock.js';
 import type { AlertKind } from './alerts.js';
+import type { DriftHistory } from './drift-history.js';
 import { type HealPolicy, healable } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
 import type { CheckResult, HealResult, WatchPort, WriteGuard } from './port.js';
-import type { TargetState } from './status.js';
+import { rememberHeals, type TargetState } from './status.js';
 
 export interface StepContext {
   port: WatchPort;
@@ -19,6 +20,8 @@ export interface StepContext {
   now: () => number;
   metrics: WatchMetrics;
   log: Logger;
+  /** The drift count of each successful check, for the status page's chart. */
+  driftHistory: DriftHistory;
   heal?: HealPolicy | undefined;
   alert: (
     target: string,
@@ -65,6 +68,7 @@ export async function checkAndHeal(
   state.lastResult = result;
   metrics.checked(target, result.counts, at, seconds);
   metrics.policies(target, result.policies ?? []);
+  context.driftHistory.record(target, at, result.counts.drift);
   log('info', 'checked', { target, seconds, ...result.counts });
   await context.alert(target, 'check_failing', { active: false });
   await context.alert(target, 'drift', { active: result.sites.drift.length > 0, domains: result.sites.drift });
@@ -98,6 +102,7 @@ async function heal(
     results = chosen.map((change) => ({ domain: change.domain, action: change.action, result: 'failed', reason }));
   }
   state.heal.last = results;
+  rememberHeals(state, now(), results);
   for (const each of results) {
     metrics.healed(target, each.action, each.result);
     log(each.result === 'failed' ? 'warn' : 'info', `self-heal ${each.result}`, { target, ...each });

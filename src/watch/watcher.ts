@@ -23,7 +23,7 @@ import type { HealPolicy } from './heal-policy.js';
 import type { Logger } from './log.js';
 import type { WatchMetrics } from './metrics.js';
 import type { WatchedTarget, WatchPort } from './port.js';
-import { newTargetState, type TargetState, type TargetStatus, targetStatus } from './status.js';
+import { newTargetState, rememberAlert, type TargetState, type TargetStatus, targetStatus } from './status.js';
 import { checkAndHeal, type StepContext } from './target-check.js';
 
 /** Checks at once by default: far more services than a budget-bound cycle needs at once, few sockets. */
@@ -46,6 +46,8 @@ export interface WatchOptions {
   /** Where alert documents go (webhooks.ts), never awaited. */
   notify: (document: AlertDocument) => void;
   log: Logger;
+  /** The status page's address of a target (`--public-url`): alerts link to it. */
+  linkOf?: ((target: string) => string) | undefined;
 }
 
 export interface WatchStatus {
@@ -102,6 +104,7 @@ export class Watcher {
       now: options.now,
       metrics: options.metrics,
       log: options.log,
+      driftHistory: this.#coordination.driftHistory,
       heal: options.heal,
       alert: (target, kind, condition) => this.#alert(target, kind, condition),
       hard: this.#hard.signal,
@@ -165,6 +168,7 @@ export class Watcher {
   }
 
   status(): WatchStatus {
+    const now = this.#options.now();
     return {
       ready: this.ready,
       cycles: this.#cycles,
@@ -180,6 +184,8 @@ export class Watcher {
           this.#targets.get(name) ?? newTargetState(service),
           this.#alerts.firing(name),
           this.#options.heal,
+          this.#coordination.driftHistory.series(name, now),
+          now,
         ),
       ),
     };
@@ -304,6 +310,7 @@ export class Watcher {
     const names = new Set(loaded.targets.map((target) => target.name));
     for (const gone of this.#order.filter((target) => !names.has(target.name))) {
       metrics.forget(gone.name);
+      this.#coordination.driftHistory.forget(gone.name);
       this.#targets.delete(gone.name);
     }
     this.#order = loaded.targets;
@@ -332,9 +339,19 @@ export class Watcher {
   }
 
   async #alert(target: string, kind: AlertKind, condition: Parameters<Alerts['update']>[2]): Promise<void> {
-    const document = await this.#alerts.update(target, kind, condition, this.#options.now());
-    if (document === undefined) return;
+    const found = await this.#alerts.update(target, kind, condition, this.#options.now());
+    if (found === undefined) return;
+    const document = withLink(found, this.#options.linkOf?.(target));
+    const state = this.#targets.get(target);
+    if (state !== undefined) rememberAlert(state, document);
     this.#options.log('info', `alert ${document.status}`, { target, alert: kind, reminder: document.reminder });
     this.#options.notify(document);
   }
+}
+
+/** The alert with the page's address of its target, also at the end of `text` (Slack links it). */
+function withLink(document: AlertDocument, url: string | undefined): AlertDocument {
+  if (url === undefined) return document;
+  const anchor = document.alert === 'drift' || document.alert === 'conflict' ? `#${document.alert}` : '';
+  return { ...document, text: `${document.text} ${url}${anchor}`, url: `${url}${anchor}` };
 }

@@ -3,7 +3,8 @@
  * exactly one live replica, the targets rebalanced as replicas join and
  * leave, a replica whose session dies holds nothing and its targets go to
  * the others at their next claim; alert state kept in the database across a
- * restart (no second "firing", the resolution still sent). Claims and cycles
+ * restart (no second "firing", the resolution still sent), and so is the
+ * status page's drift chart. Claims and cycles
  * are driven one by one, never by time.
  */
 import pg from 'pg';
@@ -137,7 +138,7 @@ describe('PostgreSQL coordination of watch replicas', () => {
     expect(replicas.map((watch) => watch.watcher.status().coordination.replicas)).toEqual([3, 3, 3]);
   });
 
-  it('keeps alert state across a restart: no second firing, and the resolution still sent', async () => {
+  it('keeps alert state across a restart (no second firing, the resolution still sent) and the drift chart', async () => {
     const { url } = await database();
     const clock = watchClock(Date.parse('2026-07-06T08:00:00Z'));
     const fleet = await startFleet({ installations: 2, websites: 5, latencyMs: 0 });
@@ -183,5 +184,9 @@ describe('PostgreSQL coordination of watch replicas', () => {
       ['t1', 'drift', 'firing', '2026-07-06T08:02:30.000Z'],
       ['t1', 'drift', 'resolved', '2026-07-06T08:02:30.000Z'], // since: when it first fired, before the restarts
     ]);
+    // The status page's drift chart too: this quarter hour's highest count is the drift the replicas
+    // before saw (read from the database), though this one's own check found none.
+    const chart = watch.watcher.status().targets.find((target) => target.target === 't1')?.drift24h;
+    expect(chart?.counts.filter((count) => count !== null)).toEqual([1]);
   });
 });

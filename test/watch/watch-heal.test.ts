@@ -78,6 +78,14 @@ describe('self-heal', () => {
     const status = watch.watcher.status().targets[0]!;
     expect(status.counts?.in_sync).toBe(3); // a, b and d: counted, not listed
     expect(status.sites?.drift).toEqual(['c.example']); // the delete waits for a person
+    // The status page's last heals: newest first, each with its time.
+    expect(status.recentHeals.map((heal) => [heal.action, heal.domain, heal.result])).toEqual([
+      ['create', 'd.example', 'applied'],
+      ['update', 'a.example', 'applied'],
+    ]);
+    const [created, updated] = status.recentHeals.map((heal) => Date.parse(heal.at));
+    expect(updated).toBe(MONDAY_NOON); // the first cycle's
+    expect(created).toBeGreaterThan(MONDAY_NOON);
     const text = await watch.metrics.text();
     expect(text).toContain('sitesync_self_heal_changes_total{target="default",action="update",result="applied"} 1');
     expect(text).toContain('sitesync_self_heal_changes_total{target="default",action="create",result="applied"} 1');
@@ -102,10 +110,12 @@ describe('self-heal', () => {
     await watch.run(2);
     expect(healed(watch)).toEqual([]);
     expect(await liveDomains(server)).not.toContain('d.example');
+    expect(watch.watcher.status().targets[0]?.selfHeal).toMatchObject({ insideWindow: false });
     // 16:30 UTC is 18:30 in Berlin (summer time): inside, where a UTC window would still be closed.
     clock.advance(4.5 * 60 * MINUTE);
     await watch.run(3);
     expect(healed(watch).map(([action]) => action)).toEqual(['create', 'update']); // apply's order
+    expect(watch.watcher.status().targets[0]?.selfHeal).toMatchObject({ insideWindow: true });
   });
 
   it('stops healing after repeated failures and alerts once', async () => {

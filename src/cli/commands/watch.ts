@@ -37,7 +37,13 @@ export function registerWatch(program: Command, context: CommandContext): void {
         `checks at once, each on another service (default ${WATCH_DEFAULTS.concurrency})`,
       ),
     )
-    .addOption(new Option('--metrics-addr <host:port>', 'serve /metrics, /healthz, /readyz and /status here'))
+    .addOption(
+      new Option('--metrics-addr <host:port>', 'serve the status page, /metrics, /healthz, /readyz and /status here'),
+    )
+    .addOption(
+      new Option('--status-token-env <name>', 'environment variable holding the token the page and /status need'),
+    )
+    .addOption(new Option('--public-url <url>', "the status page's URL as people reach it: alerts link to it"))
     .addOption(repeatable('--webhook-env <name>', 'environment variable holding a webhook URL (repeatable)'))
     .addOption(
       new Option(
@@ -96,7 +102,8 @@ export async function runWatch(
   const stop = () => watch.watcher.stop();
   io.signal?.addEventListener('abort', stop, { once: true });
   const unsubscribe = onHangup(() => watch.watcher.reload());
-  if (watch.url !== undefined) log('info', 'serving /metrics, /healthz, /readyz and /status', { url: watch.url });
+  if (watch.url !== undefined)
+    log('info', 'serving the status page, /metrics, /healthz, /readyz and /status', { url: watch.url });
   try {
     await watch.run();
   } finally {

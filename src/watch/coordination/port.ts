@@ -8,6 +8,8 @@
  * PostgreSQL advisory locks and keeping alert state in the database.
  */
 
+import type { DriftHistory } from '../drift-history.js';
+
 /** A condition of a target that has fired and not been resolved yet. */
 export interface ActiveAlert {
   /** Epoch milliseconds. */
@@ -38,6 +40,8 @@ export interface Coordination {
   holds(target: string): Promise<boolean>;
   /** The alert state of the targets this process holds. */
   readonly alerts: AlertState;
+  /** The status page's drift history of the targets this process holds. */
+  readonly driftHistory: DriftHistory;
   close(): Promise<void>;
 }
 

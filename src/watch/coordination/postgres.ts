@@ -15,12 +15,16 @@
  * connection: a replica whose session is gone (the database restarted, the
  * connection was cut) writes nothing more. Alert state lives in
  * `sitesync_watch_alerts`, read when a target is taken and written before
- * each document is sent.
+ * each document is sent; the status page's drift history in
+ * `sitesync_watch_drift` (one row per target and quarter hour of the last
+ * day), written when a quarter hour's count changes and read when a target
+ * is taken.
  */
 
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
+import { BUCKET_MS, BUCKETS, type DriftHistory, MemoryDriftHistory } from '../drift-history.js';
 import type { Logger } from '../log.js';
 import { lockKey, ownerOf, replicaKey, targetKey } from './assignment.js';
 import { type ActiveAlert, type AlertState, type Claim, type Coordination, MemoryAlertState } from './port.js';
@@ -42,7 +46,13 @@ CREATE TABLE IF NOT EXISTS sitesync_watch_alerts (
   last_sent bigint NOT NULL,
   PRIMARY KEY (target, alert)
 );
-ALTER TABLE sitesync_watch_alerts ADD COLUMN IF NOT EXISTS domains text[] NOT NULL DEFAULT '{}'`;
+ALTER TABLE sitesync_watch_alerts ADD COLUMN IF NOT EXISTS domains text[] NOT NULL DEFAULT '{}';
+CREATE TABLE IF NOT EXISTS sitesync_watch_drift (
+  target text NOT NULL,
+  bucket bigint NOT NULL,
+  drift integer NOT NULL,
+  PRIMARY KEY (target, bucket)
+)`;
 
 /** Advisory locks of `namespace` held in this database; `$1` is the namespace. */
 const LOCKS = `SELECT objid::bigint AS key, pid FROM pg_locks
@@ -54,12 +64,15 @@ export interface PostgresCoordinationOptions {
   log: Logger;
   /** This replica's name (default: host, pid and a random part). */
   id?: string;
+  /** Wall time, epoch milliseconds (default Date.now): which quarter hours of drift are a day old. */
+  now?: () => number;
 }
 
 export async function postgresCoordination(options: PostgresCoordinationOptions): Promise<Coordination> {
   const id = options.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const { log } = options;
   const alerts = new MemoryAlertState();
+  const drift = new MemoryDriftHistory();
   /** Target lock keys this session holds. */
   let held = new Set<number>();
   let session: pg.Client | undefined;
@@ -152,9 +165,51 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
     },
   };
 
+  const loadDrift = async (client: pg.Client, targets: readonly string[]) => {
+    if (targets.length === 0) return;
+    const since = Math.floor((options.now ?? Date.now)() / BUCKET_MS) - BUCKETS;
+    await client.query('DELETE FROM sitesync_watch_drift WHERE bucket <= $1', [since]);
+    const rows = await client.query<{ target: string; bucket: string; drift: number }>(
+      'SELECT target, bucket, drift FROM sitesync_watch_drift WHERE target = ANY($1) AND bucket > $2',
+      [targets, since],
+    );
+    const byTarget = new Map<string, { bucket: number; drift: number }[]>(targets.map((target) => [target, []]));
+    for (const row of rows.rows) byTarget.get(row.target)?.push({ bucket: Number(row.bucket), drift: row.drift });
+    for (const [target, buckets] of byTarget) drift.load(target, buckets);
+  };
+
+  /** Drift rows on their way to the database: close() waits for them. */
+  const driftWrites = new Set<Promise<void>>();
+  /**
+   * In memory for the page, written through while the target is ours when a
+   * quarter hour's count changes (about one row per target a quarter hour; not
+   * awaited: a check does not wait for it).
+   */
+  const driftHistory: DriftHistory = {
+    record(target, at, count) {
+      const client = session;
+      if (!drift.record(target, at, count) || client === undefined || !held.has(targetKey(target))) return;
+      const write = client
+        .query(
+          `INSERT INTO sitesync_watch_drift (target, bucket, drift) VALUES ($1, $2, $3)
+           ON CONFLICT (target, bucket) DO UPDATE SET drift = GREATEST(sitesync_watch_drift.drift, excluded.drift)`,
+          [target, Math.floor(at / BUCKET_MS), count],
+        )
+        .then(
+          () => {},
+          (error: Error) => log('warn', 'coordination: drift not recorded', { target, error: error.message }),
+        )
+        .finally(() => driftWrites.delete(write));
+      driftWrites.add(write);
+    },
+    series: (target, now) => drift.series(target, now),
+    forget: (target) => drift.forget(target),
+  };
+
   return {
     id,
     alerts: state,
+    driftHistory,
 
     async claim(targets): Promise<Claim> {
       const none: Claim = { owned: new Set(), taken: new Set(), replicas: 0 };
@@ -185,6 +240,7 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
         const owned = new Set(targets.filter((target) => held.has(keys.get(target)!)));
         const taken = new Set(targets.filter((target) => takenKeys.has(keys.get(target)!)));
         await loadAlerts(client, [...taken]);
+        await loadDrift(client, [...taken]);
         return { owned, taken, replicas: replicas.length };
       } catch (error) {
         lost(client, (error as Error).message);
@@ -211,6 +267,7 @@ export async function postgresCoordination(options: PostgresCoordinationOptions)
       session = undefined;
       held = new Set();
       if (client === undefined) return;
+      await Promise.all(driftWrites);
       // A clean leave: the others see one replica fewer at their next cycle, not after a cleanup.
       await client.query('DELETE FROM sitesync_watch_replicas WHERE id = $1', [id]).catch(() => {});
       await client.end().catch(() => {});

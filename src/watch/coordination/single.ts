@@ -1,8 +1,9 @@
 /**
  * No coordination: one process owns every target (never "taken": nobody else
- * writes), and alert state lives in its memory. What watch does without
+ * writes), and alert state and the drift history live in its memory. What watch does without
  * --coordination-env.
  */
+import { MemoryDriftHistory } from '../drift-history.js';
 import { type Claim, type Coordination, MemoryAlertState } from './port.js';
 
 export function singleProcess(): Coordination {
@@ -10,6 +11,7 @@ export function singleProcess(): Coordination {
   return {
     id: 'single',
     alerts: new MemoryAlertState(),
+    driftHistory: new MemoryDriftHistory(),
     async claim(targets): Promise<Claim> {
       return { owned: new Set(targets), taken: none, replicas: 1 };
     },
