@@ -1,19 +1,49 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The tests a mutation run (`npm run test:mutation`, stryker.config.mjs) uses: each layer's own
- * suite for the code that decides deletes and keeps secrets, on SQLite only. Stryker runs only the
- * tests that cover a mutant, so this list bounds what it loads, not what each mutant runs.
- * Left out: the seeded fault mixes (stalls that must outlast a 2 s client timeout), which a loaded
- * machine fails without any mutant; the deterministic tests of each layer cover the same code.
+ * The tests a mutation run (`npm run test:mutation`, scripts/mutation.mjs, stryker.config.mjs) uses,
+ * per part (SITESYNC_MUTATION_PART, default `core`): the suites of the layers that own the mutated
+ * code, on SQLite only. Stryker runs only the tests that cover a mutant, so a list bounds what it
+ * loads (and the dry run), not what each mutant runs. Left out everywhere: tests whose work happens in
+ * child processes (they cannot see a mutant), and the seeded fault mixes (stalls that must outlast a
+ * 2 s client timeout, which a loaded machine fails without any mutant; deterministic tests of each
+ * layer cover the same code).
  */
+const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
+  // src/plan, src/apply, src/api/listing.ts, src/model/domain.ts and secret.ts.
+  core: {
+    include: ['test/plan/**/*.test.ts', 'test/apply/**/*.test.ts', 'test/api/**/*.test.ts', 'test/model/**/*.test.ts'],
+    exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
+  },
+  // src/engine: its own tests, and its two front ends run in-process (the CLI's main, the library).
+  engine: {
+    include: ['test/engine/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/library/**/*.test.ts'],
+    exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
+  },
+  // src/watch: watch in-process on a manual clock (the SIGKILL trials run the built CLI).
+  watch: { include: ['test/watch/**/*.test.ts'], exclude: ['test/watch/watch-kill.test.ts'] },
+  // src/server/http/auth.ts: the gate and both throttles, over HTTP.
+  auth: {
+    include: [
+      'test/server/auth-errors.test.ts',
+      'test/server/auth-throttle.test.ts',
+      'test/server/keys.test.ts',
+      'test/server/path-spelling.test.ts',
+      'test/server/openapi.test.ts',
+    ],
+  },
+};
+
+const part = PARTS[process.env.SITESYNC_MUTATION_PART ?? 'core'];
+if (part === undefined) throw new Error(`SITESYNC_MUTATION_PART: no such part (${Object.keys(PARTS).join(', ')})`);
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     setupFiles: ['test/helpers/temp-cleanup.ts'],
-    include: ['test/plan/**/*.test.ts', 'test/apply/**/*.test.ts', 'test/api/**/*.test.ts', 'test/model/**/*.test.ts'],
-    exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
+    include: part.include,
+    exclude: part.exclude ?? [],
   },
 });
