@@ -25,6 +25,17 @@ describe('--window', () => {
     expect(inWindow(night, Date.parse('2026-07-12T01:00:00Z'))).toBe(false); // Sunday early
   });
 
+  it('ends at its end minute: 17:00 of 09:00-17:00 and 02:00 of Fri 22:00-02:00 are outside', () => {
+    const office = windowOf('Mon-Fri 09:00-17:00 UTC');
+    expect(inWindow(office, Date.parse('2026-07-06T16:59:00Z'))).toBe(true);
+    expect(inWindow(office, Date.parse('2026-07-06T17:00:00Z'))).toBe(false);
+    const night = windowOf('Fri 22:00-02:00');
+    expect(inWindow(night, Date.parse('2026-07-10T22:00:00Z'))).toBe(true); // its first minute
+    expect(inWindow(night, Date.parse('2026-07-10T21:59:00Z'))).toBe(false);
+    expect(inWindow(night, Date.parse('2026-07-11T01:59:00Z'))).toBe(true);
+    expect(inWindow(night, Date.parse('2026-07-11T02:00:00Z'))).toBe(false);
+  });
+
   it('takes day lists and the whole day', () => {
     const weekend = windowOf('Sat,Sun 00:00-24:00 UTC');
     expect(inWindow(weekend, Date.parse('2026-07-12T23:59:00Z'))).toBe(true);
