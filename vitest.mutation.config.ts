@@ -39,8 +39,9 @@ if (part === undefined) throw new Error(`SITESYNC_MUTATION_PART: no such part ($
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A mutation run shares a loaded machine: a CLI test of many git commands can take a minute there.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['test/helpers/temp-cleanup.ts'],
     include: part.include,
