@@ -32,6 +32,8 @@ export default {
   // A loaded 2-core machine slows a mutant's tests several-fold: a timeout must mean an endless loop, not load.
   timeoutMS: 10_000,
   timeoutFactor: 2.5,
+  // The engine part's dry run (the CLI suite in-process, with per-test coverage) outlasts the default 5 minutes there.
+  dryRunTimeoutMinutes: 60,
   // Static mutants (module-level constants, evaluated once at import) can only be tested by re-running every
   // test for each: ignored (reported as such, not scored).
   ignoreStatic: true,
