@@ -15,15 +15,14 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
     include: ['test/plan/**/*.test.ts', 'test/apply/**/*.test.ts', 'test/api/**/*.test.ts', 'test/model/**/*.test.ts'],
     exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
   },
-  // src/engine: its own tests, its two front ends run in-process (the CLI's main, the library), and the
-  // in-process CI workflows over git clones as CI makes them (the baseline's fetches from origin).
+  // src/engine: its own tests, its two front ends run in-process (the CLI's main, the library), and
+  // the baselines in git clones as CI makes them (in-process; the only tests of fetching from origin).
   engine: {
     include: [
       'test/engine/**/*.test.ts',
       'test/cli/**/*.test.ts',
       'test/library/**/*.test.ts',
       'test/e2e/shallow-clones.test.ts',
-      'test/e2e/workflow-baseline.test.ts',
     ],
     exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
   },
