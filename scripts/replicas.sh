@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A replicated `sitesync serve` on this machine: PostgreSQL, two replicas, HAProxy in front
-# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy 127.0.0.1/32).
+# (scripts/haproxy.cfg: round robin, /ready as the health check, X-Forwarded-For for --trust-proxy).
+# The replicas listen on Unix sockets in a directory only this user can enter, not on TCP ports: no
+# other local user can reach them, so none can send them an X-Forwarded-For of its choosing.
 #
 #   scripts/replicas.sh                       # a throwaway PostgreSQL 15 cluster, removed on exit
 #   PGPASSWORD=… scripts/replicas.sh --db postgres://sitesync@127.0.0.1:5432/sitesync   # password not in argv
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
     --db) db="${2:?--db needs a postgres:// URL}"; shift 2 ;;
     --port) port="${2:?--port needs a number}"; shift 2 ;;
     --log-level) log_level="${2:?--log-level needs a level}"; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "replicas.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -91,12 +93,16 @@ if [ -z "$key" ]; then key="ss_replicas_$(node -e "console.log(require('crypto')
 public_url="http://127.0.0.1:$port"
 
 # Replicas start together: migrations and key provisioning run under advisory locks, once.
-# X-Forwarded-For is believed from HAProxy's address only (127.0.0.1/32), not from any sender; on one
-# machine a local user can still connect from 127.0.0.1 (docs/server.md, "Behind a TLS proxy").
+# Each listens on a Unix socket (0600) in a 0700 directory: whoever can open it is HAProxy (or this
+# user, or root), so its X-Forwarded-For is believed (bare --trust-proxy). Any 127.x address a
+# replica listened on would be open to every local user, and so would X-Forwarded-For be
+# (docs/server.md, "Behind a TLS proxy").
+sockets="$work/sockets"
+mkdir -m 700 "$sockets"
 replica_urls=()
 for n in 1 2; do
-  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --port 0 --trust-proxy 127.0.0.1/32 --public-url "$public_url" \
-    --log-level "$log_level" 2>"$work/replica$n.log" &
+  SITESYNC_SERVE_KEYS="$key" SITESYNC_SERVE_DB="$db" "${sitesync[@]}" serve --socket "$sockets/replica$n.sock" --trust-proxy \
+    --public-url "$public_url" --log-level "$log_level" 2>"$work/replica$n.log" &
   pids+=($!)
 done
 for n in 1 2; do
@@ -112,8 +118,8 @@ for n in 1 2; do
   say "replica $n: $url (pid ${pids[n - 1]}, log $work/replica$n.log)"
 done
 
-SITESYNC_LB_BIND="127.0.0.1:$port" SITESYNC_REPLICA1="${replica_urls[0]#http://}" \
-  SITESYNC_REPLICA2="${replica_urls[1]#http://}" "$haproxy_bin" -db -f "$root/scripts/haproxy.cfg" &
+SITESYNC_LB_BIND="127.0.0.1:$port" SITESYNC_REPLICA1="unix@${replica_urls[0]#unix:}" \
+  SITESYNC_REPLICA2="unix@${replica_urls[1]#unix:}" "$haproxy_bin" -db -f "$root/scripts/haproxy.cfg" &
 haproxy_pid=$!
 pids+=("$haproxy_pid")
 ready=""

@@ -21,7 +21,7 @@ import { loadDesiredState } from './engine/prepare.js';
 import { type OptionNames, type RunRequest, runRequest } from './engine/request.js';
 import type { ConfigProblem, DesiredState } from './model/desired-state.js';
 import { SitesyncError } from './model/errors.js';
-import { isValidGlob } from './model/glob.js';
+import { canonicalGlob, isValidGlob } from './model/glob.js';
 import type { Plan } from './model/plan.js';
 import { parsePlanFile, parseWriteOnlySync, serializeSavedPlan } from './plan/index.js';
 
@@ -280,7 +280,9 @@ function planResult(planned: PlannedTarget): PlanResult {
 }
 
 function globs(option: string, values: readonly string[] | undefined): string[] {
-  const bad = (values ?? []).find((glob) => !isValidGlob(glob));
+  const written = values ?? [];
+  const canonical = written.map(canonicalGlob);
+  const bad = written.find((_, index) => !isValidGlob(canonical[index] as string));
   if (bad !== undefined) throw new SitesyncError('usage', `${option}: ${JSON.stringify(bad)} is not a domain glob`);
-  return [...(values ?? [])];
+  return canonical;
 }

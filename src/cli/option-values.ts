@@ -7,7 +7,7 @@
  */
 import { Option } from '@commander-js/extra-typings';
 import { SitesyncError } from '../model/errors.js';
-import { asciiGlob, isValidGlob } from '../model/glob.js';
+import { canonicalGlob, isValidGlob } from '../model/glob.js';
 import { parseWriteOnlySync, type WriteOnlySync } from '../plan/policy.js';
 
 /** commander argParser for a repeatable option: every value, in order. */
@@ -20,12 +20,12 @@ export { secondsOption, type WholeNumberRange, wholeNumberOption } from '../engi
 /** The globs given to a repeatable option, checked; `what` names what one should be. */
 export function globsOption(option: string, globs: string[] | undefined, what = 'a domain glob'): string[] {
   const written = globs ?? [];
-  const ascii = written.map(asciiGlob);
-  const bad = written.find((_, index) => !isValidGlob(ascii[index] as string));
+  const canonical = written.map(canonicalGlob);
+  const bad = written.find((_, index) => !isValidGlob(canonical[index] as string));
   if (bad !== undefined) {
     throw new SitesyncError('usage', `${option} ${JSON.stringify(bad)}: not ${what} (letters, digits, . - _ * ?)`);
   }
-  return ascii;
+  return canonical;
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `sitesync serve accounts list|create|rotate-key|revoke-key|set-limit|disable-api|enable-api`
+ * `sitesync serve accounts list|create|rotate-key|revoke-key|set-limit|disable-api|enable-api|set-admin`
  * and `sitesync serve backup`: accounts, keys and copies of a reference-server
  * database, safe while the server runs
  * (it reads keys from the database on every request, so a change applies to the
@@ -55,7 +55,7 @@ const describeLimit = (limit: number | null) => (limit === null ? 'unlimited web
 
 async function createAccount(
   name: string,
-  options: { db: string; websiteLimit?: string; apiAccess: boolean },
+  options: { db: string; websiteLimit?: string; apiAccess: boolean; admin?: boolean },
   io: Io,
 ): Promise<number> {
   const { accountNameProblem, createAccountWithKey } = await importServer(() => import('../server/admin/accounts.js'));
@@ -67,8 +67,13 @@ async function createAccount(
     if (await store.findAccountByName(name)) {
       throw new SitesyncError('usage', `account "${name}" already exists in ${shownDb(options.db)}`);
     }
-    const { account, key } = await createAccountWithKey(store, name, { websiteLimit, apiAccess: options.apiAccess });
-    const access = options.apiAccess ? '' : ', no API access';
+    const admin = options.admin === true;
+    const { account, key } = await createAccountWithKey(store, name, {
+      websiteLimit,
+      apiAccess: options.apiAccess,
+      admin,
+    });
+    const access = `${options.apiAccess ? '' : ', no API access'}${admin ? ', admin' : ''}`;
     io.stderr.write(
       `created account "${name}" (id ${account.id}, ${describeLimit(websiteLimit)}${access}) in ${shownDb(options.db)}\n`,
     );
@@ -87,7 +92,7 @@ function table(rows: string[][]): string {
 
 async function listAccounts(db: string, io: Io): Promise<number> {
   return withStore(db, false, async (store) => {
-    const rows = [['ACCOUNT', 'NAME', 'WEBSITES', 'LIMIT', 'API', 'KEY', 'PREFIX', 'CREATED', 'SOURCE']];
+    const rows = [['ACCOUNT', 'NAME', 'WEBSITES', 'LIMIT', 'API', 'ROLE', 'KEY', 'PREFIX', 'CREATED', 'SOURCE']];
     for (const account of await store.listAccounts()) {
       const head = [
         String(account.id),
@@ -95,6 +100,7 @@ async function listAccounts(db: string, io: Io): Promise<number> {
         String(account.websiteCount),
         account.websiteLimit === null ? '-' : String(account.websiteLimit),
         account.apiAccess ? 'on' : 'off',
+        account.admin ? 'admin' : 'user',
       ];
       if (account.keys.length === 0) rows.push([...head, '-', '-', '-', 'no keys']);
       for (const key of account.keys) {
@@ -141,6 +147,17 @@ async function setApiAccess(name: string, apiAccess: boolean, db: string, io: Io
     const account = await findAccount(store, name, db);
     await store.updateAccount(account.id, { apiAccess });
     io.stderr.write(`account "${name}": API access ${apiAccess ? 'on' : 'off (every request answers 403)'}\n`);
+    return exitCodeFor({ kind: 'done' });
+  });
+}
+
+async function setAdmin(name: string, value: string, db: string, io: Io): Promise<number> {
+  if (value !== 'on' && value !== 'off')
+    throw new SitesyncError('usage', `set-admin ${name} ${value}: expected on or off`);
+  return withStore(db, false, async (store) => {
+    const account = await findAccount(store, name, db);
+    await store.updateAccount(account.id, { admin: value === 'on' });
+    io.stderr.write(`account "${name}": ${value === 'on' ? 'admin' : 'user'}\n`);
     return exitCodeFor({ kind: 'done' });
   });
 }
@@ -198,6 +215,7 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
     .argument('<name>', 'account name (unique, not empty, no control characters)')
     .option('--website-limit <n>', 'maximum number of websites (default unlimited)')
     .option('--no-api-access', 'the account may not use the API (403)')
+    .option('--admin', "phpAnalytics' admin role: in quirks mode its updates may name an owner (user_id)")
     .addHelpText(
       'after',
       `\nOption of serve that applies here (before or after "accounts create"):\n  --db <path|url>      SQLite database file or postgres:// URL to add the account to (default: SITESYNC_SERVE_DB, else "${DEFAULT_DB}"; not ":memory:")\n`,
@@ -234,4 +252,11 @@ export function registerAdminCommands(serveCommand: Command, context: CommandCon
     .argument('<account>', 'account name')
     .addHelpText('after', dbHelp('enable-api'))
     .action((name) => run(() => setApiAccess(name, true, db(), context.io)));
+  accounts
+    .command('set-admin')
+    .description("Give or take phpAnalytics' admin role (quirks mode: an admin's update may name an owner).")
+    .argument('<account>', 'account name')
+    .argument('<on|off>', 'on: admin; off: an ordinary user')
+    .addHelpText('after', dbHelp('set-admin'))
+    .action((name, value) => run(() => setAdmin(name, value, db(), context.io)));
 }

@@ -28,6 +28,7 @@ async function migrate(options: { from: string; to: string; replace?: true }, io
     });
     io.stderr.write(
       `copied ${counts.accounts} account(s), ${counts.api_keys} key(s) and ${counts.websites} website(s), ids kept ` +
+        (counts.revoked_keys > 0 ? `(with ${counts.revoked_keys} revoked key(s), still refused) ` : '') +
         `(next website id ${nextWebsiteId}), with the key secret; verified: counts and checksum ` +
         `sha256:${checksum.slice(0, 16)} equal on both sides\n`,
     );

@@ -2,8 +2,10 @@
  * `sitesync serve`'s numeric options read and checked (each a usage error
  * naming the option), the line it prints once it listens, and its request log's writer.
  */
+import { SitesyncError } from '../model/errors.js';
 import type { LineWriter } from '../server/http/log-writer.js';
 import type { RunningServer } from '../server/index.js';
+import type { MetricsListenError } from '../server/metrics/listener.js';
 import { type Io, OutputFailed, redact } from './io.js';
 import { wholeNumberOption } from './option-values.js';
 import { shownDb } from './serve-db.js';
@@ -32,6 +34,20 @@ export function serveNumbers(options: ServeNumbers) {
     poolSize: integer('pool-size', options.poolSize, 1, 1000),
     statementTimeoutMs: integer('statement-timeout', options.statementTimeout, 1, 3600) * 1000,
   };
+}
+
+/** Why the server did not start, in one line naming the address that failed: the API's or the metrics'. */
+export function startFailure(
+  error: unknown,
+  options: { host: string; port: number; socket?: string | undefined; db: string },
+): SitesyncError {
+  if (error instanceof Error && error.name === 'MetricsListenError') {
+    const { address, reason } = error as MetricsListenError;
+    return new SitesyncError('network', `cannot serve metrics on ${address} (--metrics-addr): ${reason}`);
+  }
+  const reason = (error as { code?: string }).code ?? (error as Error).message;
+  const where = options.socket === undefined ? `${options.host}:${options.port}` : `unix:${options.socket}`;
+  return new SitesyncError('network', `cannot serve on ${where} with database ${shownDb(options.db)}: ${reason}`);
 }
 
 /** `sitesync serve: listening on …`: where, which database (no password), links, metrics and keys. */

@@ -4,6 +4,7 @@
  */
 
 import { domainToASCII } from 'node:url';
+import { canonicalDomain } from './domain.js';
 
 const cache = new Map<string, RegExp>();
 
@@ -35,13 +36,18 @@ export function isValidGlob(glob: string): boolean {
 }
 
 /**
- * A glob as written by a person, on canonical domains: a label written in
- * Unicode (`bücher.example`) becomes its punycode form, as the domain does;
- * a label that mixes Unicode and `*`/`?` cannot be converted and stays as is.
+ * A glob as written by a person, in the canonical form domains are matched in
+ * (`canonicalDomain`): an exact domain is canonicalised whole (`Trail.example.`,
+ * `www.trail.example` and `trail.example` name one site). A glob with `*` or `?`
+ * only loses its case and a trailing dot, and a label written in Unicode
+ * (`*.bücher.example`) becomes punycode; `www.` and `http://` stay, so `www.*` never
+ * widens to `*`. A label that mixes Unicode and `*`/`?` cannot be converted and stays as is.
  */
-export function asciiGlob(glob: string): string {
-  if (!/[^\x00-\x7f]/.test(glob)) return glob;
-  return glob
+export function canonicalGlob(glob: string): string {
+  if (!/[*?]/.test(glob)) return canonicalDomain(glob) || glob;
+  const text = glob.trim().toLowerCase().replace(/\.$/, '');
+  if (!/[^\x00-\x7f]/.test(text)) return text;
+  return text
     .split('.')
     .map((label) => (/[*?]/.test(label) ? label : domainToASCII(label) || label))
     .join('.');

@@ -6,9 +6,12 @@
 import { type ProvisionReport, provisionKeys } from './admin/accounts.js';
 import { createApp } from './http/app.js';
 import { trustedProxies } from './http/client-address.js';
+import { health, readiness } from './http/health.js';
+import { checkSocketOptions, listen } from './http/listen.js';
 import { atLevel, type LogLevel } from './http/log-level.js';
 import type { QuirksName, ServerMode } from './http/mode.js';
-import { listenForMetrics, type MetricsListener } from './metrics/listener.js';
+import { OPENAPI_PATH, openApiDocument } from './http/openapi.js';
+import { listenForMetrics, type MetricsListener, type Probes } from './metrics/listener.js';
 import { createServerMetrics } from './metrics/series.js';
 import type { ServerStore } from './store/contract.js';
 import { isPostgresUrl, openPostgresStore } from './store/postgres/store.js';
@@ -40,6 +43,11 @@ export interface ServerOptions {
   host?: string;
   /** Default 8080; 0 = any free port. */
   port?: number;
+  /**
+   * A Unix socket to listen on instead of host and port (created 0600): only whoever can open
+   * the file reaches the server, as a proxy on the same machine. Needs `publicUrl`.
+   */
+  socket?: string;
   /** SQLite path (default ./sitesync.db; ':memory:' for tests), or a postgres:// URL. */
   db?: string;
   /** PostgreSQL only: connections in the pool (default 10). */
@@ -111,6 +119,16 @@ export function publicBase(text: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** `/health`, `/ready` and the OpenAPI document, for the operator's listener. */
+function operatorProbes(store: ServerStore, mode: ServerMode, closing: () => boolean): Probes {
+  const document = openApiDocument(mode);
+  return {
+    '/health': health,
+    '/ready': () => readiness({ ping: () => store.ping(), closing }),
+    [OPENAPI_PATH]: async () => ({ status: 200, body: document }),
+  };
+}
+
 /** The backend named by `db`: a postgres:// URL, else an SQLite file. */
 async function openStore(options: ServerOptions): Promise<ServerStore> {
   const db = options.db ?? './sitesync.db';
@@ -130,6 +148,7 @@ async function openStore(options: ServerOptions): Promise<ServerStore> {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   // Checked before the store is opened: a mistyped address must not create a database file first.
   const trust = options.trustProxy ?? false;
+  if (options.socket !== undefined) checkSocketOptions(options.trustProxy, options.publicUrl);
   const trustProxy = typeof trust === 'boolean' ? Number(trust) : trustedProxies(trust);
   const store = await openStore(options);
   try {
@@ -155,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       mode,
       baseUrl: () => baseUrl,
+      ...(options.publicUrl !== undefined && { publicUrl: baseUrl }),
       ...(throttle && { throttle: metrics ? metrics.countRefusals(throttle, 'throttle') : throttle }),
       ...(failedAuth && {
         failedAuthThrottle: metrics ? metrics.countRefusals(failedAuth, 'auth_failures') : failedAuth,
@@ -165,19 +185,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(log && { log }),
       ...(options.bodyLimit !== undefined && { bodyLimit: options.bodyLimit }),
     });
-    const host = options.host ?? '127.0.0.1';
     let metricsListener: MetricsListener | undefined;
-    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!);
+    let closing = false;
+    // Quirks mode keeps the API port to the deployed service's paths: the probes move here.
+    const probes = mode === 'normal' ? {} : operatorProbes(store, mode, () => closing);
+    if (metrics) metricsListener = await listenForMetrics(metrics.registry, options.metricsAddr!, probes);
+    let url: string;
     try {
-      await app.listen({ host, port: options.port ?? 8080 });
+      url = await listen(app, options);
     } catch (error) {
       await metricsListener?.close();
       throw error;
     }
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : options.port;
-    const urlHost = host.includes(':') ? `[${host}]` : host;
-    const url = `http://${urlHost}:${port}`;
     baseUrl ||= url;
     return {
       url,
@@ -185,6 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       provisioning,
       close: async () => {
+        closing = true;
         // In-flight requests may finish within the grace period; then their connections are closed.
         const grace = setTimeout(() => app.server.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
         try {

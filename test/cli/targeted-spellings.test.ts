@@ -94,6 +94,29 @@ describe('apply --only finds a site under the spelling the service stored', () =
     ]);
   });
 
+  it('plan --only and --skip with the spelling the service stored (a trailing dot) match the site (issue 37)', async () => {
+    await stored('trail.example.');
+    await stored('other.example');
+    const ws = workspace(server);
+    ws.write(
+      'websites.yaml',
+      config({ 'trail.example': '    privacy: public\n', 'other.example': '    privacy: public\n' }),
+    );
+    const only = await ws.run(['plan', '--only', 'trail.example.']);
+    expect(only.err).not.toContain('matches no website');
+    expect(only.out).toContain('No changes');
+    expect(only.code).toBe(0);
+    // Skipped under its stored spelling: a change to it is not planned, the other site's is.
+    ws.write(
+      'websites.yaml',
+      config({ 'trail.example': '    privacy: private\n', 'other.example': '    privacy: private\n' }),
+    );
+    const skip = await ws.run(['plan', '--skip', 'TRAIL.example.', '--detailed-exitcode']);
+    expect(skip.code).toBe(2);
+    expect(skip.out).toContain('other.example');
+    expect(skip.out).not.toContain('trail.example');
+  });
+
   it('export --only and the create look-up find a site stored in Unicode by its punycode form', async () => {
     await stored('bücher7.example');
     const ws = workspace(server);

@@ -1,15 +1,17 @@
 // scripts/replicas.sh for real: two `sitesync serve` replicas on one PostgreSQL database behind
 // HAProxy (scripts/haproxy.cfg). The real CLI plans, applies and exports through the balancer; the
 // per-key throttle holds across replicas; a replica killed with SIGKILL is taken out by the health
-// check while the other keeps answering; SIGTERM to the script stops and removes everything.
+// check while the other keeps answering; the replicas sit on Unix sockets no other user can open, so no
+// one but HAProxy says who a client is; SIGTERM to the script stops and removes everything.
 // Part of the deployment suite (npm run test:deployment), whose global setup checks for HAProxy first.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/postgres-cluster.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres-database.js';
+import { sendRaw } from '../helpers/raw-http.js';
 import { ROOT } from '../helpers/serve-process.js';
 import { request } from '../helpers/server.js';
 import { tempDirWith } from '../helpers/temp.js';
@@ -24,6 +26,11 @@ const CLI = [
   pathToFileURL(resolve(ROOT, 'node_modules/tsx/dist/loader.mjs')).href,
   resolve(ROOT, 'src/cli/bin.ts'),
 ];
+
+/** Prints the error code of connecting to the Unix socket argv[1] (or "connected"). */
+const CONNECT_PROBE = `require('net').connect(process.argv[1])
+  .on('connect', function () { console.log('connected'); this.destroy(); })
+  .on('error', (error) => console.log(error.code));`;
 
 interface Run {
   code: number | null;
@@ -256,6 +263,50 @@ describe('two replicas behind HAProxy (scripts/replicas.sh)', () => {
     }
     expect(logs[0]).toContain('postgres://postgres:***@');
   });
+
+  it('the replicas listen on Unix sockets no other local user can open (issue 33, item 11)', async () => {
+    const { replicas, workDir } = started();
+    const sockets = replicas.map((replica) => {
+      const socket = /listening on unix:([^,]+),/.exec(readFileSync(replica.log, 'utf8'))?.[1];
+      expect(socket, 'a replica listening on a Unix socket, on no TCP port').toBeDefined();
+      return socket!;
+    });
+    expect(statSync(join(workDir, 'sockets')).mode & 0o777).toBe(0o700);
+    for (const socket of sockets) {
+      expect(resolve(socket, '..')).toBe(join(workDir, 'sockets'));
+      expect(statSync(socket).mode & 0o777).toBe(0o600);
+      expect(statSync(socket).uid).toBe(process.getuid!());
+    }
+    // As another user (root can be one): the socket cannot even be opened.
+    if (process.getuid!() === 0) {
+      const probe = spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '-e', CONNECT_PROBE, sockets[1]!], {
+        encoding: 'utf8',
+      });
+      expect(probe.stdout.trim()).toBe('EACCES');
+    }
+  });
+
+  it('200 wrong keys through HAProxy with varied X-Forwarded-For are throttled: HAProxy says who sent them', async () => {
+    const { url } = started();
+    const statuses: number[] = [];
+    for (let index = 0; index < 200; index += 1) {
+      const forged = { 'x-forwarded-for': `198.51.100.${index % 250}, 203.0.113.${index % 250}` };
+      statuses.push(
+        (await request(url, 'GET', '/api/v1/websites', { key: `wrong-key-${index}-0123456789`, headers: forged }))
+          .status,
+      );
+    }
+    // The failed-authentication throttle (30 a minute per client IP, shared by the replicas): the
+    // last X-Forwarded-For entry is the one HAProxy appended, 127.0.0.1, whatever the client wrote.
+    expect(statuses.filter((status) => status === 401).length).toBe(30);
+    expect(statuses.slice(30)).toEqual(Array(170).fill(429));
+    // Issue 33, item 8, through HAProxy: an odd method is the service's 405, not a 500.
+    const odd = await sendRaw(url, 'QUERY /ready HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(odd.status).toBe(405);
+    expect(odd.body).toEqual({
+      message: 'The QUERY method is not supported for route ready. Supported methods: GET, HEAD.',
+    });
+  }, 60_000);
 
   it('SIGTERM to the script stops HAProxy and the replicas and removes its directory', async () => {
     const { script, exited, replicas, haproxyPid, workDir } = started();

@@ -30,9 +30,16 @@ export interface TestServer {
   accountId: number;
   server: RunningServer;
   /** Another account with its own key (and websites). */
-  createAccount(settings?: { websiteLimit?: number | null; apiAccess?: boolean }): Promise<TestAccount>;
-  /** Changes an account's plan: website limit, API access. */
-  setAccount(id: number, settings: { websiteLimit?: number | null; apiAccess?: boolean }): Promise<void>;
+  createAccount(settings?: {
+    websiteLimit?: number | null;
+    apiAccess?: boolean;
+    admin?: boolean;
+  }): Promise<TestAccount>;
+  /** Changes an account's plan (website limit, API access) or role. */
+  setAccount(
+    id: number,
+    settings: { websiteLimit?: number | null; apiAccess?: boolean; admin?: boolean },
+  ): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -10,7 +10,7 @@ import {
   searchSpellings,
   serviceNormalizeDomain,
 } from '../../src/model/domain.js';
-import { asciiGlob } from '../../src/model/glob.js';
+import { canonicalGlob } from '../../src/model/glob.js';
 
 const site = (id: number, domain: string) => ({ id, domain });
 
@@ -73,14 +73,21 @@ describe('searchSpellings: what to search for to find a site however the service
   });
 });
 
-describe('asciiGlob: a glob written in Unicode matches canonical (punycode) domains', () => {
+describe('canonicalGlob: a glob as written matches canonical domains', () => {
   it.each([
     ['bücher.example', 'xn--bcher-kva.example'],
     ['*.bücher.example', '*.xn--bcher-kva.example'],
     ['b?cher.example', 'b?cher.example'],
     ['bü*.example', 'bü*.example'],
+    // Issue 37: an exact domain in any spelling the service stores or a person writes.
+    ['trail.example.', 'trail.example'],
+    ['WWW.Trail.Example', 'trail.example'],
+    ['https://trail.example', 'trail.example'],
+    // A wildcard glob keeps www. and a scheme (never widened), loses case and a trailing dot.
+    ['www.*', 'www.*'],
+    ['*.Trail.Example.', '*.trail.example'],
   ])('%s → %s', (glob, expected) => {
-    expect(asciiGlob(glob)).toBe(expected);
+    expect(canonicalGlob(glob)).toBe(expected);
   });
 });
 

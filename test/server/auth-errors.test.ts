@@ -72,16 +72,22 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
 
   it(
     quirks
-      ? 'answers 404 for unknown routes before authentication (real), for unknown ids after it'
+      ? 'answers 404 for unknown routes before authentication (real), for unknown /api/v1 paths and ids after it'
       : 'answers 404 for unknown paths, but only after authentication',
     async () => {
       for (const path of ['/api/v1/unknown', '/api/v2/websites', '/api/v1/websites/abc']) {
         const anonymous = await request(server.url, 'GET', path);
-        // The deployed router answers a path no route matches before any middleware.
-        expect(anonymous.status).toBe(quirks && !path.startsWith('/api/v1/websites/') ? 404 : 401);
+        // The deployed router answers a path no route matches before any middleware; under
+        // /api/v1/ the authenticated group's fallback route matches it (issue 37).
+        const noRoute = quirks && path.startsWith('/api/v2/');
+        expect(anonymous.status).toBe(noRoute ? 404 : 401);
         const response = await request(server.url, 'GET', path, { key: server.key });
         expect(response.status).toBe(404);
-        expect(response.body).toEqual({ message: 'Resource not found.', status: 404 });
+        expect(response.body).toEqual(
+          noRoute
+            ? { message: 'The route api/v2/websites could not be found.' }
+            : { message: 'Resource not found.', status: 404 },
+        );
       }
     },
   );
@@ -89,7 +95,13 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('authentication and error
   it.each([
     ['PUT', '/api/v1/websites', 'api/v1/websites', 'GET, HEAD, POST'],
     ['DELETE', '/api/v1/websites', 'api/v1/websites', 'GET, HEAD, POST'],
-    ['POST', '/api/v1/websites/1', 'api/v1/websites/{id}', 'GET, HEAD, PUT, PATCH, DELETE'],
+    // Laravel names the path as requested (quirks mode, issue 37); the contract's server its route.
+    [
+      'POST',
+      '/api/v1/websites/1',
+      quirks ? 'api/v1/websites/1' : 'api/v1/websites/{id}',
+      'GET, HEAD, PUT, PATCH, DELETE',
+    ],
   ])('answers 405 for %s %s', async (method, path, route, allowed) => {
     const response = await request(server.url, method, path, { key: server.key });
     expect(response.status).toBe(405);

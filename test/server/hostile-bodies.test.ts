@@ -145,3 +145,51 @@ describe('hostile bodies', () => {
     expect(((await listed.json()) as { data: unknown[] }).data).toEqual([]);
   });
 });
+
+describe('hostile multipart bodies in quirks mode (issue 37: read as PHP fills $_POST)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ quirks: 'phpanalytics-v31' });
+  });
+  afterAll(() => server.close());
+
+  /** Near the 128 KiB quirks limit: what costs a multipart parser the most. */
+  const bodies: [name: string, body: string, status: number][] = [
+    ['26,000 empty parts', '--b\r\n'.repeat(26_000), 422],
+    [
+      '1,600 file parts (never counted as fields)',
+      `--b\r\nContent-Disposition: form-data; name="f"; filename="f"\r\n\r\nx\r\n`.repeat(1_600),
+      422,
+    ],
+    [
+      `${MAX_FIELDS + 1} named parts`,
+      `${`--b\r\nContent-Disposition: form-data; name="f"\r\n\r\nx\r\n`.repeat(MAX_FIELDS + 1)}--b--\r\n`,
+      413,
+    ],
+    [
+      'one part of 120 KiB without a closing boundary',
+      `--b\r\nContent-Disposition: form-data; name="domain"\r\n\r\n${'a'.repeat(120_000)}`,
+      422,
+    ],
+  ];
+
+  it('answers each within the bounds, the event loop never held', async () => {
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    for (const [name, body, status] of bodies) {
+      const response = await fetch(`${server.url}/api/v1/websites`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.key}`,
+          accept: 'application/json',
+          'content-type': 'multipart/form-data; boundary=b',
+        },
+        body,
+      });
+      await response.arrayBuffer();
+      expect([name, response.status]).toEqual([name, status]);
+    }
+    delay.disable();
+    expect(delay.max / 1e6).toBeLessThan(1_000);
+  });
+});

@@ -36,6 +36,62 @@ describe.each(['normal', 'phpanalytics-v31'] as const)('input edges (%s)', (mode
       status: 422,
     });
   });
+
+  // Issue 33, item 9: SQLite stored a NUL, PostgreSQL answered 500; a lone surrogate was stored
+  // mangled, differently by each. Both backends now refuse them in every text field with one 422.
+  const unstorable = (field: string) => ({
+    message: {
+      [field]: [`The ${field.replace(/_/g, ' ')} field must not contain NUL characters or unpaired surrogates.`],
+    },
+    status: 422,
+  });
+
+  it.each([
+    ['JSON', 'exclude_ips', { json: '{"domain":"DOMAIN","exclude_ips":"1.2.3.4\\u0000"}' }],
+    ['JSON', 'exclude_params', { json: '{"domain":"DOMAIN","exclude_params":"\\ud800x"}' }],
+    ['JSON', 'exclude_params', { json: '{"domain":"DOMAIN","exclude_params":"x\\udc00"}' }],
+    ['JSON', 'password', { json: '{"domain":"DOMAIN","privacy":2,"password":"pass\\u0000word-0123"}' }],
+    ['form', 'exclude_ips', { form: 'domain=DOMAIN&exclude_ips=a%00b' }],
+    ['form', 'exclude_params', { form: 'domain=DOMAIN&exclude_params=%00' }],
+  ] as const)(
+    'refuses a NUL or a lone surrogate on create (%s %s) with 422, storing nothing',
+    async (_kind, field, body) => {
+      const domain = `nul-${field}-${mode}.example`.replace(/_/g, '-');
+      const sent =
+        'json' in body ? { json: body.json.replace('DOMAIN', domain) } : { form: body.form.replace('DOMAIN', domain) };
+      const response = await client(server)('POST', '/api/v1/websites', sent);
+      expect(response.body).toEqual(unstorable(field));
+      expect(response.status).toBe(422);
+      const listed = await client(server)('GET', `/api/v1/websites?search=${domain}`);
+      expect(listed.body.data).toEqual([]);
+    },
+  );
+
+  it.each(['PATCH', 'PUT'])('refuses a NUL or a lone surrogate on %s with 422, changing nothing', async (method) => {
+    const api = client(server);
+    const id = await insertWebsite(server, `nul-update-${method}-${mode}.example`.toLowerCase(), {
+      values: { excludeIps: '10.0.0.1' },
+    });
+    const answers = [
+      await api(method, `/api/v1/websites/${id}`, { json: '{"exclude_ips":"1.2.3.4\\u0000"}' }),
+      await api(method, `/api/v1/websites/${id}`, { form: 'exclude_ips=1.2.3.4%00' }),
+      await api(method, `/api/v1/websites/${id}`, { json: '{"exclude_ips":"\\ud800x"}' }),
+    ];
+    for (const answer of answers)
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 422, body: unstorable('exclude_ips') });
+    expect((await api('GET', `/api/v1/websites/${id}`)).body.data.exclude_ips).toBe('10.0.0.1');
+  });
+
+  it('refuses a NUL in the domain with 422, and a search for one finds nothing (never 500)', async () => {
+    const api = client(server);
+    const created = await api('POST', '/api/v1/websites', { json: `{"domain":"nul\\u0000${mode}.example"}` });
+    expect(created.status).toBe(422);
+    expect(Object.keys(created.body.message)).toEqual(['domain']);
+    for (const search of ['a%00b', '%00', '%ED%A0%80']) {
+      const listed = await api('GET', `/api/v1/websites?search=${search}`);
+      expect({ search, status: listed.status, data: listed.body.data }).toEqual({ search, status: 200, data: [] });
+    }
+  });
 });
 
 describe('form charsets and favorited_at years', () => {

@@ -10,6 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { captureIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { describeProvisioning, startServer } from '../../src/server/index.js';
+import { serveInProcess } from '../helpers/serve-in-process.js';
 import { request, TEST_BACKEND } from '../helpers/server.js';
 import { useTestDatabase } from '../helpers/test-database.js';
 
@@ -49,9 +50,9 @@ describe('keys and accounts', () => {
       const listed = await cli('accounts', 'list', '--db', db);
       expect(listed.code).toBe(0);
       const lines = listed.out.trim().split('\n');
-      expect(lines[0]).toMatch(/^ACCOUNT +NAME +WEBSITES +LIMIT +API +KEY +PREFIX +CREATED +SOURCE$/);
+      expect(lines[0]).toMatch(/^ACCOUNT +NAME +WEBSITES +LIMIT +API +ROLE +KEY +PREFIX +CREATED +SOURCE$/);
       expect(lines.find((line) => line.includes('alice'))).toMatch(
-        new RegExp(`^1 +alice +0 +- +on +3 +${newKey.slice(0, 7)}… +\\d{4}-\\d\\d-\\d\\dT\\S+Z +created$`),
+        new RegExp(`^1 +alice +0 +- +on +user +3 +${newKey.slice(0, 7)}… +\\d{4}-\\d\\d-\\d\\dT\\S+Z +created$`),
       );
       expect(lines.find((line) => line.includes('provisioned'))).toMatch(
         /^2 +key-[0-9a-f]{12} .* 2 +prov… .*provisioned$/,
@@ -81,6 +82,20 @@ describe('keys and accounts', () => {
     }
   });
 
+  it("gives and takes phpAnalytics' admin role (create --admin, set-admin), shown in the list (issue 37 row 20)", async () => {
+    const created = await cli('accounts', 'create', 'root', '--admin', '--db', db);
+    expect(created.err).toContain('created account "root" (id 1, unlimited websites, admin)');
+    const role = async () =>
+      (await cli('accounts', 'list', '--db', db)).out.split('\n').find((line) => line.includes('root'));
+    expect(await role()).toMatch(/^1 +root +0 +- +on +admin +1 /);
+    expect((await cli('accounts', 'set-admin', 'root', 'off', '--db', db)).err).toBe('account "root": user\n');
+    expect(await role()).toMatch(/^1 +root +0 +- +on +user +1 /);
+    expect(await cli('accounts', 'set-admin', 'root', 'yes', '--db', db)).toMatchObject({
+      code: 1,
+      err: 'error: set-admin root yes: expected on or off\n',
+    });
+  });
+
   it('provisions exactly SITESYNC_SERVE_KEYS: a removed key stops working at the next start; created keys stay', async () => {
     const created = (await cli('accounts', 'create', 'bob', '--db', db)).out.trim();
     const first = await startServer({ port: 0, db, keys: [KEY_A, KEY_B], throttlePerMinute: 0 });
@@ -101,7 +116,7 @@ describe('keys and accounts', () => {
     const accountA = `key-${createHash('sha256').update(KEY_A).digest('hex').slice(0, 12)}`;
     const start = (keys: string[]) => startServer({ port: 0, db, keys, throttlePerMinute: 0 });
     const first = await start([KEY_A]);
-    expect(first.provisioning).toEqual({ added: [accountA], restored: [], revoked: 0, skipped: [] });
+    expect(first.provisioning).toEqual({ added: [accountA], restored: [], revoked: 0, skipped: [], refused: [] });
     expect(describeProvisioning(first.provisioning)).toBe(`SITESYNC_SERVE_KEYS: 1 key(s) added (${accountA})`);
     expect(
       (await request(first.url, 'POST', '/api/v1/websites', { key: KEY_A, form: { domain: 'a.example' } })).status,
@@ -110,13 +125,13 @@ describe('keys and accounts', () => {
 
     // A start without keys leaves the provisioned ones alone: the running server keeps serving KEY_A.
     const unset = await start([]);
-    expect(unset.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [] });
+    expect(unset.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [], refused: [] });
     expect(await status(first.url, KEY_A)).toBe(200);
     await unset.close();
 
     // The same keys again: nothing changes, and the limit set by hand stays.
     const same = await start([KEY_A]);
-    expect(same.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [] });
+    expect(same.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [], refused: [] });
     await same.close();
     expect((await cli('accounts', 'list', '--db', db)).out).toMatch(new RegExp(`${accountA} +1 +5 +on`));
 
@@ -131,7 +146,7 @@ describe('keys and accounts', () => {
     // Put back: the key returns to its account, websites and limit included.
     const back = await start([KEY_A, KEY_B]);
     try {
-      expect(back.provisioning).toEqual({ added: [], restored: [accountA], revoked: 0, skipped: [] });
+      expect(back.provisioning).toEqual({ added: [], restored: [accountA], revoked: 0, skipped: [], refused: [] });
       const listed = await request(back.url, 'GET', '/api/v1/websites', { key: KEY_A });
       expect(listed.body.data.map((site: { domain: string }) => site.domain)).toEqual(['a.example']);
       expect((await cli('accounts', 'list', '--db', db)).out).toMatch(new RegExp(`${accountA} +1 +5 +on`));
@@ -147,9 +162,63 @@ describe('keys and accounts', () => {
     const rotated = (await cli('accounts', 'rotate-key', accountA, '--db', db)).out.trim();
     const again = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
     try {
-      expect(again.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [accountA] });
+      expect(again.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [accountA], refused: [] });
       expect(await status(again.url, KEY_A)).toBe(401);
       expect(await status(again.url, rotated)).toBe(200);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('never provisions again a key revoked with revoke-key (issue 33, item 7), and the start line says so', async () => {
+    const accountA = `key-${createHash('sha256').update(KEY_A).digest('hex').slice(0, 12)}`;
+    const start = (keys: string[]) => startServer({ port: 0, db, keys, throttlePerMinute: 0 });
+    const first = await start([KEY_A]);
+    const [keyId] = (await first.store.listAccounts()).flatMap((account) => account.keys.map((key) => key.id));
+    await first.close();
+    const revoked = await cli('accounts', 'revoke-key', String(keyId), '--db', db);
+    expect(revoked.err).toBe(`key ${keyId} revoked: it is refused from the next request on\n`);
+
+    const again = await start([KEY_A]);
+    try {
+      expect(again.provisioning).toEqual({ added: [], restored: [], revoked: 0, skipped: [], refused: [accountA] });
+      expect(describeProvisioning(again.provisioning)).toBe(
+        `SITESYNC_SERVE_KEYS: 1 skipped: the key of ${accountA} was revoked (serve accounts revoke-key or rotate-key); ` +
+          'a revoked key is never provisioned again',
+      );
+      expect(await status(again.url, KEY_A)).toBe(401);
+    } finally {
+      await again.close();
+    }
+    // Left out of the list and put back later: still revoked.
+    await (await start([KEY_B])).close();
+    const back = await start([KEY_A, KEY_B]);
+    try {
+      expect(back.provisioning.refused).toEqual([accountA]);
+      expect(await status(back.url, KEY_A)).toBe(401);
+      expect(await status(back.url, KEY_B)).toBe(200);
+    } finally {
+      await back.close();
+    }
+    // `serve` itself prints the line before it listens.
+    const serving = await serveInProcess(['--db', db], { SITESYNC_SERVE_KEYS: KEY_A });
+    expect(await serving.stop()).toBe(0);
+    expect(serving.io.err()).toMatch(
+      new RegExp(`^sitesync serve: SITESYNC_SERVE_KEYS: .*1 skipped: the key of ${accountA} was revoked`, 'm'),
+    );
+  });
+
+  it('does not restore a provisioned key whose account was rotated and the new key revoked too', async () => {
+    const accountA = `key-${createHash('sha256').update(KEY_A).digest('hex').slice(0, 12)}`;
+    await (await startServer({ port: 0, db, keys: [KEY_A] })).close();
+    expect((await cli('accounts', 'rotate-key', accountA, '--db', db)).code).toBe(0);
+    const listed = (await cli('accounts', 'list', '--db', db)).out;
+    const createdId = new RegExp(`${accountA} .* (\\d+) +ss_`).exec(listed)?.[1];
+    expect((await cli('accounts', 'revoke-key', createdId!, '--db', db)).code).toBe(0);
+    const again = await startServer({ port: 0, db, keys: [KEY_A], throttlePerMinute: 0 });
+    try {
+      expect(again.provisioning).toMatchObject({ restored: [], refused: [accountA] });
+      expect(await status(again.url, KEY_A)).toBe(401);
     } finally {
       await again.close();
     }

@@ -3,9 +3,11 @@
 // process defaults; never on the API port, never a raw path or key in a label.
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/index.js';
 import { parseListenAddress } from '../../src/server/metrics/listener.js';
+import { createTestDatabase } from '../helpers/postgres-database.js';
 import { request, startTestServer, TEST_BACKEND, type TestServer } from '../helpers/server.js';
 import { useTempDir } from '../helpers/temp.js';
 
@@ -133,5 +135,77 @@ describe.skipIf(TEST_BACKEND === 'postgres')('metrics of a locked SQLite file', 
       other.close();
       await server.close();
     }
+  });
+});
+
+// Issue 33, item 10: the SQLite store turns SQLITE_FULL into StoreFullError before the metrics
+// read its cause, so every write refused for want of space was counted as cause="other" and the
+// disk-full alert never fired. SQLite: a real SQLITE_FULL (the file's page cap, as
+// disk-full.test.ts); PostgreSQL: its own disk_full error (SQLSTATE 53100), raised by a trigger.
+describe('metrics of a full database', () => {
+  const tempDir = useTempDir('metrics-full');
+  const key = 'metrics-full-key-0123456789';
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await cleanup?.();
+    cleanup = undefined;
+  });
+
+  async function fullServer() {
+    if (TEST_BACKEND === 'postgres') {
+      const database = await createTestDatabase({ migrated: true });
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      await admin.query(`CREATE FUNCTION no_space() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`);
+      await admin.query('CREATE TRIGGER no_space BEFORE INSERT ON websites FOR EACH ROW EXECUTE FUNCTION no_space()');
+      await admin.end();
+      const server = await startServer({
+        port: 0,
+        db: database.url,
+        keys: [key],
+        throttlePerMinute: 0,
+        metricsAddr: '127.0.0.1:0',
+      });
+      cleanup = async () => {
+        await server.close();
+        await database.drop();
+      };
+      return server;
+    }
+    const db = join(tempDir(), 'full.db');
+    await (await startServer({ port: 0, db, keys: [key] })).close();
+    const reader = new Database(db, { readonly: true });
+    const pages = reader.pragma('page_count', { simple: true }) as number;
+    reader.close();
+    const server = await startServer({
+      port: 0,
+      db,
+      keys: [key],
+      throttlePerMinute: 0,
+      maxDbPages: pages + 2,
+      metricsAddr: '127.0.0.1:0',
+    });
+    cleanup = () => server.close();
+    return server;
+  }
+
+  it('counts each write refused for want of space as cause="disk_full", never "other"', async () => {
+    const server = await fullServer();
+    let refused = 0;
+    for (let n = 0; n < 40 && refused < 5; n += 1) {
+      const answer = await request(server.url, 'POST', '/api/v1/websites', {
+        key,
+        form: { domain: `full-${n}.example`, exclude_params: `p${n}-`.repeat(800) },
+      });
+      expect([201, 503]).toContain(answer.status);
+      if (answer.status === 503) refused += 1;
+    }
+    expect(refused).toBe(5);
+    const text = await scrape(server.metricsUrl!);
+    expect(sample(text, 'sitesync_unavailable_total{cause="disk_full"}')).toBe(5);
+    expect(sample(text, 'sitesync_store_errors_total{cause="disk_full"}')).toBe(5);
+    expect(sample(text, 'sitesync_unavailable_total{cause="other"}')).toBe(0);
+    expect(sample(text, 'sitesync_store_errors_total{cause="other"}')).toBeUndefined();
   });
 });

@@ -69,7 +69,7 @@ describe('schema migrations', () => {
 
     const io = captureIo();
     expect(await main(['serve', 'accounts', 'list', '--db', db], io)).toBe(0);
-    expect(io.out()).toMatch(/\n2 +alice +1 +5 +on +2 +\? +2026-01-01T00:00:00.000000Z +created\n/);
+    expect(io.out()).toMatch(/\n2 +alice +1 +5 +on +user +2 +\? +2026-01-01T00:00:00.000000Z +created\n/);
   });
 
   it('refuses a database from a newer sitesync in one line, leaving it untouched', async () => {

@@ -45,7 +45,9 @@ describe('serve migrate-data', () => {
 
   /** An SQLite state: a provisioned account, a created account with its key, websites (one deleted). */
   async function sqliteState(): Promise<{ created: string; sites: unknown[] }> {
-    const created = (await cli('accounts', 'create', 'alice', '--website-limit', '5', '--db', file)).out.trim();
+    const created = (
+      await cli('accounts', 'create', 'alice', '--website-limit', '5', '--admin', '--db', file)
+    ).out.trim();
     const server = await startServer({ port: 0, db: file, keys: [PROVISIONED], throttlePerMinute: 0 });
     try {
       const post = (key: string, form: Record<string, string>) =>
@@ -105,6 +107,12 @@ describe('serve migrate-data', () => {
         form: { domain: 'eight.example' },
       });
       expect(full.body.message).toEqual({ domain: ['You created too many websites.'] });
+      // The admin role came along (issue 37 row 20).
+      const roles = (await server.store.listAccounts()).map((account) => [account.name, account.admin]);
+      expect(roles).toEqual([
+        ['alice', true],
+        [expect.stringMatching(/^key-/), false],
+      ]);
     } finally {
       await server.close();
     }
@@ -112,6 +120,25 @@ describe('serve migrate-data', () => {
     const account = await cli('accounts', 'create', 'bob', '--db', withPassword(database.url));
     expect(account.err).toContain('created account "bob" (id 3, unlimited websites) in postgres://postgres:***@');
     expect(account.err).not.toContain(PASSWORD);
+  });
+
+  it('carries the revoked keys along: a key revoked on SQLite is not provisioned again on PostgreSQL (issue 33, item 7)', async () => {
+    await sqliteState();
+    const listed = (await cli('accounts', 'list', '--db', file)).out;
+    const provisionedId = / (\d+) +migr… .*provisioned$/m.exec(listed)?.[1];
+    expect((await cli('accounts', 'revoke-key', provisionedId!, '--db', file)).code).toBe(0);
+    const migrated = await cli('migrate-data', '--from', file, '--to', database.url);
+    expect(migrated.code, migrated.err).toBe(0);
+    expect(migrated.err).toContain(
+      'copied 2 account(s), 1 key(s) and 2 website(s), ids kept (with 1 revoked key(s), still refused)',
+    );
+    const server = await startServer({ port: 0, db: database.url, keys: [PROVISIONED], throttlePerMinute: 0 });
+    try {
+      expect(server.provisioning.refused).toHaveLength(1);
+      expect((await request(server.url, 'GET', '/api/v1/websites', { key: PROVISIONED })).status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a target that is not empty unless --replace, in one line', async () => {

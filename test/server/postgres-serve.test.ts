@@ -86,7 +86,7 @@ describe('sitesync serve accounts and backup on a PostgreSQL URL', () => {
       const io = captureIo({ env: { SITESYNC_SERVE_DB: db } });
       expect(await main(['serve', 'accounts', 'list'], io)).toBe(0);
       const listed = { out: io.out(), err: io.err() };
-      expect(listed.out).toMatch(new RegExp(`\\n1 +alice +0 +1 +on +1 +${key.slice(0, 7)}… +\\S+ +created\\n$`));
+      expect(listed.out).toMatch(new RegExp(`\\n1 +alice +0 +1 +on +user +1 +${key.slice(0, 7)}… +\\S+ +created\\n$`));
       expect((await cli('accounts', 'disable-api', 'alice', '--db', db)).code).toBe(0);
       expect(await status(key)).toBe(403);
       expect((await cli('accounts', 'enable-api', 'alice', '--db', db)).code).toBe(0);

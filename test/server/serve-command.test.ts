@@ -121,6 +121,17 @@ describe('sitesync serve', () => {
     expect(io.err()).toBe(`error: cannot serve on 127.0.0.1:${port} with database :memory:: EADDRINUSE\n`);
     expect(await running.stop()).toBe(0);
   });
+
+  it('names the metrics address when --metrics-addr is the port in use (issue 33, item 12)', async () => {
+    const running = await serve(['--db', ':memory:']);
+    const taken = new URL(running.url).port;
+    const io = captureIo();
+    expect(await main(['serve', '--db', ':memory:', '--port', '0', '--metrics-addr', `127.0.0.1:${taken}`], io)).toBe(
+      1,
+    );
+    expect(io.err()).toBe(`error: cannot serve metrics on 127.0.0.1:${taken} (--metrics-addr): EADDRINUSE\n`);
+    expect(await running.stop()).toBe(0);
+  });
 });
 
 describe('sitesync serve: operator options (issue 9)', () => {

@@ -15,15 +15,16 @@ import type { CommandContext } from '../command-context.js';
 import { exitCodeFor } from '../exit-code.js';
 import type { Io } from '../io.js';
 import { registerAdminCommands } from '../serve-admin.js';
-import { DEFAULT_DB, serveDb, shownDb, throwIfSetupError } from '../serve-db.js';
+import { DEFAULT_DB, serveDb, throwIfSetupError } from '../serve-db.js';
 import { registerMigrateData } from '../serve-migrate.js';
 import { registerOpenApi } from '../serve-openapi.js';
-import { listeningLine, lockWaitLine, requestLogWriter, serveNumbers } from '../serve-settings.js';
+import { listeningLine, lockWaitLine, requestLogWriter, serveNumbers, startFailure } from '../serve-settings.js';
 import { importServer } from '../server-modules.js';
 
 interface ServeOptions {
   host: string;
   port: string;
+  socket?: string;
   db?: string;
   dbFile?: string;
   quirks?: QuirksName;
@@ -68,6 +69,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     server = await startServer({
       host: options.host,
       ...numbers,
+      ...(options.socket !== undefined && { socket: options.socket }),
       db: options.db,
       keys,
       ...(options.trustProxy !== undefined && {
@@ -82,11 +84,7 @@ async function serve(given: ServeOptions, io: Io): Promise<number> {
     });
   } catch (error) {
     throwIfSetupError(error);
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new SitesyncError(
-      'network',
-      `cannot serve on ${options.host}:${port} with database ${shownDb(options.db)}: ${reason}`,
-    );
+    throw startFailure(error, { ...options, port });
   }
   const provisioned = describeProvisioning(server.provisioning);
   if (provisioned) io.stderr.write(`sitesync serve: ${provisioned}\n`);
@@ -112,6 +110,12 @@ export function registerServe(program: Command, context: CommandContext): void {
     .description('run the reference websites service (keys from SITESYNC_SERVE_KEYS=key1,key2)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
+    .addOption(
+      new Option(
+        '--socket <path>',
+        'listen on this Unix socket (mode 0600) instead of --host/--port, behind a proxy on this machine; needs --public-url',
+      ).conflicts(['host', 'port']),
+    )
     .option(
       '--db <path|url>',
       `SQLite database file (":memory:" for a throwaway one) or postgres://user@host:port/db, its password in PGPASSWORD or ~/.pgpass (default: SITESYNC_SERVE_DB, else ${DEFAULT_DB})`,

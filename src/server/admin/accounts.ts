@@ -11,6 +11,7 @@ import { generateKey, hashKey } from '../store/credentials.js';
 export interface AccountSettings {
   websiteLimit?: number | null;
   apiAccess?: boolean;
+  admin?: boolean;
 }
 
 /** Provisioned keys are chosen by people: shorter ones are guessable. */
@@ -61,6 +62,8 @@ export interface ProvisionReport {
   revoked: number;
   /** Keys not put back: their account now holds a key made by `accounts rotate-key`/`create`. */
   skipped: string[];
+  /** Keys not provisioned: revoked by `accounts revoke-key` (or a rotation), so never again. */
+  refused: string[];
 }
 
 /** The account name of a provisioned key: derived from its digest, so a key finds its account again. */
@@ -74,7 +77,9 @@ const provisionedName = (keyHash: string) => `key-${keyHash.slice(0, 12)}`;
  * off the servers still running with them). Idempotent: a known key keeps its
  * account as it is; `settings` apply to new accounts only, so a limit set with
  * `accounts set-limit` survives restarts. A key put back finds its account by
- * name, unless that account's key was rotated since (skipped: the rotation revoked it).
+ * name, unless that account's key was rotated since (skipped: the rotation revoked it). A key
+ * revoked by hand or by a rotation is never provisioned again (refused): every restart would
+ * otherwise undo the revocation of a leaked key.
  */
 export async function provisionKeys(
   store: AccountStore,
@@ -88,7 +93,7 @@ export async function provisionKeys(
         `provisioned keys need at least ${MIN_PROVISIONED_KEY_LENGTH}`,
     );
   }
-  const report: ProvisionReport = { added: [], restored: [], revoked: 0, skipped: [] };
+  const report: ProvisionReport = { added: [], restored: [], revoked: 0, skipped: [], refused: [] };
   if (keys.length === 0) return report;
   const accounts = new Map((await store.listAccounts()).map((account) => [account.name, account]));
   for (const key of new Set(keys)) {
@@ -98,6 +103,10 @@ export async function provisionKeys(
     const previous = accounts.get(name);
     if (previous?.keys.some((other) => other.source !== 'provisioned')) {
       report.skipped.push(name);
+      continue;
+    }
+    if (await store.wasRevoked(keyHash)) {
+      report.refused.push(name);
       continue;
     }
     const account = previous ?? (await store.createAccount({ name, ...settings }));
@@ -116,6 +125,9 @@ export function describeProvisioning(report: ProvisionReport): string | undefine
     report.revoked > 0 && `${report.revoked} revoked (no longer listed; accounts and websites kept)`,
     report.skipped.length > 0 &&
       `${report.skipped.length} not restored: the key of ${report.skipped.join(', ')} was rotated since`,
+    report.refused.length > 0 &&
+      `${report.refused.length} skipped: the key of ${report.refused.join(', ')} was revoked ` +
+        '(serve accounts revoke-key or rotate-key); a revoked key is never provisioned again',
   ].filter((part): part is string => typeof part === 'string');
   return parts.length === 0 ? undefined : `SITESYNC_SERVE_KEYS: ${parts.join('; ')}`;
 }

@@ -6,17 +6,21 @@
  */
 import { createHash } from 'node:crypto';
 
-export type TableName = 'accounts' | 'api_keys' | 'websites';
+export type TableName = 'accounts' | 'api_keys' | 'revoked_keys' | 'websites';
 
 /** The copied tables in copy order (parents first) and their columns (same names on both engines; `id` first). */
 export const TABLES: readonly { name: TableName; columns: readonly string[] }[] = [
   {
     name: 'accounts',
-    columns: ['id', 'name', 'website_limit', 'api_access', 'created_at'],
+    columns: ['id', 'name', 'website_limit', 'api_access', 'admin', 'created_at'],
   },
   {
     name: 'api_keys',
     columns: ['id', 'account_id', 'key_hash', 'source', 'prefix', 'created_at'],
+  },
+  {
+    name: 'revoked_keys',
+    columns: ['id', 'key_hash', 'revoked_at'],
   },
   {
     name: 'websites',

@@ -1,6 +1,6 @@
 /**
  * `sitesync serve migrate-data`: copies an SQLite database (accounts, keys,
- * websites) into PostgreSQL, ids kept. The key digests are HMACs with the
+ * revoked keys' digests, websites) into PostgreSQL, ids kept. The key digests are HMACs with the
  * SQLite file's secret (`<db>.secret`), so that secret becomes the PostgreSQL
  * database's `server_secret`: every key keeps working. The whole copy is one
  * PostgreSQL transaction, verified before it commits: per-table counts and a
@@ -35,10 +35,12 @@ export interface MigrateDataResult {
 
 /** Insert statements: one unnest() per batch, columns as arrays (typed, so NULLs keep their type). */
 const INSERT: Record<TableName, string> = {
-  accounts: `INSERT INTO accounts (id, name, website_limit, api_access, created_at)
-    SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::bool[], $5::text[])`,
+  accounts: `INSERT INTO accounts (id, name, website_limit, api_access, admin, created_at)
+    SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::bool[], $5::bool[], $6::text[])`,
   api_keys: `INSERT INTO api_keys (id, account_id, key_hash, source, prefix, created_at)
     SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+  revoked_keys: `INSERT INTO revoked_keys (id, key_hash, revoked_at)
+    SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
   websites: `INSERT INTO websites (id, account_id, domain, privacy, password_hash, email, exclude_bots,
       exclude_params, exclude_ips, favorited_at, created_at, updated_at)
     SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::int[], $5::text[], $6::int[], $7::int[],
@@ -103,11 +105,13 @@ async function* rowsOf(read: ReadBatch, table: TableName, batchSize: number): As
   }
 }
 
+const BOOLEANS = new Set(['api_access', 'admin']);
+
 /** Rows → one array per column, booleans as PostgreSQL wants them. */
 function columnArrays(table: TableName, batch: Row[]): unknown[][] {
   const { columns } = TABLES.find(({ name }) => name === table)!;
   return columns.map((column, index) =>
-    batch.map((row) => (column === 'api_access' ? row[index] === 1 || row[index] === true : row[index])),
+    batch.map((row) => (BOOLEANS.has(column) ? row[index] === 1 || row[index] === true : row[index])),
   );
 }
 
@@ -142,7 +146,8 @@ async function targetCounts(client: pg.PoolClient): Promise<Record<TableName, nu
 }
 
 const describeCounts = (counts: Record<TableName, number>) =>
-  `${counts.accounts} account(s), ${counts.api_keys} key(s), ${counts.websites} website(s)`;
+  `${counts.accounts} account(s), ${counts.api_keys} key(s), ` +
+  `${counts.revoked_keys > 0 ? `${counts.revoked_keys} revoked key(s), ` : ''}${counts.websites} website(s)`;
 
 export async function migrateData(
   from: string,
@@ -166,7 +171,7 @@ export async function migrateData(
       await client.query('BEGIN');
       try {
         // No server may write between the emptiness check and the commit.
-        await client.query('LOCK TABLE accounts, api_keys, websites IN SHARE ROW EXCLUSIVE MODE');
+        await client.query('LOCK TABLE accounts, api_keys, revoked_keys, websites IN SHARE ROW EXCLUSIVE MODE');
         const existing = await targetCounts(client);
         if (Object.values(existing).some((count) => count > 0)) {
           if (!options.replace) {
@@ -175,7 +180,7 @@ export async function migrateData(
                 'migrate into an empty database, or pass --replace to delete them first',
             );
           }
-          await client.query('TRUNCATE websites, website_counters, api_keys, accounts RESTART IDENTITY');
+          await client.query('TRUNCATE websites, website_counters, api_keys, revoked_keys, accounts RESTART IDENTITY');
         }
         await client.query('UPDATE server_secret SET secret = $1 WHERE id = 1', [secret]);
         // Counting per inserted row would rewrite the account row a million times: count once at the end.

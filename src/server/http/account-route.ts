@@ -7,15 +7,13 @@
  * `avatar_url`, `locale`, `timezone`, `created_at` and the plan's `id` and
  * `name`, which the reference server does not keep: not served (docs/server.md).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { authenticatedAccount } from './auth.js';
 
 export const ACCOUNT_PATH = '/api/v1/account';
 
-export function registerAccountRoute(app: FastifyInstance): void {
-  app.get(ACCOUNT_PATH, async (request) => {
-    const account = authenticatedAccount(request);
-    const features = { websites: account.websiteLimit ?? -1, api: account.apiAccess ? 1 : 0 };
-    return { data: { id: account.id, name: account.name, plan: { features } }, status: 200 };
-  });
+export async function accountHandler(request: FastifyRequest) {
+  const account = authenticatedAccount(request);
+  const features = { websites: account.websiteLimit ?? -1, api: account.apiAccess ? 1 : 0 };
+  return { data: { id: account.id, name: account.name, plan: { features } }, status: 200 };
 }

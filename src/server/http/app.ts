@@ -4,13 +4,12 @@
  * 408, 413, 415, 431, 500, 503), all in the `{message, status}` shape. Fastify's
  * own schema validation is not used: messages must match the real service.
  */
-import { STATUS_CODES } from 'node:http';
+import { METHODS, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ServerMetrics } from '../metrics/series.js';
 import { type ServerStore, StoreBusyError, StoreFullError } from '../store/contract.js';
 import type { Throttle } from '../store/throttle.js';
-import { ACCOUNT_PATH, registerAccountRoute } from './account-route.js';
 import { createAuthHook } from './auth.js';
 import { isTrustedProxy } from './client-address.js';
 import { registerBodyParsers } from './form-body.js';
@@ -20,18 +19,22 @@ import { type LineLevel, levelOfStatus } from './log-level.js';
 import { instrumentApp } from './metrics-hooks.js';
 import type { ServerMode } from './mode.js';
 import { OPENAPI_PATH, openApiDocument } from './openapi.js';
-import { optionsAnswer, registerQuirksAnswers } from './quirks-answers.js';
-import { QUIRKS_BODY_LIMIT, registerQuirksBodyParsers } from './quirks-body.js';
+import { registerQuirksAnswers } from './quirks-answers.js';
+import { phpQuery, QUIRKS_BODY_LIMIT, registerQuirksBodyParsers } from './quirks-body.js';
+import { registerQuirksCors } from './quirks-cors.js';
 import { registerQuirksGate } from './quirks-gate.js';
+import { type LinkBase, laravelRoutingUrl } from './quirks-request.js';
+import { registerQuirksRoutes } from './quirks-routes.js';
 import { canonicalUrl, isApiPath } from './request-path.js';
-import { registerStatsRoute, STATS_PATH } from './stats-route.js';
-import { COLLECTION, ITEM, registerWebsiteRoutes } from './website-routes.js';
+import { COLLECTION, contractDialect, ITEM, registerWebsiteRoutes } from './website-routes.js';
 
 export interface AppOptions {
   store: ServerStore;
   mode: ServerMode;
   /** Where links point: the public URL, else the listening address (known once listening). */
   baseUrl: () => string;
+  /** The operator's public URL, when one was given (quirks mode builds links from the request otherwise). */
+  publicUrl?: string;
   throttle?: Throttle;
   failedAuthThrottle?: Throttle;
   /** One JSON line per request (and per unexpected error), with its level; undefined = no log. */
@@ -48,25 +51,36 @@ export interface AppOptions {
   metrics?: ServerMetrics;
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** The methods any route serves; every other one node's parser accepts is answered 405 (or 404), never read. */
+const SERVED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** Laravel's 405 for the methods a path does not support (quirks mode: its router answers OPTIONS). */
-function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[], mode: ServerMode) {
-  const others = ALL_METHODS.filter((method) => !supported.includes(method));
+/**
+ * Every method node accepts becomes routable (so a route answers it 405) and bodiless for
+ * fastify: its body is never parsed, and fastify's own check that QUERY carries a Content-Type
+ * (an error we would answer 500) never runs. CONNECT never reaches a request handler.
+ */
+function routeEveryMethod(app: FastifyInstance): void {
+  for (const method of METHODS) {
+    if (!SERVED_METHODS.has(method) && method !== 'CONNECT') {
+      app.addHttpMethod(method, { hasBody: false, overrideExisting: true });
+    }
+  }
+}
+
+/** Laravel's 405 for the methods a path does not support, with an `Allow` header. */
+function registerMethodNotAllowed(app: FastifyInstance, url: string, supported: readonly string[]) {
+  const others = app.supportedMethods.filter((method) => !supported.includes(method));
   const route = url.replace(/^\//, '').replace(':id', '{id}');
   app.route({
     method: others,
     url,
-    config: { methodNotAllowed: true },
     handler: async (request, reply) =>
-      mode !== 'normal' && request.method === 'OPTIONS'
-        ? optionsAnswer(reply, supported)
-        : reply
-            .code(405)
-            .header('allow', supported.join(', '))
-            .send({
-              message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
-            }),
+      reply
+        .code(405)
+        .header('allow', supported.join(', '))
+        .send({
+          message: `The ${request.method} method is not supported for route ${route}. Supported methods: ${supported.join(', ')}.`,
+        }),
   });
 }
 
@@ -129,7 +143,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? (options.mode === 'normal' ? 64 * 1024 : QUIRKS_BODY_LIMIT),
-    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
+    rewriteUrl: (request) => (options.mode === 'normal' ? canonicalUrl : laravelRoutingUrl)(request.url ?? '/'),
+    // Quirks mode reads the query as PHP does (`name[]=` arrays, the last of a repeated name).
+    ...(options.mode !== 'normal' && { routerOptions: { querystringParser: phpQuery } }),
     // Hop 0 is the socket's peer: with one trusted hop, the client is the last X-Forwarded-For
     // entry, the one the proxy appended. Named proxies: that hop is trusted only when the peer is
     // one of them. Not "every address in the list" (proxy-addr): a client on the proxy's own
@@ -148,6 +164,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // The 503 while closing is ours (below), in the service's error shape.
     return503OnClosing: false,
   });
+  routeEveryMethod(app);
   const observed = options.metrics && instrumentApp(app, options.metrics);
   if (options.mode === 'normal') registerBodyParsers(app);
   else registerQuirksBodyParsers(app);
@@ -166,8 +183,10 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (isApiPath(route.url) && route.config?.public !== true) route.config = { ...route.config, api: true };
   });
+  // Quirks mode builds links from the request (Laravel's root URL) unless the operator pinned one.
+  const links = { ...(options.publicUrl !== undefined && { pinned: options.publicUrl }), listening: options.baseUrl };
   if (options.mode === 'normal') app.addHook('onRequest', createAuthHook({ ...options }));
-  else registerQuirksGate(app, options);
+  else registerQuirksGate(app, { ...options, links });
 
   const log = options.log;
   if (log) {
@@ -201,28 +220,39 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const failure = serverError();
     return reply.code(failure.statusCode).send(failure.body);
   });
+  if (options.mode === 'normal') registerContractRoutes(app, options, () => closing);
+  else registerQuirksMode(app, options.store, links);
+  return app;
+}
+
+/** The contract's API: the website routes and their 405s, the probes and the OpenAPI document on the API port. */
+function registerContractRoutes(app: FastifyInstance, options: AppOptions, closing: () => boolean): void {
   app.setNotFoundHandler(async () => {
     throw notFound();
   });
-  if (options.mode !== 'normal') registerQuirksAnswers(app);
-
-  registerHealthRoutes(app, { ping: () => options.store.ping(), closing: () => closing });
+  registerHealthRoutes(app, { ping: () => options.store.ping(), closing });
   // The API's description is no secret: tools fetch it without a key.
   const document = JSON.stringify(openApiDocument(options.mode));
   app.get(OPENAPI_PATH, { config: { public: true } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(document),
   );
-  registerWebsiteRoutes(app, options);
+  registerWebsiteRoutes(app, options.store, contractDialect(options.baseUrl));
   const routes: [string, string[]][] = [
+    ['/health', ['GET', 'HEAD']],
+    ['/ready', ['GET', 'HEAD']],
+    [OPENAPI_PATH, ['GET', 'HEAD']],
     [COLLECTION, ['GET', 'HEAD', 'POST']],
     [ITEM, ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE']],
   ];
-  if (options.mode !== 'normal') {
-    // The deployed service's other API routes (the contract has none).
-    registerAccountRoute(app);
-    registerStatsRoute(app, options.store);
-    routes.push([ACCOUNT_PATH, ['GET', 'HEAD']], [STATS_PATH, ['GET', 'HEAD']]);
-  }
-  for (const [url, supported] of routes) registerMethodNotAllowed(app, url, supported, options.mode);
-  return app;
+  for (const [url, supported] of routes) registerMethodNotAllowed(app, url, supported);
+}
+
+/**
+ * The deployed service's API and nothing else on the API port (probes and the OpenAPI document
+ * are served on the operator's address, `--metrics-addr`: index.ts), in its dress.
+ */
+function registerQuirksMode(app: FastifyInstance, store: ServerStore, links: LinkBase): void {
+  registerQuirksCors(app);
+  registerQuirksAnswers(app);
+  registerQuirksRoutes(app, store, links);
 }

@@ -24,8 +24,6 @@ declare module 'fastify' {
     api?: boolean;
     /** Under /api but answered without a key (the OpenAPI document). */
     public?: boolean;
-    /** Laravel's 405 answer (and, in quirks mode, OPTIONS): in quirks mode the router answers it before any middleware. */
-    methodNotAllowed?: boolean;
   }
 }
 

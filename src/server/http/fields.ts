@@ -31,7 +31,10 @@ function flag(name: keyof typeof FLAGS, mode: ServerMode, onStore: boolean): Jso
   const { min, max, description } = FLAGS[name];
   const quirksAnyInteger = mode === 'phpanalytics-v31' && name === 'email';
   const range = quirksAnyInteger ? {} : { minimum: min, maximum: max };
-  const schema: JsonSchema = { type: 'integer', ...range, description };
+  const column = quirksAnyInteger
+    ? ' Any integer passes validation; its TINYINT column then refuses what is outside -128..127 (500).'
+    : '';
+  const schema: JsonSchema = { type: 'integer', ...range, description: `${description}${column}` };
   const storedDefault = mode === 'phpanalytics-v31' && name !== 'exclude_bots' ? null : FLAGS[name].default;
   return onStore ? { ...nullable(schema), default: storedDefault } : schema;
 }
@@ -114,10 +117,16 @@ export function listParameters(mode: ServerMode): QueryParameter[] {
       description: 'The field searched.',
       schema: { type: 'string', enum: ['domain'], default: 'domain' },
     },
-    {
-      name: 'favorite',
-      description: 'Only favourites (1) or only the others (0).',
-      schema: { type: 'string', enum: mode === 'normal' ? ['1', '0', 'true', 'false'] : ['1', '0'] },
-    },
+    mode === 'normal'
+      ? {
+          name: 'favorite',
+          description: 'Only favourites (1) or only the others (0).',
+          schema: { type: 'string', enum: ['1', '0', 'true', 'false'] },
+        }
+      : {
+          name: 'favorite',
+          description: 'A number: 0 lists the others, any other number the favourites; text is no filter.',
+          schema: { type: 'string' },
+        },
   ];
 }

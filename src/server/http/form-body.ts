@@ -46,7 +46,8 @@ export const MAX_FIELDS = 100;
 /** Nesting of arrays and objects in a JSON body (a website is one flat object); deeper → 400. */
 export const MAX_JSON_DEPTH = 32;
 
-const tooManyFields = () => new HttpError(413, { message: `Too many fields (at most ${MAX_FIELDS}).`, status: 413 });
+export const tooManyFields = () =>
+  new HttpError(413, { message: `Too many fields (at most ${MAX_FIELDS}).`, status: 413 });
 const tooDeep = () =>
   new HttpError(400, { message: `JSON nested too deeply (at most ${MAX_JSON_DEPTH} levels).`, status: 400 });
 
@@ -110,12 +111,17 @@ export function parseForm(raw: Buffer, charset: string | ((bytes: Buffer) => str
     const at = pair.indexOf(0x3d);
     const name = decode(at === -1 ? pair : pair.subarray(0, at));
     const value = at === -1 ? '' : decode(pair.subarray(at + 1));
-    const previous = form[name];
-    if (previous === undefined) form[name] = value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else form[name] = [previous, value];
+    addField(form, name, value);
   }
   return form;
+}
+
+/** One field into a form: a repeated name becomes an array of its values, in order. */
+export function addField(form: Record<string, unknown>, name: string, value: string): void {
+  const previous = form[name];
+  if (previous === undefined) form[name] = value;
+  else if (Array.isArray(previous)) previous.push(value);
+  else form[name] = [previous, value];
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -156,10 +156,20 @@ function body(mode: ServerMode, operation: 'store' | 'update', examples: Record<
 
 export function openApiDocument(mode: ServerMode): Record<string, unknown> {
   const common = commonResponses(mode);
+  const notFound = { 404: json('Error', 'No such website in this account.') };
+  // The deployed service's update of a missing website is a 500 (v31's bug).
   const missing =
     mode === 'normal'
-      ? { 404: json('Error', 'No such website in this account.') }
-      : { 500: json('Error', 'No such website in this account (the real service answers 500).') };
+      ? notFound
+      : {
+          500: json(
+            'Error',
+            'No such website in this account (the real service answers 500), or a value its column cannot hold.',
+          ),
+        };
+  // Values its columns cannot hold fail the deployed service's write: 500, nothing stored.
+  const unstorable =
+    mode === 'normal' ? {} : { 500: json('Error', 'A value its column cannot hold (email outside -128..127).') };
   const list = listParameters(mode).map(({ name, description, schema }) => ({
     name,
     in: 'query',
@@ -205,6 +215,7 @@ export function openApiDocument(mode: ServerMode): Record<string, unknown> {
           responses: {
             201: json('WebsiteEnvelope', 'Created (the body says status 200).'),
             422: json('ValidationError', 'Invalid fields, a domain already taken, or the website limit reached.'),
+            ...unstorable,
             ...common,
           },
         },
@@ -214,14 +225,14 @@ export function openApiDocument(mode: ServerMode): Record<string, unknown> {
         get: {
           operationId: 'showWebsite',
           summary: 'One website.',
-          responses: { 200: json('WebsiteEnvelope', 'The website.'), ...missing, ...common },
+          responses: { 200: json('WebsiteEnvelope', 'The website.'), ...notFound, ...common },
         },
         put: update(mode, 'updateWebsite', missing, common),
         patch: update(mode, 'patchWebsite', missing, common),
         delete: {
           operationId: 'deleteWebsite',
           summary: 'Deletes a website (and its statistics): it cannot be undone.',
-          responses: { 200: json('Deleted', 'Deleted.'), ...missing, ...common },
+          responses: { 200: json('Deleted', 'Deleted.'), ...notFound, ...common },
         },
       },
     },

@@ -22,10 +22,27 @@ const COMMON: RecordShape = [
   ['updated_at', { column: 'updatedAt' }],
 ];
 
-/** The real service never returns exclude_params, and shows favorited_at as `Y-m-d H:i:s`. */
-const QUIRKS: RecordShape = COMMON.filter(([key]) => key !== 'exclude_params').map(([key, source]) =>
-  key === 'favorited_at' ? [key, { ...source, as: 'spacedDateTime' }] : [key, source],
-);
+/**
+ * The real service's WebsiteResource: `email` before `password`, no exclude_params, and
+ * favorited_at as `Y-m-d H:i:s`.
+ */
+const QUIRKS_ORDER = [
+  'id',
+  'domain',
+  'privacy',
+  'email',
+  'password',
+  'exclude_bots',
+  'exclude_ips',
+  'favorite',
+  'favorited_at',
+  'created_at',
+  'updated_at',
+];
+const QUIRKS: RecordShape = QUIRKS_ORDER.map((key) => {
+  const source = COMMON.find(([name]) => name === key)![1];
+  return [key, key === 'favorited_at' ? { ...source, as: 'spacedDateTime' } : source] as const;
+});
 
 /** The wire record of a website, key by key; the store uses it to serialise list pages. */
 export function recordShape(mode: ServerMode): RecordShape {
@@ -51,8 +68,8 @@ export interface PageInfo {
   page: number;
   perPage: number;
   total: number;
-  /** The real service's `meta.per_page` is a string ("10"). */
-  perPageAsText?: boolean;
+  /** The real service's `meta.per_page` is text, as sent ("10", "10.0"). */
+  perPageText?: string;
 }
 
 interface PageLink {
@@ -78,8 +95,8 @@ function pageWindow(current: number, last: number): (number[] | '...')[] {
   return [start, '...', range(current - ON_EACH_SIDE, current + ON_EACH_SIDE), '...', finish];
 }
 
-/** The paginator as JSON text around the page's already serialised records. */
-export function presentPage(rowsJson: string, rowCount: number, info: PageInfo): string {
+/** Laravel's paginator links: page URLs, neighbours, and `meta.links` with its "..." windows. */
+function paginator(rowCount: number, info: PageInfo) {
   const lastPage = Math.max(1, Math.ceil(info.total / info.perPage));
   const prefix = `${info.path}?${new URLSearchParams(info.query).toString()}${Object.keys(info.query).length > 0 ? '&' : ''}page=`;
   const url = (page: number) => `${prefix}${page}`;
@@ -93,20 +110,56 @@ export function presentPage(rowsJson: string, rowCount: number, info: PageInfo):
     else for (const page of element) links.push({ url: url(page), label: String(page), active: page === info.page });
   }
   links.push({ url: next, label: 'Next &raquo;', active: false });
+  return {
+    first: url(1),
+    last: url(lastPage),
+    prev,
+    next,
+    from,
+    to: from === null ? null : from + rowCount - 1,
+    lastPage,
+    links,
+    perPage: info.perPageText ?? info.perPage,
+  };
+}
 
+/** A resource collection's page as JSON text around the page's already serialised records. */
+export function presentPage(rowsJson: string, rowCount: number, info: PageInfo): string {
+  const page = paginator(rowCount, info);
   const rest = JSON.stringify({
-    links: { first: url(1), last: url(lastPage), prev, next },
+    links: { first: page.first, last: page.last, prev: page.prev, next: page.next },
     meta: {
       current_page: info.page,
-      from,
-      last_page: lastPage,
-      links,
+      from: page.from,
+      last_page: page.lastPage,
+      links: page.links,
       path: info.path,
-      per_page: info.perPageAsText ? String(info.perPage) : info.perPage,
-      to: from === null ? null : from + rowCount - 1,
+      per_page: page.perPage,
+      to: page.to,
       total: info.total,
     },
     status: 200,
   });
   return `{"data":${rowsJson},${rest.slice(1)}`;
+}
+
+/** A bare paginator (LengthAwarePaginator::toArray, as a JsonResource of one renders it), with `status`. */
+export function presentPlainPage(rows: unknown[], info: PageInfo): Record<string, unknown> {
+  const page = paginator(rows.length, info);
+  return {
+    current_page: info.page,
+    data: rows,
+    first_page_url: page.first,
+    from: page.from,
+    last_page: page.lastPage,
+    last_page_url: page.last,
+    links: page.links,
+    next_page_url: page.next,
+    path: info.path,
+    per_page: page.perPage,
+    prev_page_url: page.prev,
+    to: page.to,
+    total: info.total,
+    status: 200,
+  };
 }

@@ -2,13 +2,14 @@
  * Quirks mode (phpanalytics-v31): bodies as PHP and Laravel read them. PHP ignores a declared
  * charset and hands on the bytes; MariaDB then stores each byte that is not UTF-8 as `?`. A JSON
  * body json_decode cannot read (malformed, not UTF-8), and a body of any other type or of none
- * (XML, text/plain, multipart, no Content-Type), reads as no fields. In a form, `name[]=…` makes
- * an array (a `domain[]` answers 500, validation.ts) and a repeated name keeps its last value.
- * Bounds stay those of normal mode (body size, fields): nothing here does unbounded work.
+ * (XML, text/plain, no Content-Type), reads as no fields; multipart/form-data is read as PHP
+ * fills `$_POST` (its file parts left out). In a form, `name[]=…` makes an array (a `domain[]`
+ * answers 500, validation.ts) and a repeated name keeps its last value; the query string is read
+ * the same way. Bounds stay those of normal mode (body size, fields): nothing here does unbounded work.
  */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import { parseForm, parseJson } from './form-body.js';
+import { addField, MAX_FIELDS, parseForm, parseJson, tooManyFields } from './form-body.js';
 import { HttpError } from './http-error.js';
 
 /**
@@ -73,6 +74,49 @@ function phpFields(form: Record<string, unknown>): Record<string, unknown> {
   return fields;
 }
 
+/** The query string as PHP reads it; what is past MAX_FIELDS is dropped (PHP's max_input_vars), never an error. */
+export function phpQuery(query: string): Record<string, unknown> {
+  const fields = query
+    .split('&', MAX_FIELDS * 2)
+    .filter((part) => part !== '')
+    .slice(0, MAX_FIELDS);
+  return phpFields(parseForm(Buffer.from(fields.join('&'), 'latin1'), utf8WithQuestionMarks));
+}
+
+const CRLF = Buffer.from('\r\n');
+
+/**
+ * multipart/form-data as PHP fills `$_POST`: every part with a name and no filename is a field
+ * (its value the part's bytes, read as UTF-8 with `?` for what is not); file parts and a part
+ * cut off before its boundary are left out. One pass over the body.
+ */
+function multipartFields(raw: Buffer, contentType: string): Record<string, unknown> {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const form: Record<string, unknown> = Object.create(null);
+  if (!boundary) return form;
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  let fields = 0;
+  let at = raw.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    const next = raw.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = raw.subarray(start, next);
+    const headersEnd = part.indexOf('\r\n\r\n');
+    const disposition = headersEnd === -1 ? '' : part.subarray(0, headersEnd).toString('latin1');
+    const name = /content-disposition:\s*form-data\s*;[^\r\n]*?\bname=(?:"([^"]*)"|([^;\s]+))/i.exec(disposition);
+    if (name && !/\bfilename\*?=/i.test(disposition)) {
+      fields += 1;
+      if (fields > MAX_FIELDS) throw tooManyFields();
+      let value = part.subarray(headersEnd + 4);
+      if (value.subarray(-2).equals(CRLF)) value = value.subarray(0, -2);
+      addField(form, utf8WithQuestionMarks(Buffer.from(name[1] ?? name[2]!, 'latin1')), utf8WithQuestionMarks(value));
+    }
+    at = next;
+  }
+  return phpFields(form);
+}
+
 /** json_decode's reading: an object or array when the text is UTF-8 JSON, else no fields. */
 function lenientJson(raw: Buffer): unknown {
   try {
@@ -96,5 +140,12 @@ export function registerQuirksBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, raw, done) =>
     done(null, lenientJson(raw as Buffer)),
   );
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (request, raw, done) => {
+    try {
+      done(null, multipartFields(raw as Buffer, request.headers['content-type'] ?? ''));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _raw, done) => done(null, {}));
 }

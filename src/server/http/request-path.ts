@@ -17,11 +17,16 @@ function decodeUnreserved(segment: string): string {
   });
 }
 
+/** The origin form of a request target: an absolute-form target (`http://host/path`) loses its scheme and host. */
+export function originForm(target: string): string {
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (!absolute) return target;
+  const url = target.slice(absolute[0].length);
+  return url.startsWith('/') ? url : `/${url}`;
+}
+
 export function canonicalUrl(target: string): string {
-  let url = target;
-  const absolute = ABSOLUTE_FORM.exec(url);
-  if (absolute) url = url.slice(absolute[0].length);
-  if (!url.startsWith('/')) url = absolute ? `/${url}` : url;
+  const url = originForm(target);
   if (!url.startsWith('/')) return target; // `*` or garbage: routing answers 404
   const queryAt = url.search(/[?#]/);
   const path = queryAt === -1 ? url : url.slice(0, queryAt);

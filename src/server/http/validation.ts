@@ -9,7 +9,7 @@ import { isValidServiceDomain, serviceNormalizeDomain } from '../../model/domain
 import type { WebsiteRecord, WebsiteValues } from '../store/contract.js';
 import { FLAGS, LIMITS } from './fields.js';
 import type { ServerMode } from './mode.js';
-import { isQuirksDomain, quirksDomainValue, quirksSizeOutside } from './quirks-validation.js';
+import { isQuirksDomain, quirksDomainValue, quirksInteger, quirksSizeOutside } from './quirks-validation.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -22,9 +22,12 @@ const ECHOED = ['privacy', 'email', 'exclude_bots', 'exclude_ips'] as const;
 const TRUE_VALUES = new Set<unknown>([true, 1, '1', 'true']);
 const FALSE_VALUES = new Set<unknown>([false, 0, '0', 'false']);
 const PHP_FALSY = new Set<unknown>([null, false, 0, '0']);
-/** An integer column's range (PostgreSQL's `integer`, the real service's too): larger would overflow there. */
-const INT32: [number, number] = [-(2 ** 31), 2 ** 31 - 1];
 const FAVORITED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+/** NUL (PostgreSQL's text cannot hold it) and UTF-16 surrogates without their pair (no character at all). */
+const UNSTORABLE = /[\0\p{Cs}]/u;
+
+/** Text no backend stores as sent: refused on write, found nowhere by a search. */
+export const isUnstorable = (text: string) => UNSTORABLE.test(text);
 
 export const MESSAGES = {
   passwordRequired: 'The password field is required when privacy is 2.',
@@ -78,8 +81,7 @@ class Checker {
   integer(field: string, value: unknown, min?: number, max?: number): number | undefined {
     const label = field.replace(/_/g, ' ');
     const quirks = this.mode === 'phpanalytics-v31';
-    // PHP's filter_var reads JSON `true` as 1.
-    const number = quirks && value === true ? 1 : toInteger(value);
+    const number = quirks ? quirksInteger(value) : toInteger(value);
     const between = `The ${label} field must be between ${min} and ${max}.`;
     if (number === undefined) {
       this.fail(field, `The ${label} field must be an integer.`);
@@ -94,8 +96,17 @@ class Checker {
   }
 
   text(field: string, value: unknown): string | null | undefined {
+    if (typeof value === 'string' && isUnstorable(value)) return this.unstorable(field);
     if (value === null || typeof value === 'string') return value;
     return this.fail(field, `The ${field.replace(/_/g, ' ')} field must be a string.`);
+  }
+
+  /** The same 422 on every backend, in both modes (the deployed service's MariaDB would store them). */
+  unstorable(field: string): undefined {
+    return this.fail(
+      field,
+      `The ${field.replace(/_/g, ' ')} field must not contain NUL characters or unpaired surrogates.`,
+    );
   }
 
   password(value: unknown): string | null | undefined {
@@ -120,6 +131,7 @@ class Checker {
     if (quirks) value = quirksDomainValue(value);
     if (value === undefined || value === null) return this.fail('domain', 'The domain field is required.');
     if (typeof value !== 'string') return this.fail('domain', 'The domain field must be a string.');
+    if (isUnstorable(value)) return this.unstorable('domain');
     const domain = serviceNormalizeDomain(value);
     const tooLong = `The domain field must not be greater than ${LIMITS.domain} characters.`;
     if (quirks) {
@@ -162,8 +174,8 @@ export function validateStore(
   if (privacy === 2 && password === null && !check.errors.password) {
     check.fail('password', quirks ? MESSAGES.quirksPasswordRequired : MESSAGES.passwordRequired);
   }
-  // The real service takes any integer for email (that its integer column holds).
-  const email = quirks ? orDefault('email', null, INT32) : orDefault('email', FLAGS.email.default, range('email'));
+  // The real service's rule takes any integer for email (its TINYINT column then refuses most: 500).
+  const email = quirks ? orDefault('email', null) : orDefault('email', FLAGS.email.default, range('email'));
   const excludeBots = orDefault('exclude_bots', FLAGS.exclude_bots.default, range('exclude_bots'));
   const excludeParams = check.text('exclude_params', field('exclude_params') ?? null) ?? null;
   const excludeIps = check.text('exclude_ips', field('exclude_ips') ?? null) ?? null;
@@ -202,8 +214,8 @@ export function validateUpdate(
   if (field('password') !== undefined) changes.password = check.password(field('password'));
   if (!quirks) changes.email = flag('email');
   else if (field('email') !== undefined) {
-    // The real service takes any integer its column holds, or null.
-    changes.email = field('email') === null ? null : check.integer('email', field('email'), ...INT32);
+    // The real service's rule takes any integer, or null (its column then refuses most: 500).
+    changes.email = field('email') === null ? null : check.integer('email', field('email'));
   }
   // The real service's update rule has no `required`: an empty exclude_bots fails `integer`.
   const excludeBots = field('exclude_bots');

@@ -1,8 +1,8 @@
 /**
  * The five website operations. Each handler validates (before any lookup, as
  * the real service does), talks to the store, and answers with the service's
- * envelopes. Quirks mode echoes sent values on writes and answers 500 for an
- * update of a missing website, as phpAnalytics v31 does.
+ * envelopes. What the deployed service does differently (its input, ids, links,
+ * echoed values, 500s) is its dialect, quirks-website.ts; the contract's is here.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -15,34 +15,74 @@ import {
 } from '../store/contract.js';
 import { hashPassword } from '../store/credentials.js';
 import { authenticatedAccount } from './auth.js';
-import { HttpError, invalid, notFound, serverError } from './http-error.js';
-import { parseListQuery } from './list-query.js';
+import { type HttpError, invalid, notFound } from './http-error.js';
+import { type ParsedList, parseListQuery } from './list-query.js';
 import type { ServerMode } from './mode.js';
 import { presentPage, presentWebsite, recordShape } from './present.js';
-import { assertFitsColumns } from './quirks-validation.js';
-import { MESSAGES, missingPassword, type ValidatedValues, validateStore, validateUpdate } from './validation.js';
+import {
+  isUnstorable,
+  MESSAGES,
+  missingPassword,
+  type ValidatedValues,
+  validateStore,
+  validateUpdate,
+} from './validation.js';
 
 export const COLLECTION = '/api/v1/websites';
 export const ITEM = '/api/v1/websites/:id';
 
-interface Context {
-  store: ServerStore;
+export type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
+export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A write's time: the instant, and its fraction of a second in microseconds (six digits). */
+export interface WriteTime {
+  date: Date;
+  fraction: string;
+}
+
+/** Where a mode departs from the contract in the website routes. */
+export interface WebsiteDialect {
   mode: ServerMode;
-  /** Where page links point: the configured public URL, else the listening address; never the Host header. */
-  baseUrl: () => string;
+  /** The fields a write reads. */
+  input(request: FastifyRequest): Record<string, unknown>;
+  /** The website an item route's `:id` names; undefined names none (404). */
+  websiteId(text: string): number | undefined;
+  listQuery(raw: Record<string, unknown>): ParsedList;
+  /** The collection's URL, the base of page links. */
+  pageUrl(request: FastifyRequest): string;
+  now(): WriteTime;
+  /** Runs before an update is validated; throws to refuse it. */
+  authorizeUpdate(request: FastifyRequest, input: Record<string, unknown>): Promise<void>;
+  /** The answer to an update of a website the account does not have. */
+  missing(): HttpError;
+  /** Throws when a value cannot be stored (quirks: the deployed columns' limits). */
+  assertStorable(values: Partial<WebsiteValues>): void;
+  /** The record a write answers with; `favorited` is the time the favourite was set, when this write set it. */
+  written(website: WebsiteRecord, echo: Record<string, unknown>, favorited?: WriteTime): Record<string, unknown>;
 }
 
-type ItemRequest = FastifyRequest<{ Params: { id: string } }>;
-
-function websiteId(request: ItemRequest): number | undefined {
-  const text = request.params.id;
-  const id = /^\d{1,15}$/.test(text) ? Number(text) : undefined;
-  return id !== undefined && id <= MAX_ID ? id : undefined;
-}
-
-function body(request: FastifyRequest): Record<string, unknown> {
-  const value = request.body;
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** The contract's reading: the body, ids as digits, links at the configured address. */
+export function contractDialect(baseUrl: () => string): WebsiteDialect {
+  return {
+    mode: 'normal',
+    input: (request) => {
+      const value = request.body;
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : {};
+    },
+    websiteId: (text) => {
+      const id = /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+      return id !== undefined && id <= MAX_ID ? id : undefined;
+    },
+    listQuery: parseListQuery,
+    pageUrl: () => `${baseUrl()}${COLLECTION}`,
+    now: () => ({ date: new Date(), fraction: '000000' }),
+    authorizeUpdate: async () => {},
+    missing: notFound,
+    assertStorable: () => {},
+    written: (website) => presentWebsite(website, 'normal'),
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -59,24 +99,34 @@ async function storedChanges(values: Partial<ValidatedValues>): Promise<Partial<
   return password === undefined ? rest : { ...rest, passwordHash: await hashOrNull(password) };
 }
 
-export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseUrl }: Context): void {
+export interface WebsiteHandlers {
+  list: RouteHandler;
+  create: RouteHandler;
+  show: RouteHandler;
+  update: RouteHandler;
+  destroy: RouteHandler;
+}
+
+export function websiteHandlers(store: ServerStore, dialect: WebsiteDialect): WebsiteHandlers {
+  const { mode } = dialect;
   const shape = recordShape(mode);
-  const present = (website: WebsiteRecord, echo: Record<string, unknown> = {}) =>
-    mode === 'phpanalytics-v31' ? { ...presentWebsite(website, mode), ...echo } : presentWebsite(website, mode);
+  const idOf = (request: FastifyRequest) => dialect.websiteId((request as ItemRequest).params.id);
 
-  app.get(COLLECTION, async (request, reply) => {
+  const list: RouteHandler = async (request, reply) => {
     const { id } = authenticatedAccount(request);
-    const list = parseListQuery(request.query as Record<string, unknown>, mode);
-    const { json, count, total } = await store.listWebsites({ accountId: id, ...list.query }, shape);
-    const path = `${baseUrl()}${COLLECTION}`;
-    const page = { path, query: list.appends, page: list.page, perPage: list.perPage, total };
-    const quirksPage = mode === 'phpanalytics-v31' ? { perPageAsText: true } : {};
-    return reply.type(JSON_TYPE).send(presentPage(json, count, { ...page, ...quirksPage }));
-  });
+    const parsed = dialect.listQuery(request.query as Record<string, unknown>);
+    // No stored domain holds a NUL or a lone surrogate (and PostgreSQL cannot even compare one).
+    const { json, count, total } = isUnstorable(parsed.query.search?.text ?? '')
+      ? { json: '[]', count: 0, total: 0 }
+      : await store.listWebsites({ accountId: id, ...parsed.query }, shape);
+    const page = { path: dialect.pageUrl(request), query: parsed.appends, page: parsed.page, perPage: parsed.perPage };
+    const text = parsed.perPageText === undefined ? {} : { perPageText: parsed.perPageText };
+    return reply.type(JSON_TYPE).send(presentPage(json, count, { ...page, ...text, total }));
+  };
 
-  app.post(COLLECTION, async (request, reply) => {
+  const create: RouteHandler = async (request, reply) => {
     const owner = authenticatedAccount(request);
-    const result = validateStore(body(request), mode);
+    const result = validateStore(dialect.input(request), mode);
     if (!result.ok) throw invalid(result.errors);
     const { domain, password, ...values } = result.value;
     const problems: string[] = [];
@@ -85,15 +135,12 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
       problems.push(MESSAGES.tooManyWebsites);
     }
     if (problems.length > 0) throw invalid({ domain: problems });
-    if (mode !== 'normal') assertFitsColumns(values);
+    dialect.assertStorable(values);
+    const time = dialect.now();
     try {
-      const website = await store.insertWebsite(
-        owner.id,
-        domain,
-        { ...values, passwordHash: await hashOrNull(password) },
-        new Date(),
-      );
-      return sendJson(reply, 201, { data: present(website, result.echo), status: 200 });
+      const stored = { ...values, passwordHash: await hashOrNull(password) };
+      const website = await store.insertWebsite(owner.id, domain, stored, time.date);
+      return sendJson(reply, 201, { data: dialect.written(website, result.echo), status: 200 });
     } catch (error) {
       // Another request took the domain, or the last free place, while the password was being hashed.
       if (error instanceof DomainTakenError) throw invalid({ domain: [MESSAGES.domainTaken] });
@@ -103,45 +150,49 @@ export function registerWebsiteRoutes(app: FastifyInstance, { store, mode, baseU
       }
       throw error;
     }
-  });
+  };
 
-  app.get(ITEM, async (request: ItemRequest, reply) => {
-    const id = websiteId(request);
+  const show: RouteHandler = async (request, reply) => {
+    const id = idOf(request);
     const website = id === undefined ? undefined : await store.getWebsite(authenticatedAccount(request).id, id);
     if (!website) throw notFound();
-    return sendJson(reply, 200, { data: present(website), status: 200 });
-  });
-
-  const update = async (request: ItemRequest, reply: FastifyReply) => {
-    const owner = authenticatedAccount(request);
-    const now = new Date();
-    // The real service's policy refuses any attempt to move a website to an account.
-    if (mode === 'phpanalytics-v31' && Object.hasOwn(body(request), 'user_id')) {
-      throw new HttpError(403, { message: MESSAGES.unauthorized });
-    }
-    const result = validateUpdate(body(request), mode, now);
-    if (!result.ok) throw invalid(result.errors);
-    const id = websiteId(request);
-    const missing = (): HttpError => (mode === 'phpanalytics-v31' ? serverError() : notFound());
-    const website = id === undefined ? undefined : await store.getWebsite(owner.id, id);
-    if (id === undefined || !website) throw missing();
-    if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
-    if (mode !== 'normal') assertFitsColumns(result.value);
-    const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), now);
-    if (!updated) throw missing();
-    const data = present(updated, result.echo);
-    // A favourite set now is a Carbon on the real service's model: serialised as ISO 8601 with microseconds.
-    if (mode === 'phpanalytics-v31' && typeof result.value.favoritedAt === 'string') {
-      data.favorited_at = `${result.value.favoritedAt}.000000Z`;
-    }
-    return sendJson(reply, 200, { data, status: 200 });
+    return sendJson(reply, 200, { data: presentWebsite(website, mode), status: 200 });
   };
-  app.put(ITEM, update);
-  app.patch(ITEM, update);
 
-  app.delete(ITEM, async (request: ItemRequest, reply) => {
-    const id = websiteId(request);
+  const update: RouteHandler = async (request, reply) => {
+    const owner = authenticatedAccount(request);
+    const input = dialect.input(request);
+    await dialect.authorizeUpdate(request, input);
+    const time = dialect.now();
+    const result = validateUpdate(input, mode, time.date);
+    if (!result.ok) throw invalid(result.errors);
+    const id = idOf(request);
+    const website = id === undefined ? undefined : await store.getWebsite(owner.id, id);
+    if (id === undefined || !website) throw dialect.missing();
+    if (missingPassword(result.value, website, mode)) throw invalid({ password: [MESSAGES.passwordRequired] });
+    dialect.assertStorable(result.value);
+    const updated = await store.updateWebsite(owner.id, id, await storedChanges(result.value), time.date);
+    if (!updated) throw dialect.missing();
+    const favorited = typeof result.value.favoritedAt === 'string' ? time : undefined;
+    return sendJson(reply, 200, { data: dialect.written(updated, result.echo, favorited), status: 200 });
+  };
+
+  const destroy: RouteHandler = async (request, reply) => {
+    const id = idOf(request);
     if (id === undefined || !(await store.deleteWebsite(authenticatedAccount(request).id, id))) throw notFound();
     return sendJson(reply, 200, { id, object: 'website', deleted: true, status: 200 });
-  });
+  };
+
+  return { list, create, show, update, destroy };
+}
+
+/** The contract's routes (quirks mode registers the same handlers through quirks-routes.ts). */
+export function registerWebsiteRoutes(app: FastifyInstance, store: ServerStore, dialect: WebsiteDialect): void {
+  const handlers = websiteHandlers(store, dialect);
+  app.get(COLLECTION, handlers.list);
+  app.post(COLLECTION, handlers.create);
+  app.get(ITEM, handlers.show);
+  app.put(ITEM, handlers.update);
+  app.patch(ITEM, handlers.update);
+  app.delete(ITEM, handlers.destroy);
 }

@@ -7,7 +7,7 @@
  * store's counters at scrape time, never by scanning websites.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { type ServerStore, StoreBusyError, type StoreStats } from '../store/contract.js';
+import { type ServerStore, StoreBusyError, StoreFullError, type StoreStats } from '../store/contract.js';
 import type { Throttle, ThrottleResult } from '../store/throttle.js';
 
 /** Why a request was answered 503 (or why the store failed). */
@@ -18,8 +18,8 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 function storeErrorCause(error: unknown, store: ServerStore): UnavailableCause {
   if (error instanceof StoreBusyError) return 'busy';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_FULL' || code === '53100') return 'disk_full';
+  // The SQLite store reports SQLITE_FULL as StoreFullError (store/sqlite/full.ts); PostgreSQL's code comes as is.
+  if (error instanceof StoreFullError || (error as { code?: unknown } | null)?.code === '53100') return 'disk_full';
   if (store.unavailable?.(error)) return 'database';
   return 'other';
 }

@@ -15,6 +15,8 @@ export interface Account {
   websiteLimit: number | null;
   /** false → every API request answers 403. */
   apiAccess: boolean;
+  /** phpAnalytics' admin role: in quirks mode its update may name a website's owner (`user_id`). */
+  admin: boolean;
 }
 
 /** Where a key comes from: SITESYNC_SERVE_KEYS at start, or `accounts create`/`rotate-key`. */
@@ -150,10 +152,15 @@ export interface WebsiteStore {
 }
 
 export interface AccountStore {
-  createAccount(settings: { name: string; websiteLimit?: number | null; apiAccess?: boolean }): Promise<Account>;
+  createAccount(settings: {
+    name: string;
+    websiteLimit?: number | null;
+    apiAccess?: boolean;
+    admin?: boolean;
+  }): Promise<Account>;
   updateAccount(
     id: number,
-    settings: { websiteLimit?: number | null; apiAccess?: boolean },
+    settings: { websiteLimit?: number | null; apiAccess?: boolean; admin?: boolean },
   ): Promise<Account | undefined>;
   findAccountByName(name: string): Promise<Account | undefined>;
   /** Every account with its website count and keys, by id. */
@@ -168,12 +175,20 @@ export interface AccountStore {
    * revoked key fails on the next request. `keyHash` echoes the digest looked up.
    */
   findKey(keyHash: string): Promise<{ account: Account; keyId: number; keyHash: string } | undefined>;
-  /** False when no such key. */
+  /**
+   * False when no such key. The digest is remembered (`wasRevoked`), so provisioning never
+   * brings the key back (a leaked key stays revoked across restarts).
+   */
   revokeKey(keyId: number): Promise<boolean>;
-  /** Revokes every key of the account but one; returns how many. */
+  /** Revokes every key of the account but one (a rotation), remembered like `revokeKey`; returns how many. */
   revokeOtherKeys(accountId: number, keepKeyId: number): Promise<number>;
-  /** Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. */
+  /**
+   * Revokes the provisioned keys whose digest is not in `keyHashes`; returns how many. Not
+   * remembered: a key left out of SITESYNC_SERVE_KEYS comes back when it is listed again.
+   */
   revokeProvisionedKeysExcept(keyHashes: readonly string[]): Promise<number>;
+  /** Whether this key was revoked by `revokeKey` or `revokeOtherKeys`. */
+  wasRevoked(keyHash: string): Promise<boolean>;
 }
 
 /** Cheap readings for the metrics (kept counters and pool state, never a scan of websites). */

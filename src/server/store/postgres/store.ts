@@ -46,9 +46,10 @@ interface AccountRow {
   name: string;
   websiteLimit: number | null;
   apiAccess: boolean;
+  admin: boolean;
 }
 
-const ACCOUNT_COLUMNS = 'id, name, website_limit AS "websiteLimit", api_access AS "apiAccess"';
+const ACCOUNT_COLUMNS = 'id, name, website_limit AS "websiteLimit", api_access AS "apiAccess", admin';
 const KEY_COLUMNS = 'id, account_id AS "accountId", prefix, created_at AS "createdAt", source';
 /** COLUMNS with quoted aliases: PostgreSQL folds unquoted names to lower case. */
 const RECORD_COLUMNS = COLUMNS.replace(/ AS (\w+)/g, ' AS "$1"');
@@ -72,7 +73,9 @@ export function redactedUrl(url: string): string {
 }
 
 function toAccount(row: AccountRow | undefined): Account | undefined {
-  return row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess };
+  return (
+    row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess, admin: row.admin }
+  );
 }
 
 export async function openPostgresStore(url: string, options: PgStoreOptions = {}): Promise<ServerStore> {
@@ -107,6 +110,18 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
 
   async function rows<T>(text: string, values: unknown[] = []): Promise<T[]> {
     return (await pool.query({ text, values })).rows as T[];
+  }
+
+  /** Deletes the keys matching `where` and remembers their digests (provisioning never brings them back): one statement. */
+  async function revokeAndRemember(where: string, values: unknown[]): Promise<number> {
+    const [row] = await rows<{ count: number }>(
+      `WITH gone AS (DELETE FROM api_keys WHERE ${where} RETURNING key_hash),
+        remembered AS (INSERT INTO revoked_keys (key_hash, revoked_at) SELECT key_hash, $1 FROM gone
+          ON CONFLICT (key_hash) DO NOTHING)
+       SELECT count(*)::int AS count FROM gone`,
+      [serviceTimestamp(new Date()), ...values],
+    );
+    return row!.count;
   }
 
   const getWebsite = async (accountId: number, id: number) =>
@@ -207,20 +222,28 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
           (await pool.query('DELETE FROM websites WHERE account_id = $1 AND id = $2', [accountId, id])).rowCount! > 0
         );
       },
-      async createAccount({ name, websiteLimit = null, apiAccess = true }) {
+      async createAccount({ name, websiteLimit = null, apiAccess = true, admin = false }) {
         const [row] = await rows<{ id: number }>(
-          'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
-          [name, websiteLimit, apiAccess, serviceTimestamp(new Date())],
+          `INSERT INTO accounts (name, website_limit, api_access, admin, created_at)
+           VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+          [name, websiteLimit, apiAccess, admin, serviceTimestamp(new Date())],
         );
-        return { id: row!.id, name, websiteLimit, apiAccess };
+        return { id: row!.id, name, websiteLimit, apiAccess, admin };
       },
       async updateAccount(id, settings) {
         const [row] = await rows<AccountRow>(
           `UPDATE accounts SET
            website_limit = CASE WHEN $2 THEN $3::int ELSE website_limit END,
-           api_access = coalesce($4, api_access)
+           api_access = coalesce($4, api_access),
+           admin = coalesce($5, admin)
          WHERE id = $1 RETURNING ${ACCOUNT_COLUMNS}`,
-          [id, settings.websiteLimit !== undefined, settings.websiteLimit ?? null, settings.apiAccess ?? null],
+          [
+            id,
+            settings.websiteLimit !== undefined,
+            settings.websiteLimit ?? null,
+            settings.apiAccess ?? null,
+            settings.admin ?? null,
+          ],
         );
         return toAccount(row);
       },
@@ -252,18 +275,20 @@ export async function openPostgresStore(url: string, options: PgStoreOptions = {
       },
       async findKey(keyHash) {
         const [row] = await rows<AccountRow & { keyId: number }>(
-          `SELECT a.id, a.name, a.website_limit AS "websiteLimit", a.api_access AS "apiAccess", k.id AS "keyId"
+          `SELECT a.id, a.name, a.website_limit AS "websiteLimit", a.api_access AS "apiAccess", a.admin, k.id AS "keyId"
          FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`,
           [pepper(keyHash)],
         );
         return row && { account: toAccount(row)!, keyId: row.keyId, keyHash };
       },
       async revokeKey(keyId) {
-        return (await pool.query('DELETE FROM api_keys WHERE id = $1', [keyId])).rowCount! > 0;
+        return (await revokeAndRemember('id = $2', [keyId])) > 0;
       },
       async revokeOtherKeys(accountId, keepKeyId) {
-        return (await pool.query('DELETE FROM api_keys WHERE account_id = $1 AND id <> $2', [accountId, keepKeyId]))
-          .rowCount!;
+        return revokeAndRemember('account_id = $2 AND id <> $3', [accountId, keepKeyId]);
+      },
+      async wasRevoked(keyHash) {
+        return (await rows('SELECT 1 FROM revoked_keys WHERE key_hash = $1', [pepper(keyHash)])).length > 0;
       },
       async revokeProvisionedKeysExcept(keyHashes) {
         const result = await pool.query(

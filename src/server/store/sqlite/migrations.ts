@@ -97,6 +97,23 @@ export const MIGRATIONS: readonly Migration[] = [
         END;
       `),
   },
+  {
+    version: 6,
+    description: 'digests of keys revoked by hand or by a rotation, never provisioned again',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE revoked_keys (
+          id INTEGER PRIMARY KEY,
+          key_hash TEXT NOT NULL UNIQUE,
+          revoked_at TEXT NOT NULL
+        );
+      `),
+  },
+  {
+    version: 7,
+    description: "accounts' admin role (phpAnalytics' role 1), for quirks mode's update with user_id",
+    up: (db) => db.exec('ALTER TABLE accounts ADD COLUMN admin INTEGER NOT NULL DEFAULT 0'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -37,13 +37,22 @@ interface AccountRow {
   name: string;
   websiteLimit: number | null;
   apiAccess: number;
+  admin: number;
 }
 
-const ACCOUNT_COLUMNS = 'id, name, website_limit AS websiteLimit, api_access AS apiAccess';
+const ACCOUNT_COLUMNS = 'id, name, website_limit AS websiteLimit, api_access AS apiAccess, admin';
 
 /** The service's timestamp format: ISO-8601 UTC, microseconds always zero. */
 function toAccount(row: AccountRow | undefined): Account | undefined {
-  return row && { id: row.id, name: row.name, websiteLimit: row.websiteLimit, apiAccess: row.apiAccess === 1 };
+  return (
+    row && {
+      id: row.id,
+      name: row.name,
+      websiteLimit: row.websiteLimit,
+      apiAccess: row.apiAccess === 1,
+      admin: row.admin === 1,
+    }
+  );
 }
 
 const KEY_COLUMNS = 'id, account_id AS accountId, prefix, created_at AS createdAt, source';
@@ -127,23 +136,32 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
     ),
     delete: db.prepare('DELETE FROM websites WHERE account_id = ? AND id = ?'),
     createAccount: db.prepare(
-      'INSERT INTO accounts (name, website_limit, api_access, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      'INSERT INTO accounts (name, website_limit, api_access, admin, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
     ),
     accountById: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`),
-    updateAccount: db.prepare('UPDATE accounts SET website_limit = ?, api_access = ? WHERE id = ?'),
+    updateAccount: db.prepare('UPDATE accounts SET website_limit = ?, api_access = ?, admin = ? WHERE id = ?'),
     accountByName: db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE name = ?`),
     addKey: db.prepare(
       `INSERT INTO api_keys (account_id, key_hash, source, prefix, created_at) VALUES (?, ?, ?, ?, ?)
        RETURNING ${KEY_COLUMNS}`,
     ),
     findKey: db.prepare(
-      `SELECT a.id, a.name, a.website_limit AS websiteLimit, a.api_access AS apiAccess, k.id AS keyId
+      `SELECT a.id, a.name, a.website_limit AS websiteLimit, a.api_access AS apiAccess, a.admin, k.id AS keyId
        FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
     ),
     accounts: db.prepare(`SELECT ${ACCOUNT_COLUMNS}, website_count AS websiteCount FROM accounts ORDER BY id`),
     keys: db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY id`),
     revokeKey: db.prepare('DELETE FROM api_keys WHERE id = ?'),
+    // Remembered first: provisioning must never bring a revoked key back.
+    rememberKey: db.prepare(
+      'INSERT OR IGNORE INTO revoked_keys (key_hash, revoked_at) SELECT key_hash, ? FROM api_keys WHERE id = ?',
+    ),
+    rememberOtherKeys: db.prepare(
+      `INSERT OR IGNORE INTO revoked_keys (key_hash, revoked_at)
+       SELECT key_hash, ? FROM api_keys WHERE account_id = ? AND id <> ?`,
+    ),
     revokeOtherKeys: db.prepare('DELETE FROM api_keys WHERE account_id = ? AND id <> ?'),
+    wasRevoked: db.prepare('SELECT 1 FROM revoked_keys WHERE key_hash = ?').pluck(),
     provisionedKeys: db.prepare("SELECT id, key_hash AS keyHash FROM api_keys WHERE source = 'provisioned'"),
     // Accounts are few; websites are counted by the triggers, never scanned.
     stats: db.prepare('SELECT count(*) AS accounts, coalesce(sum(website_count), 0) AS websites FROM accounts'),
@@ -282,17 +300,17 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       return result.changes === 0 ? undefined : getWebsite(accountId, id);
     },
     deleteWebsite: (accountId, id) => statements.delete.run(accountId, id).changes > 0,
-    createAccount({ name, websiteLimit = null, apiAccess = true }) {
+    createAccount({ name, websiteLimit = null, apiAccess = true, admin = false }) {
       const id = statements.createAccount
         .pluck()
-        .get(name, websiteLimit, apiAccess ? 1 : 0, serviceTimestamp(new Date()));
-      return { id: id as number, name, websiteLimit, apiAccess };
+        .get(name, websiteLimit, apiAccess ? 1 : 0, admin ? 1 : 0, serviceTimestamp(new Date()));
+      return { id: id as number, name, websiteLimit, apiAccess, admin };
     },
     updateAccount(id, settings) {
       const current = toAccount(statements.accountById.get(id) as AccountRow | undefined);
       if (!current) return undefined;
       const next = { ...current, ...settings };
-      statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, id);
+      statements.updateAccount.run(next.websiteLimit, next.apiAccess ? 1 : 0, next.admin ? 1 : 0, id);
       return next;
     },
     findAccountByName: (name) => toAccount(statements.accountByName.get(name) as AccountRow | undefined),
@@ -314,8 +332,15 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
         }),
       );
     },
-    revokeKey: (keyId) => statements.revokeKey.run(keyId).changes > 0,
-    revokeOtherKeys: (accountId, keepKeyId) => statements.revokeOtherKeys.run(accountId, keepKeyId).changes,
+    revokeKey: db.transaction((keyId: number) => {
+      statements.rememberKey.run(serviceTimestamp(new Date()), keyId);
+      return statements.revokeKey.run(keyId).changes > 0;
+    }),
+    revokeOtherKeys: db.transaction((accountId: number, keepKeyId: number) => {
+      statements.rememberOtherKeys.run(serviceTimestamp(new Date()), accountId, keepKeyId);
+      return statements.revokeOtherKeys.run(accountId, keepKeyId).changes;
+    }),
+    wasRevoked: (keyHash) => statements.wasRevoked.get(pepper(keyHash)) !== undefined,
     revokeProvisionedKeysExcept: (keyHashes) => {
       const keep = new Set(keyHashes.map(pepper));
       const stale = (statements.provisionedKeys.all() as { id: number; keyHash: string }[]).filter(
