@@ -32,6 +32,7 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
   auth: {
     include: [
       'test/server/auth-errors.test.ts',
+      'test/server/auth-bearer.test.ts',
       'test/server/auth-throttle.test.ts',
       'test/server/keys.test.ts',
       'test/server/path-spelling.test.ts',
