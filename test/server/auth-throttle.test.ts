@@ -1,8 +1,10 @@
-// The auth gate's throttle contract on SQLite (issue 39, item 10): the same promises
-// postgres-throttle.test.ts checks across replicas, here with the in-memory throttle answering as a
-// shared store does (on a later turn of the event loop; guesses sent together all pass the peek before
-// any is counted, as across replicas) and with a throttle whose store stops answering. Wrong keys sent together: exactly the limit answered 401, the rest 429;
-// a throttle that cannot count: writes fail closed (503), reads are served uncounted.
+// The auth gate's throttle contract on SQLite (issue 39, item 10): the promises
+// postgres-throttle.test.ts checks across replicas (wrong keys sent together: exactly the limit
+// answered 401, the rest 429; a throttle that cannot count: writes fail closed with 503, reads are
+// served uncounted), here with the in-memory throttle answering as a shared store does (on a later
+// turn of the event loop; guesses sent together all pass the peek before any is counted, as across
+// replicas) and with a throttle whose store stops answering. Over startServer the SQLite throttle
+// answers within one turn and never fails, so neither path could be reached.
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccountWithKey } from '../../src/server/admin/accounts.js';
@@ -53,7 +55,7 @@ afterEach(async () => {
   }
 });
 
-/** The app on an in-memory SQLite store, its throttles `remote`: `perKey` a minute, `failures` per client (the first `heldPeeks` peeks held together). */
+/** The app on an in-memory SQLite store, its throttles `remote`: `perKey` a minute, `failures` per client. */
 async function gate(limits: { perKey: number; failures: number; heldPeeks?: number }) {
   const clock = manualClock(1_000_000); // the window never ends within a test
   const store = openSqliteStore(':memory:');
