@@ -29,3 +29,38 @@ describe('Alerts', () => {
     expect(alerts.update('prod', 'drift', { active: false }, T0 + 10 * HOUR)).toBeUndefined();
   });
 });
+
+describe('alert documents', () => {
+  it('name the target, the sites (the first ten) and the reason, and list what fires', () => {
+    const alerts = new Alerts(HOUR);
+    const domains = Array.from({ length: 12 }, (_, index) => `s${String(index).padStart(2, '0')}.example`);
+    expect(alerts.update('prod', 'conflict', { active: true, domains }, T0)).toEqual({
+      text: `sitesync watch: a conflict on prod: ${domains.slice(0, 10).join(', ')} and 2 more`,
+      source: 'sitesync watch',
+      target: 'prod',
+      alert: 'conflict',
+      status: 'firing',
+      reminder: false,
+      domains,
+      since: '2026-07-06T12:00:00.000Z',
+      at: '2026-07-06T12:00:00.000Z',
+    });
+    expect(alerts.update('prod', 'check_failing', { active: true, reason: 'connection refused' }, T0)).toMatchObject({
+      text: 'sitesync watch: checks failing on prod (connection refused)',
+      domains: [],
+      reason: 'connection refused',
+    });
+    expect(alerts.update('prod', 'heal_stopped', { active: true, domains: ['a.example'] }, T0)?.text).toBe(
+      'sitesync watch: self-heal stopped after repeated failures on prod: a.example',
+    );
+    expect(alerts.update('staging', 'drift', { active: false }, T0)).toBeUndefined();
+    expect(alerts.firing('prod')).toEqual(['conflict', 'check_failing', 'heal_stopped']);
+    expect(alerts.firing('staging')).toEqual([]);
+    expect(alerts.update('prod', 'check_failing', { active: false }, T0 + HOUR / 2)).toMatchObject({
+      text: 'sitesync watch: resolved on prod: checks failing',
+      since: '2026-07-06T12:00:00.000Z',
+      at: '2026-07-06T12:30:00.000Z',
+    });
+    expect(alerts.firing('prod')).toEqual(['conflict', 'heal_stopped']);
+  });
+});
