@@ -28,14 +28,8 @@ fi
   echo '<!-- sitesync-plan -->'
   if [ -n "$note" ]; then echo "> $note"; echo; fi
   if [ "$code" -eq 0 ] || [ "$code" -eq 3 ]; then
+    # A refused plan's Markdown ends with the acknowledgement lines to copy, escaped as every line sitesync prints.
     cat plan.md
-    if [ "$code" -eq 3 ]; then
-      echo
-      echo '**The apply on merge will refuse this plan** until the pull request description acknowledges it, one line each:'
-      echo '```'
-      tool suggest plan.json
-      echo '```'
-    fi
   else
     echo "**sitesync failed (exit $code)**: no plan for this commit."
     echo '```'

@@ -74,8 +74,8 @@ const env = {
   ...process.env,
   SITESYNC_URL: server.url,
   SITESYNC_API_KEY: key,
-  ACME_PARTNERS_STATS_PASSWORD: randomBytes(12).toString('hex'),
-  ORBIT_INVESTORS_STATS_PASSWORD: randomBytes(12).toString('hex'),
+  SITESYNC_ACME_PARTNERS_STATS_PASSWORD: randomBytes(12).toString('hex'),
+  SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD: randomBytes(12).toString('hex'),
   NO_COLOR: process.env.NO_COLOR ?? '',
 };
 

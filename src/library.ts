@@ -31,6 +31,12 @@ export interface ConnectOptions {
   url?: string;
   /** A file holding the API key; default: the SITESYNC_API_KEY variable. */
   apiKeyFile?: string;
+  /**
+   * Origins (`https://host[:port]`) a URL in the configuration (`api.url`, a
+   * target's `url`) may name, besides SITESYNC_URL's and those in
+   * SITESYNC_ALLOWED_ORIGINS: a key is never sent where only a file says.
+   */
+  allowedOrigins?: string[];
   /** Allow a plain http:// URL that is not loopback. */
   insecureHttp?: boolean;
   /** Requests per minute (default 60; 0: no limit). */
@@ -224,6 +230,7 @@ function connection(options: ConnectOptions & Pick<CallOptions, 'logLevel'>): Pa
     names: OPTION_NAMES,
     url: options.url,
     apiKeyFile: options.apiKeyFile,
+    allowedOrigins: options.allowedOrigins,
     insecureHttp: options.insecureHttp === true,
     rateLimit: options.rateLimit,
     timeout: options.timeout,

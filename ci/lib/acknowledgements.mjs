@@ -22,28 +22,3 @@ export function parseAcknowledgements(description) {
 
 export const REJECTED_HINT =
   'not an acknowledgement (expected --allow-delete DOMAIN, --max-deletes N or --max-change-percent N, one per line)';
-
-/**
- * The description lines that would acknowledge every safety violation of a saved
- * plan (the `safety` lists of its plan, or of each target's), deletes named once.
- */
-export function suggestedAcknowledgements(savedPlan) {
-  const violations = [];
-  const visit = (value) => {
-    if (Array.isArray(value)) for (const entry of value) visit(entry);
-    else if (value !== null && typeof value === 'object') {
-      if (Array.isArray(value.safety)) violations.push(...value.safety);
-      for (const [key, entry] of Object.entries(value)) if (key !== 'safety') visit(entry);
-    }
-  };
-  visit(savedPlan);
-  const domains = new Set();
-  let percent = 0;
-  for (const violation of violations) {
-    if (violation.rule === 'max_change_percent') percent = Math.max(percent, Math.ceil(violation.actual ?? 0));
-    else for (const domain of violation.domains ?? []) domains.add(domain);
-  }
-  const lines = [...domains].map((domain) => `sitesync-acknowledge: --allow-delete ${domain}`);
-  if (percent > 0) lines.push(`sitesync-acknowledge: --max-change-percent ${percent}`);
-  return lines;
-}

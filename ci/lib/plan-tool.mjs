@@ -1,10 +1,8 @@
 // The shell steps' door to lib/: `node plan-tool.mjs COMMAND ARGS`.
 //   embed PLAN HEAD       the hidden block carrying PLAN (a saved plan file), planned at HEAD
 //   commits PLAN          the commits its baselines were read at, one per line
-//   suggest PLAN          the `sitesync-acknowledge:` lines that would acknowledge its safety violations
 //   lockfile-pin FILE     `resolved integrity` of node_modules/sitesync in a package-lock.json
 import { readFileSync } from 'node:fs';
-import { suggestedAcknowledgements } from './acknowledgements.mjs';
 import { baselineCommits, embed } from './plan-file.mjs';
 
 const [command, file, extra] = process.argv.slice(2);
@@ -25,9 +23,6 @@ switch (command) {
   }
   case 'commits':
     out(baselineCommits(JSON.parse(text())));
-    break;
-  case 'suggest':
-    out(suggestedAcknowledgements(JSON.parse(text())));
     break;
   case 'lockfile-pin': {
     const entry = JSON.parse(text()).packages?.['node_modules/sitesync'];

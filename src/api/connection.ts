@@ -1,27 +1,49 @@
 /**
- * Where to connect and with which key: `--url` / `SITESYNC_URL` / `api.url`,
- * and the key from `SITESYNC_API_KEY` or `--api-key-file` (never from a plain
- * command-line argument: it would land in shell history and process lists).
- * Refuses plain http:// to anything but loopback unless explicitly allowed,
- * because a Bearer key over plaintext leaks. Reads one file; no network.
- * Also the key's non-secret id (`keyIdOf`) that saved plans record.
+ * Where to connect and with which key: `--url` / `SITESYNC_URL` / `api.url` or
+ * a target's `url`, and the key from `SITESYNC_API_KEY`, a target's `key_env`
+ * or `--api-key-file` (never from a plain command-line argument: it would land
+ * in shell history and process lists). A URL the configuration gives is used
+ * only when its origin is pinned outside the repository (`--url`,
+ * `SITESYNC_URL`, `SITESYNC_ALLOWED_ORIGINS`, the library's `allowedOrigins`):
+ * a pull request may choose among the services the operator trusts, never a new
+ * destination for a key (docs/workflows.md, "Threat model"). Refuses plain
+ * http:// to anything but loopback unless explicitly allowed, because a Bearer
+ * key over plaintext leaks. Reads one file; no network. Also the key's
+ * non-secret id (`keyIdOf`) that saved plans record.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { SitesyncError } from '../model/errors.js';
-import { Secret } from '../model/secret.js';
+import { isSecretVariable, SECRET_VARIABLE_PREFIX, Secret } from '../model/secret.js';
 
 export interface ConnectionInput {
+  /** Given by the caller (`--url`, the library's `url`): over SITESYNC_URL and `api.url`. */
   url?: string;
   apiKeyFile?: string;
   /** The environment variable holding the key (a target's `key_env`); default SITESYNC_API_KEY. */
   apiKeyEnv?: string;
-  configApiUrl?: string;
+  /** The URL the configuration gives: used only when its origin is pinned. */
+  configUrl?: ConfigUrl;
+  /** Origins pinned by the caller besides SITESYNC_URL and SITESYNC_ALLOWED_ORIGINS (the library's `allowedOrigins`). */
+  allowedOrigins?: readonly string[];
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   insecureHttp?: boolean;
 }
+
+/**
+ * A URL written in the configuration: `api.url` (used when neither the caller
+ * nor SITESYNC_URL gives one), or the `url` of the target `target` (always its
+ * URL: SITESYNC_URL then only pins an origin).
+ */
+export interface ConfigUrl {
+  url: string;
+  target?: string;
+}
+
+/** The variable of the allow-list: comma-separated origins a configuration's URL may name. */
+export const ALLOWED_ORIGINS_VARIABLE = 'SITESYNC_ALLOWED_ORIGINS';
 
 export interface Connection {
   url: string;
@@ -33,7 +55,7 @@ export interface Connection {
 }
 
 export function resolveConnection(input: ConnectionInput): Connection {
-  const url = checkedUrl(pickUrl(input), input.insecureHttp ?? false);
+  const url = connectionUrl(input);
   const apiKey = readApiKey(input);
   return { url, apiKey, keyId: keyIdOf(apiKey), sign: (text) => planSignatureOf(apiKey, text) };
 }
@@ -56,13 +78,74 @@ export function keyIdOf(apiKey: Secret): string {
   return createHash('sha256').update(`sitesync key id\0${apiKey.reveal()}`).digest('hex').slice(0, 16);
 }
 
-function pickUrl(input: ConnectionInput): string {
-  const candidates = [input.url, input.env.SITESYNC_URL, input.configApiUrl];
-  const url = candidates.find((value) => value !== undefined && value.trim() !== '');
-  if (url === undefined) {
-    throw new SitesyncError('usage', 'no service URL: pass --url, set SITESYNC_URL, or set api.url in websites.yaml');
+/**
+ * The URL a key would be sent to, checked (and, when the configuration gives
+ * it, pinned) without reading the key: what a run over targets checks for
+ * every target before any request.
+ */
+export function connectionUrl(input: Omit<ConnectionInput, 'apiKeyFile' | 'apiKeyEnv'>): string {
+  const insecureHttp = input.insecureHttp ?? false;
+  const given = [input.url, input.env.SITESYNC_URL].find((value) => value !== undefined && value.trim() !== '');
+  const { configUrl } = input;
+  if (configUrl === undefined || (configUrl.target === undefined && given !== undefined)) {
+    if (given === undefined) {
+      throw new SitesyncError('usage', 'no service URL: pass --url, set SITESYNC_URL, or set api.url in websites.yaml');
+    }
+    return checkedUrl(given.trim(), insecureHttp);
   }
-  return url.trim();
+  const url = checkedUrl(configUrl.url.trim(), insecureHttp);
+  const origin = new URL(url).origin;
+  if (!pinnedOrigins(input).has(origin)) throw unpinned(configUrl, origin);
+  return url;
+}
+
+/** The origins a configuration's URL may name: SITESYNC_URL's, the allow-list's and the caller's. */
+function pinnedOrigins(input: Pick<ConnectionInput, 'env' | 'allowedOrigins' | 'url'>): Set<string> {
+  const origins = new Set<string>();
+  for (const given of [input.url, input.env.SITESYNC_URL]) {
+    if (given === undefined || !URL.canParse(given.trim())) continue;
+    origins.add(new URL(given.trim()).origin);
+  }
+  const listed = (input.env[ALLOWED_ORIGINS_VARIABLE] ?? '').split(',');
+  for (const entry of listed) origins.add(originOf(entry, ALLOWED_ORIGINS_VARIABLE));
+  for (const entry of input.allowedOrigins ?? []) origins.add(originOf(entry, 'allowedOrigins'));
+  origins.delete('');
+  return origins;
+}
+
+/** `https://host[:port]` (a trailing slash allowed), or a usage error naming where it was given; '' for a blank entry. */
+function originOf(entry: string, source: string): string {
+  const text = entry.trim();
+  if (text === '') return '';
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  const bare =
+    url !== undefined &&
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.username === '' &&
+    url.password === '' &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '' &&
+    !/[?#]/.test(text);
+  if (!bare) {
+    throw new SitesyncError(
+      'usage',
+      `${source}: ${JSON.stringify(text)} is not an origin (expected scheme://host[:port], e.g. https://stats.example.com)`,
+    );
+  }
+  return url.origin;
+}
+
+function unpinned(configUrl: ConfigUrl, origin: string): SitesyncError {
+  const field = configUrl.target === undefined ? 'api.url' : `target ${configUrl.target}: url`;
+  const how =
+    configUrl.target === undefined
+      ? `set SITESYNC_URL (or --url) to the service's URL, or add ${origin} to ${ALLOWED_ORIGINS_VARIABLE}`
+      : `add ${origin} to ${ALLOWED_ORIGINS_VARIABLE} (comma-separated origins) or set SITESYNC_URL to a URL on it`;
+  return new SitesyncError(
+    'usage',
+    `${field} ${configUrl.url.trim()} is not a pinned origin: a key is sent only where the environment or the command line allows, never where a file in the repository says; ${how} (docs/workflows.md, "Threat model")`,
+  );
 }
 
 /** Loopback is the only place where plain http cannot leak the key to the network. */
@@ -104,6 +187,13 @@ export function checkedUrl(text: string, insecureHttp: boolean): string {
 function readApiKey(input: ConnectionInput): Secret {
   if (input.apiKeyFile !== undefined) return readKeyFile(input.apiKeyFile, input.cwd);
   const name = input.apiKeyEnv ?? 'SITESYNC_API_KEY';
+  // The configuration validates key_env with its position; this holds for every caller.
+  if (!isSecretVariable(name)) {
+    throw new SitesyncError(
+      'usage',
+      `key_env ${name}: a key is read only from a variable whose name starts with ${SECRET_VARIABLE_PREFIX}`,
+    );
+  }
   const fromEnv = input.env[name]?.trim();
   if (fromEnv === undefined || fromEnv === '') {
     const how = input.apiKeyEnv === undefined ? 'set SITESYNC_API_KEY or pass --api-key-file <file>' : `set ${name}`;

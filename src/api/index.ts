@@ -13,7 +13,14 @@ import { Requester } from './requester.js';
 import { Transport } from './transport.js';
 import type { RequestStats, WebsitesApi } from './types.js';
 
-export { type Connection, type ConnectionInput, keyIdOf, resolveConnection } from './connection.js';
+export {
+  type ConfigUrl,
+  type Connection,
+  type ConnectionInput,
+  connectionUrl,
+  keyIdOf,
+  resolveConnection,
+} from './connection.js';
 export { RateLimiter } from './rate-limiter.js';
 export type { Pacing, RequestStats, WebsitesApi, WebsiteUpdate } from './types.js';
 

@@ -1,24 +1,23 @@
 /**
  * `api.url` found without parsing: the plain block form that docs/config.md
  * shows (`api:` at the start of a line, then an indented `url:` with a plain
- * or simply quoted value), with its `${NAME}` references resolved and trailing
- * slashes dropped, as top-level.ts resolves it. Anything else (a flow mapping,
- * an escape, a block scalar, two different values) gives undefined. A guess
+ * or simply quoted value), with trailing slashes dropped, as top-level.ts reads
+ * it. Anything else (a `${…}`, which loading refuses, a flow mapping, an
+ * escape, a block scalar, two different values) gives undefined. A guess
  * that the parsed file contradicts costs one listing, never a wrong plan: the
  * engine compares it with the loaded `api.url` (engine/early-listing.ts).
  */
-import { type Env, interpolate } from './env.js';
+import { hasReference } from './env.js';
 
 const API_LINE = /^api:[ \t]*(?:#.*)?$/;
 const URL_LINE = /^([ \t]+)url:[ \t]+(?:'([^']*)'|"([^"\\]*)"|([^\s'"#&*!|>%@`{[\]][^#]*?))[ \t]*(?:[ \t]#.*)?$/;
 const TOP_LEVEL = /^[^\s#]/;
 
-export function scanApiUrl(texts: readonly string[], env: Env): string | undefined {
+export function scanApiUrl(texts: readonly string[]): string | undefined {
   const found = new Set(texts.flatMap((text) => urlsIn(text)));
   if (found.size !== 1) return undefined;
   const [written] = found as Set<string>;
-  const resolved = interpolate(written!, env);
-  return 'value' in resolved ? resolved.value.replace(/\/+$/, '') : undefined;
+  return hasReference(written!) ? undefined : written!.replace(/\/+$/, '');
 }
 
 /** The `url:` values written directly under a top-level `api:` (at the block's own indentation). */

@@ -106,8 +106,8 @@ export function* buildSteps(
   const top = mergeTopLevel(files, problems);
   const policy = resolvePolicy(top, problems);
   if (options.advice) problems.push(...pruneScopeAdvice(top));
-  const apiUrl = resolveApiUrl(top, env, problems);
-  const targets = resolveTargets(top, env, problems);
+  const apiUrl = resolveApiUrl(top, problems);
+  const targets = resolveTargets(top, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));
@@ -334,7 +334,9 @@ function checkDomain(
     return domain;
   }
   if (!storable) {
-    const hint = written.includes('${') ? '; environment references are only resolved in password and api.url' : '';
+    const hint = written.includes('${')
+      ? '; environment references are only resolved in password (docs/config.md)'
+      : '';
     const message = `${JSON.stringify(written)} is not a valid domain: expected a hostname with at least one dot, or an IPv4 address, without port or path${hint}`;
     problems.push(problemAt(source, [...site, 'domain'], message));
     return undefined;

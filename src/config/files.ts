@@ -6,10 +6,11 @@
  * the parser ever sees the text.
  */
 import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ConfigProblem } from '../model/desired-state.js';
 import { type BoundedRead, readPathBounded, readStreamBounded } from './read-bounded.js';
+import { type ConfigRoot, configRoot, outsideRoot } from './root.js';
 
 export const DEFAULT_CONFIG_FILE = 'websites.yaml';
 /** Far above any real configuration (10,000 sites is ~1 MB), far below trouble. */
@@ -39,17 +40,25 @@ export function displayPath(path: string, cwd: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
-/** Expands `-f` arguments into the ordered list of files to load. */
+/**
+ * Expands `-f` arguments into the ordered list of files to load; a file that
+ * resolves outside the configuration's root (root.ts) is a problem, not read.
+ */
 export function listConfigFiles(args: readonly string[], cwd: string): FileListing {
   const files: ConfigFile[] = [];
   const errors: ConfigProblem[] = [];
   const seen = new Set<string>();
+  const given = args.length > 0 ? args : [DEFAULT_CONFIG_FILE];
+  const root = rootOf(given[0] ?? DEFAULT_CONFIG_FILE, cwd);
   const add = (path: string): void => {
     if (seen.has(path)) return;
     seen.add(path);
-    files.push({ path, display: displayPath(path, cwd) });
+    const display = displayPath(path, cwd);
+    const outside = outsideRoot(path, root);
+    if (outside === undefined) files.push({ path, display });
+    else errors.push(fileProblem(display, outside));
   };
-  for (const arg of args.length > 0 ? args : [DEFAULT_CONFIG_FILE]) {
+  for (const arg of given) {
     // /dev/stdin too: when stdin is a socket, open(2) on it fails (ENXIO); the stream always works.
     if (arg === STDIN_ARG || arg === '/dev/stdin') {
       if (!seen.has(STDIN_ARG)) files.push({ path: STDIN_ARG, display: arg === STDIN_ARG ? STDIN_DISPLAY : arg });
@@ -61,6 +70,11 @@ export function listConfigFiles(args: readonly string[], cwd: string): FileListi
     if (!stat) {
       errors.push(fileProblem(arg, 'no such file or directory'));
     } else if (stat.isDirectory()) {
+      const outside = outsideRoot(path, root);
+      if (outside !== undefined) {
+        errors.push(fileProblem(arg, outside)); // not even listed
+        continue;
+      }
       const names = readdirSync(path)
         .filter((name) => /\.ya?ml$/i.test(name))
         .sort();
@@ -71,6 +85,13 @@ export function listConfigFiles(args: readonly string[], cwd: string): FileListi
     }
   }
   return { files, errors };
+}
+
+/** The root of a configuration whose first argument is `first`: its directory's (standard input: the working directory's). */
+function rootOf(first: string, cwd: string): ConfigRoot | undefined {
+  if (first === STDIN_ARG || first === '/dev/stdin') return configRoot(cwd);
+  const path = resolve(cwd, first);
+  return configRoot(statSync(path, { throwIfNoEntry: false })?.isDirectory() ? path : dirname(path));
 }
 
 export type ReadResult = { text: string } | { error: ConfigProblem } | { interrupted: true };

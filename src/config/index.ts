@@ -18,6 +18,7 @@ import { parseConfigText } from './yaml-file.js';
 
 export { type ExportOptions, type ExportResult, exportConfig, exportConfigWithWarnings } from './export.js';
 export { DEFAULT_CONFIG_FILE } from './files.js';
+export { configRoot, outsideRoot } from './root.js';
 export { schemaText } from './schema.js';
 
 /**

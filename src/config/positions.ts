@@ -15,6 +15,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import type { ConfigProblem } from '../model/desired-state.js';
+import { escapeInvisible } from '../model/text.js';
 import type { SourceLocation } from '../model/website.js';
 
 export type PathSegment = string | number;
@@ -49,9 +50,23 @@ export function pointerToPath(pointer: string): PathSegment[] {
 export function formatPath(path: DataPath): string {
   let out = '';
   for (const segment of path) {
-    out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (!PLAIN_KEY.test(segment)) out += `[${quotedExcerpt(segment)}]`;
+    else out += out === '' ? segment : `.${segment}`;
   }
   return out;
+}
+
+/** A key shown as it is: a field name, an `x-` key. Anything else is quoted as an excerpt. */
+const PLAIN_KEY = /^[A-Za-z0-9_-]{1,40}$/;
+/** How much of another key a message quotes (issue 33: a file's whole line, a password hash, was quoted). */
+export const KEY_EXCERPT_CHARS = 24;
+
+/** `"root:$6$salt…"`: the first KEY_EXCERPT_CHARS characters, quoted, every invisible or control character escaped. */
+export function quotedExcerpt(text: string): string {
+  const chars = [...text];
+  const shown = chars.length > KEY_EXCERPT_CHARS ? `${chars.slice(0, KEY_EXCERPT_CHARS).join('')}…` : text;
+  return escapeInvisible(JSON.stringify(shown), 'json');
 }
 
 function keyText(pair: Pair): string | undefined {

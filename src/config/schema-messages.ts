@@ -19,7 +19,7 @@ const TYPE_WORDS: Readonly<Record<string, string>> = {
 /** Messages for values whose rule is a named definition (keyed by `$defs` name). */
 const DEFINITION_MESSAGES: Readonly<Record<string, string>> = {
   isoDate: 'must be a date written YYYY-MM-DD (a UTC day), such as 2026-12-31',
-  password: `must be an environment reference such as \${SHOP_PASSWORD}; a literal password is refused because this file is kept in version control`,
+  password: `must be an environment reference such as \${SITESYNC_SHOP_PASSWORD}; a literal password is refused because this file is kept in version control`,
 };
 
 function typeWords(type: string | string[]): string {

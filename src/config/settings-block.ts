@@ -18,7 +18,7 @@ import {
   trimListEntries,
   type WebsiteSettings,
 } from '../model/website.js';
-import { type Env, missingMessage, referenceName, type SecretMode } from './env.js';
+import { type Env, missingMessage, referenceName, refusedVariable, type SecretMode } from './env.js';
 import { isIpOrCidr } from './ip.js';
 import { type DataPath, problemAt, type SourceFile } from './positions.js';
 
@@ -169,14 +169,19 @@ export function resolvePassword(
   if (typeof raw !== 'string') return undefined;
   const name = referenceName(raw);
   if (name === undefined) return undefined; // a literal: the schema has already refused it
+  const refused = refusedVariable(name, 'a password', 'SITESYNC_SHOP_PASSWORD');
+  if (refused !== undefined) {
+    problems.push(problemAt(source, path, refused));
+    return undefined;
+  }
   const value = env[name];
   if ((value === undefined || value === '') && secrets === 'check') {
-    const message = `${missingMessage([name], env)}; validate and plan do not need it, apply does`;
+    const message = `${missingMessage(name, env)}; validate and plan do not need it, apply does`;
     problems.push(problemAt(source, path, message, { severity: 'warning', code: 'unset_variable' }));
     return new UnresolvedSecret(name);
   }
   if (value === undefined || value === '') {
-    problems.push(problemAt(source, path, missingMessage([name], env), { code: 'missing_variable' }));
+    problems.push(problemAt(source, path, missingMessage(name, env), { code: 'missing_variable' }));
     return undefined;
   }
   if (value.length > MAX_PASSWORD_LENGTH) {

@@ -1,19 +1,19 @@
 /**
  * `targets:` (docs/config.md, Targets): several installations driven from one
  * configuration. Resolved here from the file as written (names unique, one key
- * source each, globs checked, `${VAR}` in the URL resolved); `forTarget` then
+ * source each read from a SITESYNC_ variable, globs checked, no `${…}` in the URL); `forTarget` then
  * turns one target's loaded configuration into the state that target is
  * planned with: its own limits, scope and protection, and a digest that
  * covers them, so a saved plan notices when they change.
  */
 import type { ConfigProblem, DesiredState, TargetDeclaration } from '../model/desired-state.js';
 import { configDigest } from './digest.js';
-import { type Env, interpolate, missingMessage } from './env.js';
+import { hasReference, refusedVariable, URL_REFERENCE_MESSAGE } from './env.js';
 import { problemAt } from './positions.js';
 import type { Target } from './schema-types.js';
 import { globs, type TopLevel } from './top-level.js';
 
-export function resolveTargets(top: TopLevel, env: Env, problems: ConfigProblem[]): TargetDeclaration[] | undefined {
+export function resolveTargets(top: TopLevel, problems: ConfigProblem[]): TargetDeclaration[] | undefined {
   const located = top.targets;
   if (!located || !Array.isArray(located.value)) return undefined;
   const { source } = located;
@@ -34,13 +34,15 @@ export function resolveTargets(top: TopLevel, env: Env, problems: ConfigProblem[
         : 'needs key_env (an environment variable name) or key_file (a file holding the key); never the key itself';
       problems.push(problemAt(source, at(), message));
     }
-    const url = interpolate(written.url, env);
-    if ('missing' in url) {
-      problems.push(problemAt(source, at('url'), missingMessage(url.missing, env), { code: 'missing_variable' }));
-    }
+    if (hasReference(written.url)) problems.push(problemAt(source, at('url'), URL_REFERENCE_MESSAGE));
+    const refused =
+      written.key_env === undefined
+        ? undefined
+        : refusedVariable(written.key_env, 'a key', `SITESYNC_${written.name.toUpperCase().replace(/-/g, '_')}_KEY`);
+    if (refused !== undefined) problems.push(problemAt(source, at('key_env'), refused));
     const target: TargetDeclaration = {
       name: written.name,
-      url: 'value' in url ? url.value : written.url,
+      url: written.url,
       key: written.key_file !== undefined ? { file: written.key_file } : { env: written.key_env ?? '' },
       files: written.files ?? [],
       declaredIn: source.display,

@@ -5,7 +5,7 @@
  */
 import { type ConfigPolicy, type ConfigProblem, DEFAULT_POLICY } from '../model/desired-state.js';
 import { isValidGlob } from '../model/glob.js';
-import { type Env, interpolate, missingMessage } from './env.js';
+import { hasReference, URL_REFERENCE_MESSAGE } from './env.js';
 import { type DataPath, formatLocation, locate, problemAt, type SourceFile } from './positions.js';
 import type { WebsitesConfig } from './schema-types.js';
 
@@ -117,19 +117,19 @@ function scoped(manage: unknown): boolean {
   return narrowInclude || (Array.isArray(exclude) && exclude.length > 0);
 }
 
-/** `api.url` with `${VAR}` resolved; http(s) only, and never credentials in it. */
-export function resolveApiUrl(top: TopLevel, env: Env, problems: ConfigProblem[]): string | undefined {
+/** `api.url` as written (never a `${…}`: the URL is pinned outside the repository); http(s) only, never credentials. */
+export function resolveApiUrl(top: TopLevel, problems: ConfigProblem[]): string | undefined {
   const api = top.api;
   if (!api || typeof api.value.url !== 'string') return undefined;
   const path = ['api', 'url'];
-  const result = interpolate(api.value.url, env);
-  if ('missing' in result) {
-    problems.push(problemAt(api.source, path, missingMessage(result.missing, env), { code: 'missing_variable' }));
+  const written = api.value.url;
+  if (hasReference(written)) {
+    problems.push(problemAt(api.source, path, URL_REFERENCE_MESSAGE));
     return undefined;
   }
   let url: URL;
   try {
-    url = new URL(result.value);
+    url = new URL(written);
   } catch {
     problems.push(problemAt(api.source, path, 'is not a URL (expected e.g. https://stats.example.com)'));
     return undefined;
@@ -139,5 +139,5 @@ export function resolveApiUrl(top: TopLevel, env: Env, problems: ConfigProblem[]
   } else if (url.username !== '' || url.password !== '') {
     problems.push(problemAt(api.source, path, 'must not contain credentials; the API key comes from the environment'));
   }
-  return result.value.replace(/\/+$/, '');
+  return written.replace(/\/+$/, '');
 }

@@ -22,7 +22,7 @@ import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import type { TargetSettled } from './plan-targets.js';
 import { type Settled, settleBounded } from './pool.js';
 import { namesOf, type RunRequest } from './request.js';
-import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from './targets.js';
+import { refuseConnectionFlags, refuseUnpinnedTargets, selectTargets, spanDomains, targetOptions } from './targets.js';
 
 /** A saved plan over targets, and the file it came from (for messages). */
 export interface PlanSetFile {
@@ -69,6 +69,7 @@ export async function applyTargets(
   const { set } = options;
   refuseConnectionFlags(request);
   const chosen = chosenTargets(declared, request, set);
+  refuseUnpinnedTargets(request, chosen, context);
   // A saved plan refuses --only and --sync-write-only: only a run from the configuration needs the span.
   const syncSites = request.syncWriteOnly === false ? [] : request.syncWriteOnly.sites;
   const span = set === undefined ? await spanDomains(request, chosen, syncSites, context) : undefined;

@@ -7,6 +7,8 @@ import {
   CLIENT_DEFAULTS,
   type ClientOptions,
   type Connection,
+  type ConnectionInput,
+  connectionUrl,
   createClient,
   resolveConnection,
   type WebsitesApi,
@@ -18,21 +20,44 @@ import type { ConnectionRequest } from './request.js';
 /** What `openApi` gets: the HTTP client's options for one connection. */
 export type ClientSettings = ClientOptions;
 
-/** The service URL and API key from the request, the environment and the configuration's `api.url`. */
+/**
+ * The service URL and API key from the request, the environment and the
+ * configuration's URL (a target's, else `api.url`), which must be pinned.
+ */
 export function connectionOf(
   request: ConnectionRequest,
   context: Pick<EngineContext, 'env' | 'cwd'>,
   configApiUrl?: string,
 ): Connection {
-  return resolveConnection({
+  return resolveConnection({ ...connectionInput(request, context, configApiUrl), ...keySource(request) });
+}
+
+/** Where a key would go, checked as `connectionOf` checks it, without reading the key. */
+export function checkConnectionUrl(request: ConnectionRequest, context: Pick<EngineContext, 'env' | 'cwd'>): void {
+  connectionUrl(connectionInput(request, context));
+}
+
+function connectionInput(
+  request: ConnectionRequest,
+  context: Pick<EngineContext, 'env' | 'cwd'>,
+  configApiUrl?: string,
+): ConnectionInput {
+  const configUrl = request.configUrl ?? (configApiUrl === undefined ? undefined : { url: configApiUrl });
+  return {
     env: context.env,
     cwd: context.cwd,
     insecureHttp: request.insecureHttp,
     ...(request.url !== undefined && { url: request.url }),
+    ...(configUrl !== undefined && { configUrl }),
+    ...(request.allowedOrigins !== undefined && { allowedOrigins: request.allowedOrigins }),
+  };
+}
+
+function keySource(request: ConnectionRequest): Pick<ConnectionInput, 'apiKeyFile' | 'apiKeyEnv'> {
+  return {
     ...(request.apiKeyFile !== undefined && { apiKeyFile: request.apiKeyFile }),
     ...(request.apiKeyEnv !== undefined && { apiKeyEnv: request.apiKeyEnv }),
-    ...(configApiUrl !== undefined && { configApiUrl }),
-  });
+  };
 }
 
 /**

@@ -109,7 +109,7 @@ export async function loadWhileListing(
   const onRead =
     early === undefined
       ? (texts: readonly string[]) => {
-          const scanned = scanApiUrl(texts, context.env);
+          const scanned = scanApiUrl(texts);
           if (scanned !== undefined) early = startEarlyListing(request, context, scanned);
         }
       : undefined;

@@ -12,7 +12,7 @@ import { PatternsAcrossTargets } from './patterns-across-targets.js';
 import { type PlannedTarget, type PlanRequest, planTarget } from './plan-target.js';
 import { type Settled, settleBounded } from './pool.js';
 import { namesOf } from './request.js';
-import { refuseConnectionFlags, selectTargets, spanDomains, targetOptions } from './targets.js';
+import { refuseConnectionFlags, refuseUnpinnedTargets, selectTargets, spanDomains, targetOptions } from './targets.js';
 
 export interface TargetsRunOptions<T> {
   targetParallelism: number;
@@ -36,6 +36,7 @@ export async function planTargets(
   refuseConnectionFlags(request);
   const names = namesOf(request);
   const chosen = selectTargets(declared, request.targets, names.target);
+  refuseUnpinnedTargets(request, chosen, context);
   // Resolved once: every target reads its files at the same commit.
   const baselineAt = await resolveBaseline(request.files, request, context);
   const { syncWriteOnly } = request;

@@ -277,7 +277,7 @@ export function requireResentPasswords(
   for (const site of missing) {
     const variable = (site.password as UnresolvedSecret).variable;
     const where = site.source ? `${site.source.file}:${site.source.line}:${site.source.column}: ` : '';
-    const message = `${where}${site.domain}: the password ${missingMessage([variable], context.env)}`;
+    const message = `${where}${site.domain}: the password ${missingMessage(variable, context.env)}`;
     context.events({ type: 'notice', message });
   }
   throw new SitesyncError(

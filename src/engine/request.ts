@@ -4,6 +4,7 @@
  * domains. The CLI builds these from flags, the library from its options;
  * nothing here knows a flag or an output format.
  */
+import type { ConfigUrl } from '../api/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import type { LogLevel } from './context.js';
 
@@ -37,6 +38,10 @@ export const namesOf = (request: { names?: OptionNames | undefined }): OptionNam
 export interface ConnectionRequest {
   /** Over the environment's SITESYNC_URL and the configuration's `api.url`. */
   url: string | undefined;
+  /** A target's `url` (set by engine/targets.ts): used once its origin is pinned. */
+  configUrl?: ConfigUrl | undefined;
+  /** Origins a configuration's URL may name, besides SITESYNC_URL's and SITESYNC_ALLOWED_ORIGINS (the library's option). */
+  allowedOrigins?: readonly string[] | undefined;
   apiKeyFile: string | undefined;
   /** The environment variable holding the key (a target's `key_env`); undefined: SITESYNC_API_KEY. */
   apiKeyEnv?: string | undefined;

@@ -7,10 +7,11 @@
  * (cli/target-runs.ts).
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../config/index.js';
+import { configRoot, DEFAULT_CONFIG_FILE, loadConfig, outsideRoot } from '../config/index.js';
 import type { TargetDeclaration } from '../model/desired-state.js';
 import { SitesyncError } from '../model/errors.js';
 import { matchesGlob } from '../model/glob.js';
+import { checkConnectionUrl } from './connect.js';
 import type { EngineContext } from './context.js';
 import { refuseUnmatchedSyncSites } from './prepare.js';
 import { type ConnectionRequest, namesOf, type RunRequest } from './request.js';
@@ -51,6 +52,19 @@ export function refuseConnectionFlags(shared: Pick<RunRequest, 'url' | 'apiKeyFi
 }
 
 /**
+ * Every chosen target's URL pinned, before any target sends a request: a
+ * configuration that names an origin the operator did not pin sends nothing
+ * anywhere, to the pinned services neither (docs/workflows.md, "Threat model").
+ */
+export function refuseUnpinnedTargets(
+  options: ConnectionRequest,
+  chosen: readonly TargetDeclaration[],
+  context: Pick<EngineContext, 'env' | 'cwd'>,
+): void {
+  for (const target of chosen) checkConnectionUrl(targetConnection(options, target, context.cwd), context);
+}
+
+/**
  * One target's options: the command's files (or websites.yaml) plus the
  * target's, relative to the file that declares them; the target's URL and key
  * source; --rate-limit over the target's rate_limit.
@@ -60,10 +74,16 @@ export function targetOptions<T extends RunRequest>(shared: T, target: TargetDec
   return { ...targetConnection(shared, target, cwd), files, rootFiles: [...shared.files], target };
 }
 
-/** The target's URL and key source, and --rate-limit over its rate_limit. */
+/** The target's URL (to be pinned) and key source, and --rate-limit over its rate_limit. */
 export function targetConnection<T extends ConnectionRequest>(options: T, target: TargetDeclaration, cwd: string): T {
-  const connection: T = { ...options, url: target.url, apiKeyFile: undefined, apiKeyEnv: undefined };
-  if ('file' in target.key) connection.apiKeyFile = besideDeclaration(target, cwd)(target.key.file);
+  const connection: T = {
+    ...options,
+    url: undefined,
+    configUrl: { url: target.url, target: target.name },
+    apiKeyFile: undefined,
+    apiKeyEnv: undefined,
+  };
+  if ('file' in target.key) connection.apiKeyFile = keyFileOf(target, target.key.file, cwd);
   else connection.apiKeyEnv = target.key.env;
   if (options.rateLimit === undefined && target.rateLimit !== undefined) connection.rateLimit = target.rateLimit;
   return connection;
@@ -73,6 +93,14 @@ export function targetConnection<T extends ConnectionRequest>(options: T, target
 export function targetFiles(files: readonly string[], target: TargetDeclaration, cwd: string): string[] {
   const own = besideDeclaration(target, cwd);
   return [...(files.length > 0 ? files : [DEFAULT_CONFIG_FILE]), ...target.files.map(own)];
+}
+
+/** A target's `key_file`, beside its declaration and inside the configuration's root (config/root.ts). */
+function keyFileOf(target: TargetDeclaration, file: string, cwd: string): string {
+  const path = besideDeclaration(target, cwd)(file);
+  const outside = outsideRoot(path, configRoot(dirname(resolve(cwd, target.declaredIn))));
+  if (outside !== undefined) throw new SitesyncError('config', `target ${target.name}: key_file ${file} ${outside}`);
+  return path;
 }
 
 /** A path written in `targets:` is relative to the declaring file's directory. */

@@ -58,6 +58,13 @@ export interface UpdateChange {
   ignored: IgnoredDrift[];
   /** Digest of the live record this change was planned against. */
   fingerprint: string;
+  /**
+   * The domain as the service stores it, when that is not `domain` (capitals, a
+   * trailing dot, `www.`, Unicode, or characters the canonical form drops:
+   * `a\u200bb.example` is `ab.example`): shown beside it, so that no line names
+   * another real domain than the record it acts on (issue 33 item 3).
+   */
+  stored?: string;
   /** The most serious class of its fields: conflict, then drift, then pending. */
   class?: ChangeClass;
 }
@@ -70,6 +77,13 @@ export interface DeleteChange {
   /** When the site was created: how much analytics history a delete destroys. */
   createdAt?: string;
   fingerprint: string;
+  /**
+   * The domain as the service stores it, when that is not `domain` (capitals, a
+   * trailing dot, `www.`, Unicode, or characters the canonical form drops:
+   * `a\u200bb.example` is `ab.example`): shown beside it, so that no line names
+   * another real domain than the record it acts on (issue 33 item 3).
+   */
+  stored?: string;
   class?: ChangeClass;
 }
 

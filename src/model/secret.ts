@@ -8,6 +8,18 @@
  */
 
 const PLACEHOLDER = '(secret)';
+
+/**
+ * The only variables a configuration may read a secret from (a target's
+ * `key_env`, a `${NAME}` password): a file in the repository must not be able
+ * to turn any other variable of the job (a webhook, a cloud token) into a key
+ * or a password it sends (docs/workflows.md, "Threat model").
+ */
+export const SECRET_VARIABLE_PREFIX = 'SITESYNC_';
+
+export function isSecretVariable(name: string): boolean {
+  return name.startsWith(SECRET_VARIABLE_PREFIX) && name.length > SECRET_VARIABLE_PREFIX.length;
+}
 /** Each registered value and how many live Secrets hold it. */
 const registered = new Map<string, number>();
 

@@ -220,6 +220,7 @@ function planUpdate(
     fields,
     ignored,
     fingerprint: fingerprintLive(current),
+    ...(current.domain !== site.domain && { stored: current.domain }),
   });
 }
 
@@ -325,6 +326,7 @@ function deleteOf(domain: string, current: LiveWebsite): Change {
     fingerprint: fingerprintLive(current),
   };
   if (current.createdAt !== undefined) change.createdAt = current.createdAt;
+  if (current.domain !== domain) change.stored = current.domain;
   return change;
 }
 

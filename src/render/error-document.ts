@@ -17,7 +17,7 @@ import { jsonDocument } from '../model/text.js';
  * 1.3: note `password_kept`.
  * 2.0: the version is a string (a number cannot say 1.10); optional `baseline.fetchedFrom`, `insteadOf`, `noConfiguration`.
  */
-export const PLAN_FORMAT_VERSION = '2.0';
+export const PLAN_FORMAT_VERSION = '2.1';
 /**
  * `apply --format json`. 2: the plan, the result and the refusal in one document (1 had the result's keys at the top).
  * 3.0: the version is a string, the plan inside is a 2.0 plan document.

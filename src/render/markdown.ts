@@ -8,7 +8,7 @@
  * inline, HTML inside <details>, or a code fence longer than any backtick run.
  */
 import type { Plan } from '../model/plan.js';
-import { countOf } from '../model/text.js';
+import { countOf, printable } from '../model/text.js';
 import { planDigest } from '../plan/fingerprint.js';
 import { type FieldLine, projectPlan, type SiteView } from './projection.js';
 
@@ -113,7 +113,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
 /** The lines the apply on merge reads from the pull request's description, in a block to copy. */
 function acknowledgeLines(flags: readonly string[]): string[] {
   if (flags.length === 0) return [];
-  const lines = flags.slice(0, MAX_LISTED).map((flag) => `sitesync-acknowledge: ${flag}`);
+  const lines = flags.slice(0, MAX_LISTED).map((flag) => `sitesync-acknowledge: ${printable(flag)}`);
   const more = flags.length - lines.length;
   const body = lines.join('\n');
   const fence = fenceFor(body);

@@ -99,7 +99,12 @@ function rawView(plan: Plan): PlanView {
 
 function deleteWarning(change: Extract<Change, { action: 'delete' }>): string {
   const since = change.createdAt === undefined ? '' : ` (tracked since ${change.createdAt.slice(0, 10)})`;
-  return `- DELETE ${change.domain} (id ${change.id})${classTag(change.class)}: its whole analytics history is lost${since}`;
+  return `- DELETE ${change.domain} (id ${change.id}${storedAs(change)})${classTag(change.class)}: its whole analytics history is lost${since}`;
+}
+
+/** `, stored as "A.example."`: the record's own spelling, when the canonical domain is not it (escaped with the rest of the line). */
+function storedAs(change: { stored?: string }): string {
+  return change.stored === undefined ? '' : `, stored as "${change.stored}"`;
 }
 
 function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
@@ -115,7 +120,7 @@ function siteView(change: Exclude<Change, { action: 'delete' }>): SiteView {
       return {
         action: 'update',
         domain: change.domain,
-        headline: `~ ${change.domain} (id ${change.id}) will be updated${classTag(change.class)}`,
+        headline: `~ ${change.domain} (id ${change.id}${storedAs(change)}) will be updated${classTag(change.class)}`,
         fields: [...change.fields.flatMap(updateLines), ...change.ignored.map(ignoredLine)],
       };
   }

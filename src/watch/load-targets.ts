@@ -54,7 +54,7 @@ export async function loadTargets(source: TargetSource): Promise<LoadedTarget[]>
       insecureHttp: source.insecureHttp,
       ...(source.url !== undefined && { url: source.url }),
       ...(source.apiKeyFile !== undefined && { apiKeyFile: source.apiKeyFile }),
-      ...(root.apiUrl !== undefined && { configApiUrl: root.apiUrl }),
+      ...(root.apiUrl !== undefined && { configUrl: { url: root.apiUrl } }),
     };
     const baseline = await baselineFor({ files: source.files }, at, io);
     return [loaded(SINGLE_TARGET, root, baseline, connection)];
@@ -100,7 +100,7 @@ function connectionOf(target: TargetDeclaration, source: TargetSource): LoadedTa
   const options = targetConnection(none, target, source.cwd);
   return {
     insecureHttp: source.insecureHttp,
-    ...(options.url !== undefined && { url: options.url }),
+    ...(options.configUrl !== undefined && { configUrl: options.configUrl }),
     ...(options.apiKeyFile !== undefined && { apiKeyFile: options.apiKeyFile }),
     ...(options.apiKeyEnv !== undefined && { apiKeyEnv: options.apiKeyEnv }),
   };

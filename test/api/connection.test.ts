@@ -13,19 +13,40 @@ const dir = tempDirWith('connection', {
 const env = { SITESYNC_API_KEY: 'key-from-env-1234' };
 
 describe('resolveConnection', () => {
-  it('takes --url first, then SITESYNC_URL, then api.url; trims a trailing slash', () => {
+  it('takes --url first, then SITESYNC_URL, then a pinned api.url; trims a trailing slash', () => {
     const base = { env, cwd: dir };
+    const configUrl = { url: 'https://c.example.com/' };
+    expect(resolveConnection({ ...base, url: 'https://a.example.com/', configUrl }).url).toBe('https://a.example.com');
     expect(
-      resolveConnection({ ...base, url: 'https://a.example.com/', configApiUrl: 'https://c.example.com' }).url,
-    ).toBe('https://a.example.com');
-    expect(
-      resolveConnection({
-        ...base,
-        env: { ...env, SITESYNC_URL: 'https://b.example.com/analytics/' },
-        configApiUrl: 'https://c.example.com',
-      }).url,
+      resolveConnection({ ...base, env: { ...env, SITESYNC_URL: 'https://b.example.com/analytics/' }, configUrl }).url,
     ).toBe('https://b.example.com/analytics');
-    expect(resolveConnection({ ...base, configApiUrl: 'https://c.example.com' }).url).toBe('https://c.example.com');
+    const allowed = { ...env, SITESYNC_ALLOWED_ORIGINS: 'https://C.example.com:443/' };
+    expect(resolveConnection({ ...base, env: allowed, configUrl }).url).toBe('https://c.example.com');
+    expect(resolveConnection({ ...base, allowedOrigins: ['https://c.example.com'], configUrl }).url).toBe(
+      'https://c.example.com',
+    );
+    expect(() => resolveConnection({ ...base, configUrl })).toThrow(
+      'api.url https://c.example.com/ is not a pinned origin',
+    );
+  });
+
+  it("uses a target's url over SITESYNC_URL, which only pins its origin", () => {
+    const configUrl = { url: 'https://b.example.com/staging', target: 'staging' };
+    const pinned = { ...env, SITESYNC_URL: 'https://b.example.com/production' };
+    expect(resolveConnection({ env: pinned, cwd: dir, configUrl }).url).toBe('https://b.example.com/staging');
+    expect(() => resolveConnection({ env, cwd: dir, configUrl })).toThrow(
+      'target staging: url https://b.example.com/staging is not a pinned origin',
+    );
+    expect(() => resolveConnection({ env, cwd: dir, configUrl, allowedOrigins: ['https://b.example.com/x'] })).toThrow(
+      'allowedOrigins: "https://b.example.com/x" is not an origin',
+    );
+  });
+
+  it('reads a key only from a SITESYNC_ variable, whoever asks', () => {
+    const url = 'https://a.example.com';
+    expect(() =>
+      resolveConnection({ url, env: { TEAM_WEBHOOK: 'x'.repeat(20) }, cwd: dir, apiKeyEnv: 'TEAM_WEBHOOK' }),
+    ).toThrow('key_env TEAM_WEBHOOK: a key is read only from a variable whose name starts with SITESYNC_');
   });
 
   it('reads the key from --api-key-file (relative to cwd) before SITESYNC_API_KEY', () => {

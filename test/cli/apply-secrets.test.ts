@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { config, type Workspace, workspace } from './apply-support.js';
 
-const PASSWORDS = { SHOP_PASSWORD: 'correct-horse-battery-9', BLOG_PASSWORD: 'tr0ub4dor&3-long' };
+const PASSWORDS = { SITESYNC_SHOP_PASSWORD: 'correct-horse-battery-9', SITESYNC_BLOG_PASSWORD: 'tr0ub4dor&3-long' };
 
 describe('secrets stay out of apply output and files', () => {
   let server: TestServer;
@@ -27,8 +27,8 @@ describe('secrets stay out of apply output and files', () => {
   test('every run of plan and apply, in every format and failure, leaks nothing', async () => {
     // biome-ignore-start lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML, not templates
     const sites = {
-      'shop.example': '    privacy: password\n    password: ${SHOP_PASSWORD}\n',
-      'blog.example': '    privacy: password\n    password: ${BLOG_PASSWORD}\n    email: true\n',
+      'shop.example': '    privacy: password\n    password: ${SITESYNC_SHOP_PASSWORD}\n',
+      'blog.example': '    privacy: password\n    password: ${SITESYNC_BLOG_PASSWORD}\n    email: true\n',
       'taken.example': '',
     };
     // biome-ignore-end lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML, not templates

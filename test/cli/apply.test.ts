@@ -124,7 +124,7 @@ describe('sitesync apply', () => {
     expect(json).toMatchObject({
       formatVersion: '3.0',
       ok: true,
-      plan: { formatVersion: '2.0', hasChanges: true, safe: true, summary: { create: 2 } },
+      plan: { formatVersion: '2.1', hasChanges: true, safe: true, summary: { create: 2 } },
       result: {
         counts: { applied: 2, failed: 0, skipped: 0, total: 2 },
         interrupted: false,

@@ -135,7 +135,7 @@ describe('classes against the reference server', () => {
     delete cli.ws.env.SITESYNC_EXIT_CODES;
 
     const json = JSON.parse((await cli.ws.run(['plan', '--format', 'json'])).out);
-    expect(json).toMatchObject({ formatVersion: '2.0', hasDrift: true, baseline: { ref: TAG, source: 'default' } });
+    expect(json).toMatchObject({ formatVersion: '2.1', hasDrift: true, baseline: { ref: TAG, source: 'default' } });
     expect(json.summary).toMatchObject({ pending: 1, drift: 1, conflict: 1 });
     expect(classesOf(json)).toEqual([
       ['a.example', 'pending'],
@@ -296,12 +296,12 @@ describe('apply --mark-applied', () => {
 });
 
 describe('write-only values with a baseline (the deployed service returns no exclude_params)', () => {
-  const PASSWORDS = { SHOP_PASSWORD: 'shop-password-0001', DOCS_PASSWORD: 'docs-password-0001' };
+  const PASSWORDS = { SITESYNC_SHOP_PASSWORD: 'shop-password-0001', SITESYNC_DOCS_PASSWORD: 'docs-password-0001' };
   const cli = useCliFixture({ server: { quirks: 'phpanalytics-v31' }, env: PASSWORDS });
   const shop = (version: string) =>
-    `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
+    `    privacy: password\n    password: \${SITESYNC_SHOP_PASSWORD}\n    password_version: "${version}"\n`;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} references in YAML
-  const docs = '    privacy: password\n    password: ${DOCS_PASSWORD}\n    password_version: "1"\n';
+  const docs = '    privacy: password\n    password: ${SITESYNC_DOCS_PASSWORD}\n    password_version: "1"\n';
 
   it('exclude_params changed since REF is a pending update of exactly that site', async () => {
     const repo = gitRepo(cli.ws.dir);
@@ -339,7 +339,7 @@ describe('write-only values with a baseline (the deployed service returns no exc
     expect(before.every((site) => site?.passwordHash)).toBe(true);
 
     // Rotation: a new value in the secret store, a new version in git.
-    cli.ws.env.SHOP_PASSWORD = 'shop-password-0002';
+    cli.ws.env.SITESYNC_SHOP_PASSWORD = 'shop-password-0002';
     repo.commit('rotate', { 'websites.yaml': config({ 'shop.example': shop('2026-02'), 'docs.example': docs }) });
     const planned = await cli.ws.run(['plan', '--detailed-exitcode']);
     expect(planned.code).toBe(2);

@@ -16,7 +16,7 @@ describe('sitesync against the deployed service (quirks mode)', () => {
     requests = [];
     server = await startTestServer({ quirks: 'phpanalytics-v31', log: (line) => requests.push(JSON.parse(line)) });
     api = client(server);
-    ws = workspace(server, { LOCKED_PW: 'locked-pw-2718281' });
+    ws = workspace(server, { SITESYNC_LOCKED_PW: 'locked-pw-2718281' });
   });
   afterEach(() => server.close());
 

@@ -12,7 +12,7 @@ const fixture = useTargetServers(
     setup: () => {
       fixture.ws.write(
         'websites.yaml',
-        `version: 1\ndefaults:\n  exclude_bots: true\n  favorite: true\ntargets:\n  - name: legacy\n    url: ${fixture.legacy.url}\n    key_env: LEGACY_KEY\n    files: [legacy.yaml]\n`,
+        `version: 1\ndefaults:\n  exclude_bots: true\n  favorite: true\ntargets:\n  - name: legacy\n    url: ${fixture.legacy.url}\n    key_env: SITESYNC_LEGACY_KEY\n    files: [legacy.yaml]\n`,
       );
     },
   },

@@ -109,3 +109,53 @@ describe('invisible characters in notices', () => {
     expect(run.err).toContain('warn: website \\u202Eelpmaxe.live (2): privacy 7 cannot be read');
   });
 });
+
+// Issue 33 item 3: the acknowledgement block of the Markdown plan (the lines a reviewer copies) printed
+// domains raw; and a live domain whose canonical form drops characters (a zero-width space, a BOM, a soft
+// hyphen) was shown as another real domain. Each line now escapes, and names the record's own spelling.
+describe('what a reviewer reads names the record it acts on', () => {
+  const ZWSP = 'a\u200bb.example';
+  const BOM = '\ufeffbom.example';
+  const SHY = 'soft\u00adhyphen.example';
+  const cli = useCliFixture({
+    config: config(
+      { 'ab.example': '    privacy: public\n' },
+      'prune: true\nlimits:\n  max_deletes: 1\n  max_change_percent: 100\n',
+    ),
+    before: async ({ server }) => {
+      await insertWebsites(server.server, server.key, [ZWSP, BOM, SHY, RLO]);
+    },
+  });
+
+  it('escapes the acknowledgement lines of the Markdown plan', async () => {
+    const run = await cli.ws.run(['plan', '--format', 'markdown']);
+    expect(run.code, run.err).toBe(3);
+    expect(run.out + run.err).not.toMatch(INVISIBLE);
+    const block = run.out.slice(run.out.indexOf('```text'));
+    expect(block).toContain('sitesync-acknowledge: --allow-delete \\u202Eelpmaxe.live\n');
+    expect(block).toContain('sitesync-acknowledge: --allow-delete bom.example\n');
+  });
+
+  it.each(['human', 'markdown'])(
+    'shows the stored spelling beside the canonical domain in the %s plan',
+    async (format) => {
+      const run = await cli.ws.run(['plan', '--format', format]);
+      const shown = format === 'markdown' ? run.out.replaceAll('\\\\', '\\').replaceAll('&quot;', '"') : run.out;
+      expect(shown).toMatch(/ab\.example \(id \d+, stored as "a\\u200Bb\.example"\) will be updated/);
+      expect(shown).toMatch(/DELETE bom\.example \(id \d+, stored as "\\uFEFFbom\.example"\)/);
+      expect(shown).toMatch(/DELETE softhyphen\.example \(id \d+, stored as "soft\\xADhyphen\.example"\)/);
+      expect(shown).not.toMatch(/DELETE \\u202Eelpmaxe\.live \(id \d+, stored/); // its canonical form is its spelling
+    },
+  );
+
+  it('gives the stored spelling in the JSON plan', async () => {
+    const run = await cli.ws.run(['plan', '--format', 'json']);
+    const changes: { domain: string; stored?: string }[] = JSON.parse(run.out).changes;
+    expect(changes.map(({ domain, stored }) => [domain, stored]).sort()).toEqual([
+      ['ab.example', ZWSP],
+      ['bom.example', BOM],
+      ['softhyphen.example', SHY],
+      [RLO, undefined],
+    ]);
+  });
+});

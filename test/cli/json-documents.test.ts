@@ -67,7 +67,7 @@ describe('plan --format json', () => {
 
   test('a password --sync-write-only re-sends whose variable is unset is an error document', async () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-    const site = '    privacy: password\n    password: ${UNSET_PASSWORD_VARIABLE}\n';
+    const site = '    privacy: password\n    password: ${SITESYNC_UNSET_PASSWORD_VARIABLE}\n';
     cli.ws.write('websites.yaml', config({ 'a.example': site }));
     const run = await cli.ws.run(['plan', '--format', 'json', '--sync-write-only', 'password']);
     expect(run.code).toBe(1);

@@ -75,7 +75,7 @@ describe('plan lists while the configuration is read', () => {
   });
 
   it('with the URL only in api.url, the plan is the usual one, from one listing', async () => {
-    const ws = workspace(server, { SITESYNC_URL: '' });
+    const ws = workspace(server, { SITESYNC_URL: '', SITESYNC_ALLOWED_ORIGINS: server.url });
     ws.write('websites.yaml', `version: 1\napi:\n  url: ${server.url}\nwebsites:\n  - domain: a.example.com\n`);
     const run = await ws.run(['plan', '--format', 'json']);
     expect(run.code).toBe(0);

@@ -10,7 +10,7 @@ import { config, workspace } from './apply-support.js';
 
 const LOCKED = config({
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-  'locked.example': '    privacy: password\n    password: ${LOCKED_PW}\n    ignore_changes: [password]\n',
+  'locked.example': '    privacy: password\n    password: ${SITESYNC_LOCKED_PW}\n    ignore_changes: [password]\n',
 });
 
 describe('sitesync plan: passwords and the prune scope', () => {
@@ -24,7 +24,7 @@ describe('sitesync plan: passwords and the prune scope', () => {
     const api = client(server);
     const created = await api('POST', '/api/v1/websites', { form: { domain: 'locked.example', privacy: '0' } });
     expect(created.status).toBe(201);
-    const ws = workspace(server, { LOCKED_PW: 'locked-pw-5150' });
+    const ws = workspace(server, { SITESYNC_LOCKED_PW: 'locked-pw-5150' });
     ws.write('websites.yaml', LOCKED);
 
     const planned = await ws.run(['plan', '--format', 'json']);
@@ -77,11 +77,11 @@ describe('sitesync plan: passwords and the prune scope', () => {
       'websites.yaml',
       config({
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-        'vault.example': '    privacy: password\n    password: ${VAULT_PW}\n',
+        'vault.example': '    privacy: password\n    password: ${SITESYNC_VAULT_PW}\n',
       }),
     );
     const unset =
-      'websites.yaml:5:15: warning: websites[0].password uses environment variable VAULT_PW, which is not set; validate and plan do not need it, apply does\n';
+      'websites.yaml:5:15: warning: websites[0].password uses environment variable SITESYNC_VAULT_PW, which is not set; validate and plan do not need it, apply does\n';
     const planned = await ws.run(['plan', '--detailed-exitcode', '--out', 'plan.json']);
     expect(planned.err).toContain(unset);
     expect(planned.code).toBe(2);
@@ -93,7 +93,7 @@ describe('sitesync plan: passwords and the prune scope', () => {
     const apply = await ws.run(['apply', 'plan.json']);
     expect(apply.code).toBe(1);
     expect(apply.err).toContain(
-      'websites.yaml:5:15: websites[0].password uses environment variable VAULT_PW, which is not set\n',
+      'websites.yaml:5:15: websites[0].password uses environment variable SITESYNC_VAULT_PW, which is not set\n',
     );
     expect(apply.err).toContain('apply needs every password variable (validate and plan do not)');
     const resend = await ws.run(['plan', '--sync-write-only']);
@@ -101,7 +101,7 @@ describe('sitesync plan: passwords and the prune scope', () => {
     expect(resend.err).toContain('which is not set\n');
 
     // The plan made without the secret applies once the apply step has it.
-    ws.env.VAULT_PW = 'vault-pw-16-chars-long';
+    ws.env.SITESYNC_VAULT_PW = 'vault-pw-16-chars-long';
     const applied = await ws.run(['apply', 'plan.json']);
     expect(applied.code).toBe(0);
     const sites = await client(server)('GET', '/api/v1/websites?search=vault.example');
@@ -109,15 +109,18 @@ describe('sitesync plan: passwords and the prune scope', () => {
     expect(ws.outputs.join('')).not.toContain('vault-pw-16-chars-long');
   });
   it('sends a password only for privacy: password, also from defaults; the ignored one is not stored', async () => {
-    const ws = workspace(server, { SHARED_PW: 'shared-pw-16-chars-long', OWN_PW: 'own-pw-16-chars-long' });
+    const ws = workspace(server, {
+      SITESYNC_SHARED_PW: 'shared-pw-16-chars-long',
+      SITESYNC_OWN_PW: 'own-pw-16-chars-long',
+    });
     const sites = {
       'open-default.example': '    privacy: public\n',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-      'open-own.example': '    privacy: private\n    password: ${OWN_PW}\n',
+      'open-own.example': '    privacy: private\n    password: ${SITESYNC_OWN_PW}\n',
       'closed.example': '    privacy: password\n',
     };
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-    ws.write('websites.yaml', config(sites, 'defaults:\n  password: ${SHARED_PW}\n'));
+    ws.write('websites.yaml', config(sites, 'defaults:\n  password: ${SITESYNC_SHARED_PW}\n'));
     const validated = await ws.run(['validate']);
     expect(validated.out).toContain(
       'websites[1].password is ignored: a password is only used when privacy is password',
@@ -142,11 +145,11 @@ describe('sitesync plan: passwords and the prune scope', () => {
     const ws = workspace(server, {});
     const sites = {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-      'ignored-own.example': '    privacy: private\n    password: ${IGNORED_PW}\n',
+      'ignored-own.example': '    privacy: private\n    password: ${SITESYNC_IGNORED_PW}\n',
       'ignored-default.example': '    privacy: public\n',
     };
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-    const shared = 'defaults:\n  password: ${SHARED_PW}\n';
+    const shared = 'defaults:\n  password: ${SITESYNC_SHARED_PW}\n';
     ws.write('websites.yaml', config(sites, shared));
     const validated = await ws.run(['validate']);
     expect(validated.code).toBe(0);
@@ -165,10 +168,12 @@ describe('sitesync plan: passwords and the prune scope', () => {
     ws.write('websites.yaml', config({ ...sites, 'closed.example': '    privacy: password\n' }, shared));
     const refused = await ws.run(['apply', '--auto-approve']);
     expect(refused.code).toBe(1);
-    expect(refused.err.match(/SHARED_PW, which is not set/g)).toEqual(['SHARED_PW, which is not set']);
+    expect(refused.err.match(/SITESYNC_SHARED_PW, which is not set/g)).toEqual([
+      'SITESYNC_SHARED_PW, which is not set',
+    ]);
     expect(refused.err).toContain(
-      'websites.yaml:3:13: defaults.password uses environment variable SHARED_PW, which is not set\n',
+      'websites.yaml:3:13: defaults.password uses environment variable SITESYNC_SHARED_PW, which is not set\n',
     );
-    expect(refused.err).not.toContain('IGNORED_PW');
+    expect(refused.err).not.toContain('SITESYNC_IGNORED_PW');
   });
 });

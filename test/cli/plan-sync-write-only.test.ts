@@ -10,8 +10,8 @@ import { useCliFixture } from './apply-support.js';
 
 const EXAMPLE = resolve('examples/realistic.yaml');
 const PASSWORDS = {
-  ACME_PARTNERS_STATS_PASSWORD: 'partners-pw-4711-long',
-  ORBIT_INVESTORS_STATS_PASSWORD: 'investors-pw-0815-long',
+  SITESYNC_ACME_PARTNERS_STATS_PASSWORD: 'partners-pw-4711-long',
+  SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD: 'investors-pw-0815-long',
 };
 
 interface Update {
@@ -87,10 +87,10 @@ describe('sitesync plan --sync-write-only FIELD|DOMAIN|GLOB', () => {
   });
 
   it('needs only the password variables of the sites whose password it sends', async () => {
-    const withoutInvestors = { ...PASSWORDS, ORBIT_INVESTORS_STATS_PASSWORD: undefined };
+    const withoutInvestors = { ...PASSWORDS, SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD: undefined };
     const params = await plan(['--sync-write-only', 'exclude_params'], {
       ...withoutInvestors,
-      ACME_PARTNERS_STATS_PASSWORD: undefined,
+      SITESYNC_ACME_PARTNERS_STATS_PASSWORD: undefined,
     });
     expect(params.code).toBe(3); // every site: over limits.max_change_percent, but planned
     expect(updates(params.out)).toHaveLength(22);
@@ -102,7 +102,7 @@ describe('sitesync plan --sync-write-only FIELD|DOMAIN|GLOB', () => {
     const passwords = await plan(['--sync-write-only', 'password'], withoutInvestors);
     expect(passwords.code).toBe(1);
     expect(passwords.err).toMatch(
-      /realistic\.yaml:\d+:\d+: investors\.orbit\.example: the password uses environment variable ORBIT_INVESTORS_STATS_PASSWORD, which is not set\n/,
+      /realistic\.yaml:\d+:\d+: investors\.orbit\.example: the password uses environment variable SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD, which is not set\n/,
     );
     expect(passwords.err).not.toMatch(/partners\.acme\.example: the password/);
     expect(cli.ws.outputs.join('')).not.toContain('partners-pw-4711-long');

@@ -13,8 +13,8 @@ import { type Workspace, workspace } from './apply-support.js';
 
 const EXAMPLE = resolve('examples/realistic.yaml');
 const PASSWORDS = {
-  ACME_PARTNERS_STATS_PASSWORD: 'partners-pw-4711',
-  ORBIT_INVESTORS_STATS_PASSWORD: 'investors-pw-0815',
+  SITESYNC_ACME_PARTNERS_STATS_PASSWORD: 'partners-pw-4711',
+  SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD: 'investors-pw-0815',
 };
 const PARAMS = 'fbclid\ngclid\nutm_source\nutm_medium\nutm_campaign';
 const OFFICE = '2001:db8:ac3e::/48\r\n203.0.113.0/24';
@@ -67,7 +67,7 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
       expect(run.err).toBe('');
       expect(run.code).toBe(0);
       const document = JSON.parse(run.out);
-      expect(document).toMatchObject({ formatVersion: '2.0', hasChanges: true, safe: true, target: server.url });
+      expect(document).toMatchObject({ formatVersion: '2.1', hasChanges: true, safe: true, target: server.url });
       expect(document.summary).toEqual({
         create: 19,
         update: 1,
@@ -88,7 +88,7 @@ for (const quirks of ['normal', 'phpanalytics-v31'] as const) {
         domain: 'shop.acme.example',
         fields: [{ field: 'privacy', before: 'private', after: 'public' }],
       });
-      expect(run.out).not.toContain(PASSWORDS.ACME_PARTNERS_STATS_PASSWORD);
+      expect(run.out).not.toContain(PASSWORDS.SITESYNC_ACME_PARTNERS_STATS_PASSWORD);
     });
 
     it('prints the human plan, destructive first; exit 2 with --detailed-exitcode', async () => {

@@ -36,11 +36,11 @@ function rootConfig(extraTargets = ''): string {
 targets:
   - name: staging
     url: ${fixture.staging.url}
-    key_env: STAGING_KEY
+    key_env: SITESYNC_STAGING_KEY
     files: [staging.yaml]
   - name: production
     url: ${fixture.production.url}
-    key_env: PRODUCTION_KEY
+    key_env: SITESYNC_PRODUCTION_KEY
     files: [production.yaml]
 ${extraTargets}websites:
   - domain: shared.example
@@ -144,7 +144,7 @@ describe('plan over targets with a baseline', () => {
   it('a target declared since the baseline is new: its changes are pending, its file need not exist at REF', async () => {
     const { ws } = fixture;
     const repo = await pendingAndDrift();
-    const qa = `  - name: qa\n    url: ${fixture.staging.url}\n    key_env: STAGING_KEY\n    files: [qa.yaml]\n`;
+    const qa = `  - name: qa\n    url: ${fixture.staging.url}\n    key_env: SITESYNC_STAGING_KEY\n    files: [qa.yaml]\n`;
     repo.commit('qa', {
       'websites.yaml': rootConfig(qa),
       'qa.yaml': 'version: 1\nwebsites:\n  - domain: qa-only.example\n',
@@ -175,7 +175,7 @@ describe('plan over targets with a baseline', () => {
     expect(run.code).toBe(1);
     const document = JSON.parse(run.out);
     expect(document).toEqual({
-      formatVersion: '2.0',
+      formatVersion: '2.1',
       error: { code: 'config', message: expect.stringMatching(/^--baseline no-such-ref: no such revision/) },
     });
     expect(validTargetsDocument(document), JSON.stringify(validTargetsDocument.errors)).toBe(true);
@@ -210,7 +210,7 @@ describe('apply over targets with --mark-applied', () => {
     expect(validApplyTargets(refused), JSON.stringify(validApplyTargets.errors)).toBe(true);
 
     // production refuses its writes (its key revoked after planning is not needed: a wrong key fails it).
-    ws.env.PRODUCTION_KEY = 'wrong-key-0123456789abcdef';
+    ws.env.SITESYNC_PRODUCTION_KEY = 'wrong-key-0123456789abcdef';
     const partial = await ws.run(['apply', '--auto-approve', '--mark-applied', TAG, '--format', 'json']);
     expect(partial.code).toBe(1);
     const document = JSON.parse(partial.out);
@@ -223,7 +223,7 @@ describe('apply over targets with --mark-applied', () => {
     expect((await domainsInDb(fixture.staging)).sort()).toEqual(['shared.example', 'staging-only.example']);
     expect(repo.tagCommit(TAG)).toBeUndefined();
 
-    ws.env.PRODUCTION_KEY = production.key;
+    ws.env.SITESYNC_PRODUCTION_KEY = production.key;
     const full = await ws.run(['apply', '--auto-approve', '--mark-applied', TAG]);
     expect(full.code, full.err).toBe(0);
     expect(full.err).toContain(`tag ${TAG} now marks ${first.slice(0, 12)}`);

@@ -25,10 +25,10 @@ const fixture = useTargetServers(
 targets:
   - name: staging
     url: ${staging.url}
-    key_env: STAGING_KEY
+    key_env: SITESYNC_STAGING_KEY
   - name: production
     url: ${production.url}
-    key_env: PRODUCTION_KEY
+    key_env: SITESYNC_PRODUCTION_KEY
     files: [production.yaml]
 websites:
   - domain: shared.example

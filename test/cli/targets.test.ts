@@ -25,16 +25,16 @@ const fixture = useTargetServers(
 targets:
   - name: staging
     url: ${staging.url}
-    key_env: STAGING_KEY
+    key_env: SITESYNC_STAGING_KEY
     files: [staging.yaml]
   - name: production
     url: ${production.url}
-    key_env: PRODUCTION_KEY
+    key_env: SITESYNC_PRODUCTION_KEY
     files: [production.yaml]
     limits: { max_deletes: 0 }
   - name: broken
     url: ${broken.url}
-    key_env: BROKEN_KEY
+    key_env: SITESYNC_BROKEN_KEY
 websites:
   - domain: shared.example
 `,

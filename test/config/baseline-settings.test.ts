@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfigTexts } from '../../src/config/index.js';
 import { loadText } from './helpers.js';
 
-const ENV = { SHOP_PASSWORD: 'shop-password-0001' };
+const ENV = { SITESYNC_SHOP_PASSWORD: 'shop-password-0001' };
 const SITE = (extra = '') =>
-  `version: 1\n${extra}websites:\n  - domain: shop.example\n    privacy: password\n    password: \${SHOP_PASSWORD}\n`;
+  `version: 1\n${extra}websites:\n  - domain: shop.example\n    privacy: password\n    password: \${SITESYNC_SHOP_PASSWORD}\n`;
 
 describe('password_version', () => {
   it('is read on a site (text or number) and from defaults, only where a password is used', () => {

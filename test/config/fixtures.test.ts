@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { formatProblem, loadConfig } from '../../src/config/index.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/config/', import.meta.url));
-const ENV = { FIXTURE_PASSWORD: 'fixture-secret', LONG_PASSWORD: 'x'.repeat(129), EMPTY_PASSWORD: '', EMPTY_HOST: '' };
+const ENV = {
+  SITESYNC_FIXTURE_PASSWORD: 'fixture-secret',
+  SITESYNC_LONG_PASSWORD: 'x'.repeat(129),
+  SITESYNC_EMPTY_PASSWORD: '',
+  VAULT_PASSWORD: 'vault-secret-0001',
+};
 
 const fixtures = readdirSync(DIR)
   .filter((name) => /^(invalid|warning)-/.test(name) && !name.endsWith('.expected.txt'))

@@ -4,8 +4,8 @@ import { tempDirWith } from '../helpers/temp.js';
 
 /** The variables that the password references of examples/ need. */
 export const EXAMPLE_ENV = {
-  ACME_PARTNERS_STATS_PASSWORD: 'partners-example-pw',
-  ORBIT_INVESTORS_STATS_PASSWORD: 'investors-example-pw',
+  SITESYNC_ACME_PARTNERS_STATS_PASSWORD: 'partners-example-pw',
+  SITESYNC_ORBIT_INVESTORS_STATS_PASSWORD: 'investors-example-pw',
 };
 
 /** A temp directory holding `files` (name → text, or bytes), removed after the test; returns its path. */

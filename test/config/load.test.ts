@@ -29,13 +29,13 @@ websites:
     favorite: true
   - domain: shop.example.com
     privacy: password
-    password: \${SHOP_STATS_PASSWORD}
+    password: \${SITESYNC_SHOP_STATS_PASSWORD}
     ignore_changes: [email]
 `;
 
 describe('loadConfig', () => {
   it('loads text exactly as it loads the same file (loadConfigText)', async () => {
-    const env = { SHOP_STATS_PASSWORD: 'correct horse' };
+    const env = { SITESYNC_SHOP_STATS_PASSWORD: 'correct horse' };
     const broken = `${ISSUE_EXAMPLE}  - domain: shop.example.com\n    privacy: secret\n`;
     for (const text of [ISSUE_EXAMPLE, broken]) {
       const cwd = tempConfigDir({ 'sites.yaml': text });
@@ -50,7 +50,7 @@ describe('loadConfig', () => {
   });
 
   it('resolves the example of the issue into canonical desired state', () => {
-    const result = loadText(ISSUE_EXAMPLE, { SHOP_STATS_PASSWORD: 'correct horse' });
+    const result = loadText(ISSUE_EXAMPLE, { SITESYNC_SHOP_STATS_PASSWORD: 'correct horse' });
     expect(result.lines).toEqual([]);
     const state = result.state!;
     expect(state.policy).toEqual({
@@ -111,7 +111,7 @@ describe('loadConfig', () => {
   });
 
   it('never shows a resolved password in JSON or inspect output', () => {
-    const state = loadText(ISSUE_EXAMPLE, { SHOP_STATS_PASSWORD: 'correct horse' }).state!;
+    const state = loadText(ISSUE_EXAMPLE, { SITESYNC_SHOP_STATS_PASSWORD: 'correct horse' }).state!;
     expect(JSON.stringify(state)).not.toContain('correct horse');
     expect(inspect(state, { depth: 10 })).not.toContain('correct horse');
   });
@@ -152,7 +152,7 @@ websites:
       `version: 1
 defaults:
   email: true
-  password: \${SHARED_STATS_PASSWORD}
+  password: \${SITESYNC_SHARED_STATS_PASSWORD}
   exclude_ips: [10.0.0.1]
 websites:
   - domain: a.example.com
@@ -160,10 +160,10 @@ websites:
     email: false
   - domain: b.example.com
     privacy: password
-    password: \${B_STATS_PASSWORD}
+    password: \${SITESYNC_B_STATS_PASSWORD}
     exclude_ips: [10.0.0.2]
 `,
-      { SHARED_STATS_PASSWORD: 'shared horse battery', B_STATS_PASSWORD: 'b horse battery staple' },
+      { SITESYNC_SHARED_STATS_PASSWORD: 'shared horse battery', SITESYNC_B_STATS_PASSWORD: 'b horse battery staple' },
     ).state!;
     const written = state.websites.map((site) => Object.entries(site.raw!));
     expect(written).toEqual([
@@ -207,12 +207,12 @@ websites:
     exclude_params: "  utm_source \\n gclid\\n\\nutm_source"
   - domain: b.example.com
     privacy: 2
-    password: \${PW}
+    password: \${SITESYNC_PW}
     exclude_ips: |
       198.51.100.7
       2001:DB8::1
 `,
-      { PW: 'secret-pw' },
+      { SITESYNC_PW: 'secret-pw' },
     ).state!;
     expect(state.websites.map((site) => site.settings.privacy)).toEqual(['public', 'password']);
     expect(state.websites[0]!.settings.excludeParams).toEqual(['gclid', 'utm_source']);
@@ -236,11 +236,14 @@ websites:
     expect(state.websites[0]!.settings.email).toBe(true);
   });
 
-  it(`resolves \${VAR} in api.url and reads it without a trailing slash`, () => {
-    const state = loadText(`version: 1\napi:\n  url: https://\${HOST}/\nwebsites: []\n`, { HOST: 'stats.example.com' })
-      .state!;
+  it(`reads api.url without a trailing slash, and never resolves \${VAR} in it (issue 33)`, () => {
+    const state = loadText('version: 1\napi:\n  url: https://stats.example.com/\nwebsites: []\n').state!;
     expect(state.apiUrl).toBe('https://stats.example.com');
     expect(loadText('version: 1\nwebsites: []\n').state!.apiUrl).toBeUndefined();
+    const reference = loadText(`version: 1\napi:\n  url: https://\${HOST}/\nwebsites: []\n`, {
+      HOST: 'stats.example.com',
+    });
+    expect(reference.lines).toEqual([expect.stringContaining(`websites.yaml:3:8: api.url holds \${…}`)]);
   });
 
   it('keeps positions right in CRLF files and files with a BOM', () => {
@@ -331,11 +334,11 @@ websites:
   - domain: b.example.com
   - domain: a.example.com
     privacy: password
-    password: \${PW}
+    password: \${SITESYNC_PW}
 `;
   const digest = async (
     files: Record<string, string>,
-    env: Record<string, string> = { PW: 'first' },
+    env: Record<string, string> = { SITESYNC_PW: 'first' },
   ): Promise<string> => {
     const cwd = tempConfigDir(files);
     return (await loadConfig({ files: Object.keys(files), cwd, env })).state!.digest;
@@ -346,16 +349,16 @@ websites:
     const reordered = `version: 1
 websites:
   - domain: a.example.com
-    password: \${OTHER}
+    password: \${SITESYNC_OTHER}
     privacy: 2
     email: true
   - domain: b.example.com
     email: true
 `;
-    expect(await digest({ 'x.yaml': reordered }, { OTHER: 'second' })).toBe(base);
+    expect(await digest({ 'x.yaml': reordered }, { SITESYNC_OTHER: 'second' })).toBe(base);
     const split = {
       '1.yaml': 'version: 1\ndefaults:\n  email: true\nwebsites:\n  - domain: b.example.com\n',
-      '2.yaml': `version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: \${PW}\n`,
+      '2.yaml': `version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: \${SITESYNC_PW}\n`,
     };
     expect(await digest(split)).toBe(base);
   });

@@ -4,7 +4,7 @@ import { invalidConfigMessage } from '../../src/config/index.js';
 import type { ConfigProblem } from '../../src/model/desired-state.js';
 import { loadText } from './helpers.js';
 
-const PASSWORD_SITE = `version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: \${PW_A}\n`;
+const PASSWORD_SITE = `version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: \${SITESYNC_PW_A}\n`;
 
 describe('ConfigProblem.code', () => {
   it.each([

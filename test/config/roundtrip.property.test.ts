@@ -60,12 +60,12 @@ test.prop([stateArbitrary], { seed: 13, numRuns: 150 })(
     const websites = generated.websites.map((site, i) => {
       const { domain: name, password, ignoreChanges, ...settings } = site;
       const withPassword = settings.privacy === 'password';
-      if (withPassword) env[`PW_${i}`] = password;
+      if (withPassword) env[`SITESYNC_PW_${i}`] = password;
       return {
         domain: name,
         settings,
         ignoreChanges,
-        ...(withPassword ? { passwordVariable: `PW_${i}` } : {}),
+        ...(withPassword ? { passwordVariable: `SITESYNC_PW_${i}` } : {}),
       };
     });
     const yaml = serializeConfig({

@@ -1,7 +1,7 @@
 /** The small pure helpers of config/: IP syntax, edit distance, env references, paths. */
 import { describe, expect, it } from 'vitest';
 import { closest } from '../../src/config/did-you-mean.js';
-import { interpolate, referenceName } from '../../src/config/env.js';
+import { hasReference, referenceName, refusedVariable } from '../../src/config/env.js';
 import { isIpOrCidr } from '../../src/config/ip.js';
 import { formatPath, pointerToPath } from '../../src/config/positions.js';
 import { editDistance } from '../../src/model/text.js';
@@ -43,9 +43,18 @@ describe('did you mean', () => {
 });
 
 describe('environment references', () => {
-  it('interpolates every reference and reports all unset ones', () => {
-    expect(interpolate(`https://\${H}:\${P}/x`, { H: 'h', P: '1' })).toEqual({ value: 'https://h:1/x' });
-    expect(interpolate(`\${A}\${B}\${C}`, { B: 'b', C: '' })).toEqual({ missing: ['A', 'C'] });
+  it('finds a reference anywhere (a URL may hold none)', () => {
+    expect([hasReference(`https://h/\${P}`), hasReference('https://h/$P'), hasReference('https://h/{P}')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('reads a secret only from a SITESYNC_ variable, the prefix alone not being one', () => {
+    expect(refusedVariable('SITESYNC_PW', 'a password', 'SITESYNC_X')).toBeUndefined();
+    for (const name of ['PW', 'SITESYNC_', 'sitesync_PW', 'XSITESYNC_PW'])
+      expect(refusedVariable(name, 'a password', 'SITESYNC_X')).toContain('starts with SITESYNC_');
   });
 
   it('recognises a whole-value reference only', () => {
@@ -61,7 +70,10 @@ describe('paths', () => {
   it('turns a JSON pointer into the user path', () => {
     expect(pointerToPath('/websites/3/privacy')).toEqual(['websites', 3, 'privacy']);
     expect(formatPath(pointerToPath('/websites/3/exclude_ips/0'))).toBe('websites[3].exclude_ips[0]');
-    expect(formatPath(pointerToPath('/a~1b/c~0d'))).toBe('a/b.c~d');
+    expect(formatPath(pointerToPath('/a~1b/c~0d'))).toBe('["a/b"]["c~d"]');
+    // Another key than a field name is quoted, escaped and cut (issue 33: a whole line of a file was quoted).
+    expect(formatPath(['websites', 0, 'x-'.repeat(30)])).toBe(`websites[0]["${'x-'.repeat(12)}…"]`);
+    expect(formatPath(['\u202Eroot:x'])).toBe('["\\u202eroot:x"]');
     expect(formatPath([])).toBe('');
   });
 });

@@ -7,17 +7,16 @@ import { loadText } from './helpers.js';
 const head = 'version: 1\ntargets:\n';
 
 describe('targets', () => {
-  it('resolves each target: URL with a variable, key source, files, own settings', () => {
+  it('resolves each target: URL, key source, files, own settings', () => {
     const { state, errors } = loadText(
-      `${head}  - name: prod\n    url: \${PROD_URL}\n    key_env: PROD_KEY\n    files: [prod.yaml]\n    rate_limit: 30\n    limits: { max_deletes: 9 }\n    protect: [Keep.example]\n  - name: staging\n    url: https://staging.example.com\n    key_file: keys/staging.key\n`,
-      { PROD_URL: 'https://stats.example.com' },
+      `${head}  - name: prod\n    url: https://stats.example.com\n    key_env: SITESYNC_PROD_KEY\n    files: [prod.yaml]\n    rate_limit: 30\n    limits: { max_deletes: 9 }\n    protect: [Keep.example]\n  - name: staging\n    url: https://staging.example.com\n    key_file: keys/staging.key\n`,
     );
     expect(errors).toEqual([]);
     expect(state?.targets).toEqual([
       {
         name: 'prod',
         url: 'https://stats.example.com',
-        key: { env: 'PROD_KEY' },
+        key: { env: 'SITESYNC_PROD_KEY' },
         files: ['prod.yaml'],
         declaredIn: 'websites.yaml',
         rateLimit: 30,
@@ -36,7 +35,7 @@ describe('targets', () => {
 
   it('gives a target its own limits and protection, and a digest that changes with them', () => {
     const { state } = loadText(
-      `${head}  - name: a\n    url: https://a.example\n    key_env: A\nlimits: { max_change_percent: 50 }\n`,
+      `${head}  - name: a\n    url: https://a.example\n    key_env: SITESYNC_A\nlimits: { max_change_percent: 50 }\n`,
     );
     const target = state!.targets![0]!;
     const plain = forTarget(state!, target);
@@ -50,7 +49,7 @@ describe('targets', () => {
 
   it("takes unlisted_is_drift from a target entry, over the files' setting, in the digest only when on", () => {
     const { state, errors } = loadText(
-      `${head}  - name: a\n    url: https://a.example\n    key_env: A\n    unlisted_is_drift: true\n  - name: b\n    url: https://b.example\n    key_env: B\n    unlisted_is_drift: false\n  - name: c\n    url: https://c.example\n    key_env: C\n`,
+      `${head}  - name: a\n    url: https://a.example\n    key_env: SITESYNC_A\n    unlisted_is_drift: true\n  - name: b\n    url: https://b.example\n    key_env: SITESYNC_B\n    unlisted_is_drift: false\n  - name: c\n    url: https://c.example\n    key_env: SITESYNC_C\n`,
     );
     expect(errors).toEqual([]);
     const [a, b, c] = state!.targets!;
@@ -68,14 +67,14 @@ describe('targets', () => {
     expect(forTarget(filesOn, b!).digest).toBe(off.digest);
     expect(forTarget(filesOn, c!).policy.unlistedIsDrift).toBe(true);
     const wrong = loadText(
-      `${head}  - name: a\n    url: https://a.example\n    key_env: A\n    unlisted_is_drift: yes\n`,
+      `${head}  - name: a\n    url: https://a.example\n    key_env: SITESYNC_A\n    unlisted_is_drift: yes\n`,
     );
     expect(wrong.errors.map((problem) => problem.path)).toEqual(['targets[0].unlisted_is_drift']);
   });
 
   it('names each mistake at its place: a repeated name, no key source, both key sources, a bad name', () => {
     const { lines } = loadText(
-      `${head}  - name: a\n    url: https://a.example\n  - name: a\n    url: https://b.example\n    key_env: B\n    key_file: b.key\n  - name: Bad Name\n    url: https://c.example\n    key_env: C\n`,
+      `${head}  - name: a\n    url: https://a.example\n  - name: a\n    url: https://b.example\n    key_env: SITESYNC_B\n    key_file: b.key\n  - name: Bad Name\n    url: https://c.example\n    key_env: SITESYNC_C\n`,
     );
     expect(lines).toEqual([
       'websites.yaml:3:5: targets[0] needs key_env (an environment variable name) or key_file (a file holding the key); never the key itself',
@@ -95,7 +94,7 @@ describe('targets', () => {
 
   it('selects targets by name and glob, in declaration order, and refuses a pattern matching none', () => {
     const { state } = loadText(
-      `${head}  - name: prod-eu\n    url: https://a.example\n    key_env: A\n  - name: staging\n    url: https://b.example\n    key_env: B\n  - name: prod-us\n    url: https://c.example\n    key_env: C\n`,
+      `${head}  - name: prod-eu\n    url: https://a.example\n    key_env: SITESYNC_A\n  - name: staging\n    url: https://b.example\n    key_env: SITESYNC_B\n  - name: prod-us\n    url: https://c.example\n    key_env: SITESYNC_C\n`,
     );
     const targets = state!.targets!;
     expect(selectTargets(targets, []).map((t) => t.name)).toEqual(['prod-eu', 'staging', 'prod-us']);

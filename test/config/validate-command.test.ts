@@ -129,17 +129,18 @@ describe('sitesync validate', () => {
   });
 
   it('says that a password variable is empty rather than unset', async () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-    const text = 'version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: ${PW}\n';
-    const empty = await run(['validate'], { 'websites.yaml': text }, { PW: '' });
+    const text =
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+      'version: 1\nwebsites:\n  - domain: a.example.com\n    privacy: password\n    password: ${SITESYNC_PW}\n';
+    const empty = await run(['validate'], { 'websites.yaml': text }, { SITESYNC_PW: '' });
     expect(empty.out).toBe(
-      'websites.yaml:5:15: warning: websites[0].password uses environment variable PW, which is empty; validate and plan do not need it, apply does\n' +
+      'websites.yaml:5:15: warning: websites[0].password uses environment variable SITESYNC_PW, which is empty; validate and plan do not need it, apply does\n' +
         'websites.yaml: valid (1 website, 1 warning)\n',
     );
     expect(empty.code).toBe(0);
     const unset = await run(['validate'], { 'websites.yaml': text });
     expect(unset.out).toContain(
-      'websites[0].password uses environment variable PW, which is not set; validate and plan',
+      'websites[0].password uses environment variable SITESYNC_PW, which is not set; validate and plan',
     );
     expect(unset.code).toBe(0);
   });

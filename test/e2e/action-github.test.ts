@@ -42,7 +42,7 @@ async function setup(initial: Record<string, string> = {}) {
   const runner: GithubRunner = { origin: repo.origin, api, toolCache };
   const options: JobOptions = {
     vars: { SITESYNC_URL: server.url },
-    secrets: { SITESYNC_API_KEY: account.key, SHOP_PASSWORD: 'shop-password-0123456789' },
+    secrets: { SITESYNC_API_KEY: account.key, SITESYNC_SHOP_PASSWORD: 'shop-password-0123456789' },
   };
   const live = async () =>
     (await client({ url: server.url, key: account.key })('GET', '/api/v1/websites?per_page=100')).body.data as {
@@ -126,7 +126,7 @@ describe('the GitHub Action, as a runner runs the example workflows', { timeout:
 
   test('a password rotation merged while the reviewed plan went stale is sent by the re-plan path', async () => {
     const shop = (version: string) =>
-      `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
+      `    privacy: password\n    password: \${SITESYNC_SHOP_PASSWORD}\n    password_version: "${version}"\n`;
     const { repo, runner, options, account, live } = await setup();
     const start = repo.openPull(1, 'sites/start', {
       'websites.yaml': config({ 'rotate-shop.example': shop('2026-01') }),
@@ -158,7 +158,10 @@ describe('the GitHub Action, as a runner runs the example workflows', { timeout:
     });
     repo.push('sites/rotate');
     const merged = repo.merge(2, 'sites/rotate');
-    const rotated = { ...options, secrets: { ...options.secrets, SHOP_PASSWORD: 'shop-password-rotated-0123' } };
+    const rotated = {
+      ...options,
+      secrets: { ...options.secrets, SITESYNC_SHOP_PASSWORD: 'shop-password-rotated-0123' },
+    };
     const stale = await runJob(runner, APPLY, 'apply', merged, rotated);
     expect(stale.code).not.toBe(0);
     expect(await hash()).toBe(before);

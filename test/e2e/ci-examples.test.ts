@@ -69,6 +69,16 @@ describe('the GitHub examples use the sitesync Action', () => {
     }
   });
 
+  test('every sitesync step pins where its key may go from the settings (vars), never from a file (issue 33)', () => {
+    for (const name of [...GITHUB, ...TARGETS]) {
+      for (const [id, job] of Object.entries(workflow(name).jobs)) {
+        const env = sitesyncSteps(job)[0]?.env ?? {};
+        const pin = TARGETS.includes(name) ? 'SITESYNC_ALLOWED_ORIGINS' : 'SITESYNC_URL';
+        expect(env[pin], `${name} ${id}`).toBe(`$\{{ vars.${pin} }}`);
+      }
+    }
+  });
+
   test('plans get the key but no website password; apply jobs run in the protected environment', () => {
     for (const name of ['github/sitesync-plan.yml', 'github/sitesync-drift.yml']) {
       expect(JSON.stringify(workflow(name).jobs), name).not.toContain('PASSWORD');

@@ -33,7 +33,7 @@ describe('examples/cron/drift-check.sh with targets', () => {
     for (const name of ['staging', 'production'] as const) {
       writeFileSync(join(keys, keyVariable(name)), `${fixture[name].key}\n`);
     }
-    const { STAGING_KEY: _staging, PRODUCTION_KEY: _production, ...env } = ws.env;
+    const { SITESYNC_STAGING_KEY: _staging, SITESYNC_PRODUCTION_KEY: _production, ...env } = ws.env;
     expect(await runDriftCheck(ws, { ...env, SITESYNC_KEY_DIR: keys })).toEqual({ code: 0, stdout: '' });
 
     writeFileSync(join(keys, 'not-a-variable'), 'x');

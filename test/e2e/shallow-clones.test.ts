@@ -11,9 +11,9 @@ import { type CliFixture, config, useCliFixture, type Workspace, workspace } fro
 import { bareOrigin, cloneOf, type GitRepo, gitRepo } from '../helpers/git-repo.js';
 
 const TAG = 'sitesync-applied';
-const PASSWORDS = { SHOP_PASSWORD: 'shop-password-0001' };
+const PASSWORDS = { SITESYNC_SHOP_PASSWORD: 'shop-password-0001' };
 const shop = (version: string) =>
-  `    privacy: password\n    password: \${SHOP_PASSWORD}\n    password_version: "${version}"\n`;
+  `    privacy: password\n    password: \${SITESYNC_SHOP_PASSWORD}\n    password_version: "${version}"\n`;
 const V1 = config({ 'a.example': '    email: false\n', 'shop.example': shop('1') });
 
 /** The author's repository: v1 committed, applied, tagged, and pushed to a bare origin. */
@@ -84,7 +84,7 @@ describe('baselines in shallow, tagless clones', () => {
     author.git('push', '--quiet', 'origin', 'main');
 
     const [ci, clone] = ciJob(cli, origin);
-    ci.env.SHOP_PASSWORD = 'shop-password-0002';
+    ci.env.SITESYNC_SHOP_PASSWORD = 'shop-password-0002';
     const applied = await ci.run(['apply', '--auto-approve', '--mark-applied', TAG]);
     expect(applied.code, applied.err).toBe(0);
     expect(applied.out).toMatch(

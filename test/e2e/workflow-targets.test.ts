@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { client } from '../helpers/server.js';
-import { startTargetServers, type TargetServers } from '../helpers/targets.js';
+import { allowedOrigins, startTargetServers, type TargetServers } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -75,7 +75,10 @@ describe('the GitOps loop over examples/targets, as a runner runs examples/ci/ta
     const { staging, production } = started.servers;
     const repo = gitopsRepo(api, pinnedSitesync(packed.tarball));
     const runner: GithubRunner = { origin: repo.origin, api, toolCache: tempDir('tool-cache') };
-    const options = { secrets: { SITESYNC_STAGING_KEY: staging.key, SITESYNC_PRODUCTION_KEY: production.key } };
+    const options = {
+      secrets: { SITESYNC_STAGING_KEY: staging.key, SITESYNC_PRODUCTION_KEY: production.key },
+      vars: { SITESYNC_ALLOWED_ORIGINS: allowedOrigins([staging, production]) },
+    };
     const files = exampleFiles({ staging: staging.url, production: production.url });
 
     const first = repo.openPull(1, 'sites/targets', files);

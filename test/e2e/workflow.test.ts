@@ -27,7 +27,7 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
   beforeAll(async () => {
     const db = join(tempDir('e2e-db'), 'sitesync.db');
     server = await startTestServer({ db });
-    ws = workspace(server, { SHOP_PASSWORD: 'e2e-shop-password-1' });
+    ws = workspace(server, { SITESYNC_SHOP_PASSWORD: 'e2e-shop-password-1' });
   });
   afterAll(() => server.close());
 
@@ -36,7 +36,7 @@ describe('CI workflow: plan on PR, apply the reviewed file on merge, nightly dri
       'websites.yaml',
       config({
         // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-        'shop.example': '    privacy: password\n    password: ${SHOP_PASSWORD}\n',
+        'shop.example': '    privacy: password\n    password: ${SITESYNC_SHOP_PASSWORD}\n',
         'blog.example': '    privacy: public\n    email: true\n',
         'docs.example': '    exclude_params: [utm_source, ref]\n',
       }),

@@ -1,9 +1,10 @@
 /**
  * Several installations for tests of `targets:` (issue 14): one reference
  * server per target, and a CLI workspace whose environment holds each
- * target's key as `NAME_KEY` (STAGING_KEY, PRODUCTION_KEY…) and no
- * SITESYNC_API_KEY or SITESYNC_URL, since each target names its own. Also the
- * JSON Schema validators of the documents over targets.
+ * target's key as `SITESYNC_NAME_KEY` (SITESYNC_STAGING_KEY…), pins every
+ * server's origin in SITESYNC_ALLOWED_ORIGINS (as an operator does: issue 33)
+ * and holds no SITESYNC_API_KEY or SITESYNC_URL, since each target names its
+ * own. Also the JSON Schema validators of the documents over targets.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -33,6 +34,7 @@ export async function startTargetServers<N extends string>(
     env[keyVariable(name)] = keys[name] ?? servers[name].key;
   }
   const first = Object.values<TestServer>(servers)[0] as TestServer;
+  env.SITESYNC_ALLOWED_ORIGINS = allowedOrigins(Object.values<TestServer>(servers));
   const ws = workspace(first, env);
   delete ws.env.SITESYNC_API_KEY;
   delete ws.env.SITESYNC_URL;
@@ -63,9 +65,14 @@ export function useTargetServers<N extends string>(
   return fixture;
 }
 
-/** The variable a target's `key_env` names in these tests: `production` → PRODUCTION_KEY. */
+/** The variable a target's `key_env` names in these tests: `production` → SITESYNC_PRODUCTION_KEY. */
 export function keyVariable(name: string): string {
-  return `${name.toUpperCase()}_KEY`;
+  return `SITESYNC_${name.toUpperCase().replace(/-/g, '_')}_KEY`;
+}
+
+/** SITESYNC_ALLOWED_ORIGINS pinning these servers: what the operator of a job sets. */
+export function allowedOrigins(servers: readonly { url: string }[]): string {
+  return servers.map((server) => new URL(server.url).origin).join(',');
 }
 
 const ajv = new Ajv2020({ strict: true });

@@ -31,11 +31,13 @@ describe('an api.url-only configuration lists while it is parsed', () => {
     requests = [];
   });
 
+  /** The key, and both servers' origins pinned as an operator pins them (issue 33). */
+  const pinned = () => ({ SITESYNC_API_KEY: server.key, SITESYNC_ALLOWED_ORIGINS: `${server.url},${other.url}` });
   const configWith = (url: string) => `version: 1\napi:\n  url: ${url}/\nwebsites:\n  - domain: a.example.com\n`;
 
   test('the listing is answered before the configuration is parsed, and it is the plan’s listing', async () => {
     const text = configWith(server.url);
-    const context = { env: { SITESYNC_API_KEY: server.key }, cwd: process.cwd(), events: ignoreEvents };
+    const context = { env: pinned(), cwd: process.cwd(), events: ignoreEvents };
     const serverAnswered = new Promise<void>((resolve) => {
       answered = resolve;
     });
@@ -55,7 +57,7 @@ describe('an api.url-only configuration lists while it is parsed', () => {
   test('a scanned URL that the loaded configuration contradicts is cancelled, not used', async () => {
     const scanned = configWith(server.url);
     const loaded = configWith(other.url);
-    const context = { env: { SITESYNC_API_KEY: server.key }, cwd: process.cwd(), events: ignoreEvents };
+    const context = { env: pinned(), cwd: process.cwd(), events: ignoreEvents };
     const { state, early } = await loadWhileListing(runRequest(), context, async (onRead) => {
       onRead?.([scanned]);
       return loadConfigText(loaded, 'websites.yaml', context.env).state!;
@@ -66,7 +68,7 @@ describe('an api.url-only configuration lists while it is parsed', () => {
   });
 
   test('a URL the scan cannot read with certainty starts nothing early', async () => {
-    const context = { env: { SITESYNC_API_KEY: server.key }, cwd: process.cwd(), events: ignoreEvents };
+    const context = { env: pinned(), cwd: process.cwd(), events: ignoreEvents };
     for (const text of [
       `version: 1\napi: { url: ${server.url} }\nwebsites: []\n`,
       `version: 1\napi:\n  url: "${server.url}\\/"\nwebsites: []\n`,
@@ -78,6 +80,18 @@ describe('an api.url-only configuration lists while it is parsed', () => {
       });
       expect(early).toBeUndefined();
     }
+    expect(requests).toEqual([]);
+  });
+
+  test('a scanned URL whose origin is not pinned starts nothing, and the load says why', async () => {
+    const context = { env: { SITESYNC_API_KEY: server.key }, cwd: process.cwd(), events: ignoreEvents };
+    const text = configWith(server.url);
+    const { state, early } = await loadWhileListing(runRequest(), context, async (onRead) => {
+      onRead?.([text]);
+      return loadConfigText(text, 'websites.yaml', context.env).state!;
+    });
+    expect(early).toBeUndefined();
+    expect(state.apiUrl).toBe(server.url);
     expect(requests).toEqual([]);
   });
 });

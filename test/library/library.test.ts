@@ -33,6 +33,21 @@ describe('library API', () => {
     );
   });
 
+  test('a URL of the configuration is used only when pinned: SITESYNC_ALLOWED_ORIGINS or allowedOrigins (issue 33)', async () => {
+    const cwd = tempDirWith('library-pin', {
+      'websites.yaml': `version: 1\napi:\n  url: ${server.url}\nwebsites:\n  - domain: a.example\n`,
+    });
+    const keyOnly = { SITESYNC_API_KEY: server.key };
+    await expect(plan({ cwd, env: keyOnly })).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringContaining(`api.url ${server.url} is not a pinned origin`),
+    });
+    await expect(apply({ cwd, env: keyOnly })).rejects.toThrow('is not a pinned origin');
+    expect(await domainsInDb(server)).toEqual([]);
+    expect((await plan({ cwd, env: keyOnly, allowedOrigins: [server.url] })).url).toBe(server.url);
+    expect((await plan({ cwd, env: { ...keyOnly, SITESYNC_ALLOWED_ORIGINS: server.url } })).url).toBe(server.url);
+  });
+
   test('apply writes the plan, then a plan has nothing to do; a saved plan is admitted and applied', async () => {
     const cwd = tempDirWith('library-apply', { 'websites.yaml': config({ 'a.example': '' }) });
     const applied = await apply({ cwd, env });
@@ -89,13 +104,13 @@ describe('library API', () => {
 targets:
   - name: one
     url: ${server.url}
-    key_env: ONE_KEY
+    key_env: SITESYNC_ONE_KEY
   - name: two
     url: ${other.url}
-    key_env: TWO_KEY
+    key_env: SITESYNC_TWO_KEY
   - name: broken
     url: ${other.url}
-    key_env: BROKEN_KEY
+    key_env: SITESYNC_BROKEN_KEY
 websites:
   - domain: shared.example
 `,
@@ -103,7 +118,13 @@ websites:
       const listed: string[] = [];
       const settled = await planTargets({
         cwd,
-        env: { ONE_KEY: server.key, TWO_KEY: other.key, BROKEN_KEY: 'not-the-key-0123456789' },
+        env: {
+          SITESYNC_ONE_KEY: server.key,
+          SITESYNC_TWO_KEY: other.key,
+          SITESYNC_BROKEN_KEY: 'not-the-key-0123456789',
+        },
+        // Pinned by the caller: the library's option, beside SITESYNC_ALLOWED_ORIGINS (issue 33).
+        allowedOrigins: [server.url, other.url],
         onEvent: (event) => {
           if (event.type === 'listed') listed.push(event.name ?? '?');
         },

@@ -56,9 +56,9 @@ describe('Secret', () => {
   });
 
   it('an unresolved password names its variable when revealed, and only that', () => {
-    const unset = new UnresolvedSecret('SHOP_PASSWORD');
-    expect(() => unset.reveal()).toThrow('the password from SHOP_PASSWORD was not resolved');
-    expect(redact('SHOP_PASSWORD')).toBe('SHOP_PASSWORD'); // the name of a variable is not a secret
+    const unset = new UnresolvedSecret('SITESYNC_SHOP_PASSWORD');
+    expect(() => unset.reveal()).toThrow('the password from SITESYNC_SHOP_PASSWORD was not resolved');
+    expect(redact('SITESYNC_SHOP_PASSWORD')).toBe('SITESYNC_SHOP_PASSWORD'); // the name of a variable is not a secret
     expect(JSON.stringify(unset)).toBe('"(secret)"');
   });
 });

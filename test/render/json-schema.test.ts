@@ -95,7 +95,7 @@ describe('schemas/plan.schema.json', () => {
       ),
     );
     expect(document).toMatchObject({
-      formatVersion: '2.0',
+      formatVersion: '2.1',
       hasDrift: false,
       baseline: { ref: 'main', source: 'option' },
       summary: { pending: 1, drift: 0, conflict: 0 },

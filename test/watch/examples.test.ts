@@ -29,6 +29,15 @@ describe('examples/watch', () => {
     for (const flag of flags.filter((flag) => flag !== '--no-install')) expect(help, flag).toContain(flag);
   });
 
+  it('pin where the key may go outside the pulled configuration (issue 33)', () => {
+    const deployment = parseAllDocuments(read('examples/watch/kubernetes/deployment.yaml')).map((doc) => doc.toJS());
+    const env: { name: string; value: string }[] = deployment[0].spec.template.spec.containers[0].env;
+    expect(env).toContainEqual({ name: 'SITESYNC_URL', value: expect.stringMatching(/^https:\/\//) });
+    expect(read('examples/watch/sitesync-watch.service')).toMatch(
+      /SITESYNC_URL=https:\/\/.*SITESYNC_ALLOWED_ORIGINS=/s,
+    );
+  });
+
   it('alerts on metrics the watch exports', async () => {
     const metrics = new PrometheusMetrics();
     metrics.know('production');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/manual-clock.js';
 import { insertWebsite, STORED_DEFAULTS, startTestServer } from '../helpers/server.js';
+import { allowedOrigins, keyVariable } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
 import { busiestWindow, requestLog, watchInProcess } from './support.js';
 
@@ -32,13 +33,13 @@ async function oneService(names: readonly string[], sites: number, extra: (name:
   });
   cleanups.push(() => server.close());
   const dir = tempDir('watch-budget');
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { SITESYNC_ALLOWED_ORIGINS: allowedOrigins([server]) };
   const declared: string[] = [];
   for (const name of names) {
     const account = await server.createAccount();
-    env[`${name.toUpperCase()}_KEY`] = account.key;
+    env[keyVariable(name)] = account.key;
     declared.push(
-      `  - { name: ${name}, url: "${server.url}", key_env: ${name.toUpperCase()}_KEY, files: [${name}.yaml]${extra(name)} }`,
+      `  - { name: ${name}, url: "${server.url}", key_env: ${keyVariable(name)}, files: [${name}.yaml]${extra(name)} }`,
     );
     const domains = Array.from({ length: sites }, (_, i) => `site${i}.${name}.example`);
     for (const domain of domains)

@@ -13,6 +13,7 @@ import { parseWindow, type Window } from '../../src/watch/window.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { parseExposition } from '../helpers/prometheus-text.js';
 import { client, insertWebsite, STORED_DEFAULTS, startTestServer, type TestServer } from '../helpers/server.js';
+import { allowedOrigins, keyVariable } from '../helpers/targets.js';
 import { tempDir } from '../helpers/temp.js';
 import { busiestWindow, getText, type Receiver, requestLog, watchInProcess, webhookReceiver } from './support.js';
 
@@ -39,10 +40,8 @@ async function threeTargets() {
     const server = await startTestServer({ throttlePerMinute: 60, throttleClock, log });
     cleanups.push(() => server.close());
     servers[name] = server;
-    env[`${name.toUpperCase()}_KEY`] = server.key;
-    declared.push(
-      `  - { name: ${name}, url: "${server.url}", key_env: ${name.toUpperCase()}_KEY, files: [${name}.yaml] }`,
-    );
+    env[keyVariable(name)] = server.key;
+    declared.push(`  - { name: ${name}, url: "${server.url}", key_env: ${keyVariable(name)}, files: [${name}.yaml] }`);
     // 150 sites a target: a listing is two pages.
     const domains = Array.from({ length: 150 }, (_, i) => `site${i}.${name}.example`);
     writeFileSync(
@@ -55,6 +54,7 @@ async function threeTargets() {
     join(dir, 'websites.yaml'),
     `version: 1\ndefaults:\n  privacy: private\ntargets:\n${declared.join('\n')}\n`,
   );
+  env.SITESYNC_ALLOWED_ORIGINS = allowedOrigins(Object.values(servers));
   return { clock, logs, servers, env, dir };
 }
 
