@@ -22,7 +22,7 @@ const shop = (version: string) => `version: 1
 websites:
   - domain: shop.example
     privacy: password
-    password: \${SHOP_PASSWORD}
+    password: \${SITESYNC_SHOP_PASSWORD}
     password_version: "${version}"
 `;
 
@@ -71,7 +71,7 @@ describe('a saved plan applied with --mark-applied', () => {
   /** shop.example applied at v1 and tagged; then its password rotated in a new commit. */
   async function rotatedSinceTheTag(): Promise<{ fixture: EngineFixture; repo: GitRepo; v1: string }> {
     const repo = gitRepo();
-    const fixture = await engineFixture(repo.dir, { SHOP_PASSWORD: 'shop-password-0001' });
+    const fixture = await engineFixture(repo.dir, { SITESYNC_SHOP_PASSWORD: 'shop-password-0001' });
     const v1 = repo.commit('v1', { 'websites.yaml': shop('1') });
     const mark = await prepareMarkApplied([], TAG, { cwd: repo.dir });
     const first = await applyTarget(applyRequest({ markApplied: TAG, mark }), fixture.context);
@@ -79,7 +79,7 @@ describe('a saved plan applied with --mark-applied', () => {
     await markApplied(mark);
     expect(repo.tagCommit(TAG)).toBe(v1);
     repo.commit('rotate', { 'websites.yaml': shop('2') });
-    fixture.context.env = { ...fixture.context.env, SHOP_PASSWORD: 'shop-password-0002' };
+    fixture.context.env = { ...fixture.context.env, SITESYNC_SHOP_PASSWORD: 'shop-password-0002' };
     return { fixture, repo, v1 };
   }
 
