@@ -50,6 +50,10 @@ describe('alert documents', () => {
       domains: [],
       reason: 'connection refused',
     });
+    const ten = domains.slice(0, 10);
+    expect(new Alerts(HOUR).update('prod', 'drift', { active: true, domains: ten }, T0)?.text).toBe(
+      `sitesync watch: drift on prod: ${ten.join(', ')}`,
+    );
     expect(alerts.update('prod', 'heal_stopped', { active: true, domains: ['a.example'] }, T0)?.text).toBe(
       'sitesync watch: self-heal stopped after repeated failures on prod: a.example',
     );

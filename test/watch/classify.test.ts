@@ -39,6 +39,13 @@ describe('classify', () => {
     expect(result.unsafe).toBe(false);
   });
 
+  it('places only the sites of an unlisted_drift note as drift: a protected live site stays unmanaged', () => {
+    const plan = planOf([], ['u.example']);
+    plan.notes.push({ kind: 'protected', domains: ['p.example'] });
+    const result = classify(plan, ['a.example'], ['a.example', 'p.example', 'u.example'], false);
+    expect(result.sites).toMatchObject({ in_sync: ['a.example'], drift: ['u.example'], unmanaged: ['p.example'] });
+  });
+
   it('without a baseline every change is drift', () => {
     const result = classify(planOf([change('a.example', 'create')]), ['a.example'], [], true);
     expect(result.changes).toEqual([{ domain: 'a.example', action: 'create', class: 'drift' }]);

@@ -36,6 +36,16 @@ describe('--window', () => {
     expect(inWindow(night, Date.parse('2026-07-11T02:00:00Z'))).toBe(false);
   });
 
+  it('reads the minutes of the wall clock, not only its hour', () => {
+    const late = windowOf('Mon 09:30-17:00');
+    expect(inWindow(late, Date.parse('2026-07-06T09:29:00Z'))).toBe(false);
+    expect(inWindow(late, Date.parse('2026-07-06T09:45:00Z'))).toBe(true);
+  });
+
+  it('takes spaces around and between its words', () => {
+    expect(windowOf('  Mon-Fri   09:00-17:00\tUTC ')).toMatchObject({ start: 540, end: 1020, zone: 'UTC' });
+  });
+
   it('takes day lists and the whole day', () => {
     const weekend = windowOf('Sat,Sun 00:00-24:00 UTC');
     expect(inWindow(weekend, Date.parse('2026-07-12T23:59:00Z'))).toBe(true);
@@ -66,6 +76,8 @@ describe('--window', () => {
   it('names what is wrong', () => {
     expect(parseWindow('Mon-Fri 9-17')).toBe('"9-17" is not a time range HH:MM-HH:MM');
     for (const range of ['24:00-01:00', '09:00-25:00', '09:60-10:00', '09:00-10:60', '09:00-24:01'])
+      expect(parseWindow(`Mon ${range}`)).toBe(`"${range}" is not a time range HH:MM-HH:MM`);
+    for (const range of ['109:00-17:00', '09:00-17:001'])
       expect(parseWindow(`Mon ${range}`)).toBe(`"${range}" is not a time range HH:MM-HH:MM`);
     expect(parseWindow('Mon 10:00-10:00')).toBe('"10:00-10:00" is an empty time range');
     expect(parseWindow('Mon 09:00-17:00 UTC more')).toBe(
