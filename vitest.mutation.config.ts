@@ -1,19 +1,60 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The tests a mutation run (`npm run test:mutation`, stryker.config.mjs) uses: each layer's own
- * suite for the code that decides deletes and keeps secrets, on SQLite only. Stryker runs only the
- * tests that cover a mutant, so this list bounds what it loads, not what each mutant runs.
- * Left out: the seeded fault mixes (stalls that must outlast a 2 s client timeout), which a loaded
- * machine fails without any mutant; the deterministic tests of each layer cover the same code.
+ * The tests a mutation run (`npm run test:mutation`, scripts/mutation.mjs, stryker.config.mjs) uses,
+ * per part (SITESYNC_MUTATION_PART, default `core`): the suites of the layers that own the mutated
+ * code, on SQLite only. Stryker runs only the tests that cover a mutant, so a list bounds what it
+ * loads (and the dry run), not what each mutant runs. Left out everywhere: tests whose work happens in
+ * child processes (they cannot see a mutant), and the seeded fault mixes (stalls that must outlast a
+ * 2 s client timeout, which a loaded machine fails without any mutant; deterministic tests of each
+ * layer cover the same code).
  */
-export default defineConfig({
-  test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
-    setupFiles: ['test/helpers/temp-cleanup.ts'],
+const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
+  // src/plan, src/apply, src/api/listing.ts, src/model/domain.ts and secret.ts.
+  core: {
     include: ['test/plan/**/*.test.ts', 'test/apply/**/*.test.ts', 'test/api/**/*.test.ts', 'test/model/**/*.test.ts'],
     exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
+  },
+  // src/engine: its own tests, its two front ends run in-process (the CLI's main, the library), and
+  // the baselines in git clones as CI makes them (in-process; the only tests of fetching from origin).
+  engine: {
+    include: [
+      'test/engine/**/*.test.ts',
+      'test/cli/**/*.test.ts',
+      'test/library/**/*.test.ts',
+      'test/e2e/shallow-clones.test.ts',
+    ],
+    exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
+  },
+  // src/watch: watch in-process on a manual clock (the SIGKILL trials run the built CLI).
+  watch: { include: ['test/watch/**/*.test.ts'], exclude: ['test/watch/watch-kill.test.ts'] },
+  // src/server/http/auth.ts: the gate and both throttles, over HTTP.
+  auth: {
+    include: [
+      'test/server/auth-errors.test.ts',
+      'test/server/auth-bearer.test.ts',
+      'test/server/auth-throttle.test.ts',
+      'test/server/keys.test.ts',
+      'test/server/path-spelling.test.ts',
+      'test/server/openapi.test.ts',
+    ],
+  },
+};
+
+const named = PARTS[process.env.SITESYNC_MUTATION_PART ?? 'core'];
+if (named === undefined) throw new Error(`SITESYNC_MUTATION_PART: no such part (${Object.keys(PARTS).join(', ')})`);
+// Iterating on one file's survivors: SITESYNC_MUTATION_TESTS=glob,glob runs only those tests (a lower bound of the score).
+const only = process.env.SITESYNC_MUTATION_TESTS?.split(',').filter(Boolean);
+const part = only === undefined || only.length === 0 ? named : { include: only };
+
+export default defineConfig({
+  test: {
+    // A mutation run shares a loaded machine: a CLI test of many git commands can take a minute there.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    setupFiles: ['test/helpers/temp-cleanup.ts'],
+    include: part.include,
+    exclude: part.exclude ?? [],
   },
 });

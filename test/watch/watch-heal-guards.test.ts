@@ -1,0 +1,150 @@
+/**
+ * What self-heal must never write (issue 39, mutants 5 to 7), against the
+ * reference server: a plan that breaks a safety rule heals nothing (the loop
+ * does not ask, and the port refuses if asked); a conflict is not drift, so
+ * `--self-heal drift` leaves it to a person; `--allow-delete` names exact
+ * domains (c.example does not reach abc.example).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { enginePort } from '../../src/watch/engine-port.js';
+import type { HealPolicy } from '../../src/watch/index.js';
+import { gitRepo } from '../helpers/git-repo.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { client, insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+import { useCleanups, watchOneAccount } from './support.js';
+
+const NOON = Date.parse('2026-07-06T12:00:00Z');
+const cleanups = useCleanups();
+
+const HEAL: HealPolicy = { mode: 'drift', maxPerCycle: 5, allowDelete: [], windows: [], maxFailures: 3 };
+const CONFIG = (top: string, domains: readonly string[]) =>
+  `version: 1\n${top}defaults:\n  privacy: private\nwebsites:\n${domains.map((domain) => `  - domain: ${domain}\n`).join('')}`;
+
+async function server(): Promise<TestServer> {
+  const started = await startTestServer();
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/** The live sites by domain, as the API shows them. */
+async function live(at: TestServer): Promise<Record<string, Record<string, unknown>>> {
+  const listed = await client(at)('GET', '/api/v1/websites?per_page=100');
+  return Object.fromEntries(listed.body.data.map((site: { domain: string }) => [site.domain, site]));
+}
+
+/** a.example made public through the API (drift), c.example live but unlisted with prune and `max_deletes: 0`. */
+async function unsafeDrift() {
+  const at = await server();
+  const ids: Record<string, number> = {};
+  for (const domain of ['a.example', 'b.example', 'c.example']) ids[domain] = await insertWebsite(at, domain);
+  await client(at)('PATCH', `/api/v1/websites/${ids['a.example']}`, { form: { privacy: '0' } });
+  const dir = tempDir('watch-unsafe');
+  writeFileSync(
+    join(dir, 'websites.yaml'),
+    CONFIG('prune: true\nlimits: { max_deletes: 0 }\n', ['a.example', 'b.example']),
+  );
+  return { at, dir };
+}
+
+describe('self-heal and an unsafe plan', () => {
+  it('heals nothing, not even the drift it may heal, and says why', async () => {
+    const { at, dir } = await unsafeDrift();
+    const watch = await watchOneAccount(at, dir, cleanups, { heal: HEAL, clock: manualClock(NOON) });
+    await watch.run(2);
+    expect(watch.lines.filter((line) => String(line.msg).startsWith('self-heal'))).toEqual([]);
+    const refusals = watch.lines.filter((line) => String(line.msg).startsWith('not healing'));
+    expect(refusals).toHaveLength(2); // once a cycle
+    expect(refusals[0]).toMatchObject({ level: 'warn', target: 'default' });
+    expect((await live(at))['a.example']?.privacy).toBe(0);
+    const status = watch.watcher.status().targets[0]!;
+    expect(status.sites?.drift).toEqual(['a.example', 'c.example']);
+    // The delete acknowledged: the plan is safe, and the same watch heals.
+    const acknowledged = await watchOneAccount(at, dir, cleanups, {
+      heal: { ...HEAL, allowDelete: ['c.example'] },
+      clock: manualClock(NOON),
+    });
+    await acknowledged.run(1);
+    expect(Object.keys(await live(at)).sort()).toEqual(['a.example', 'b.example']);
+    expect((await live(at))['a.example']?.privacy).toBe(1);
+  });
+
+  it('is refused by the port too when a heal is asked of it: nothing is written', async () => {
+    const { at, dir } = await unsafeDrift();
+    const port = enginePort({
+      files: [],
+      targets: [],
+      cwd: dir,
+      env: { SITESYNC_URL: at.url, SITESYNC_API_KEY: at.key },
+      insecureHttp: false,
+      heals: true,
+      budgetPerMinute: 1000,
+      clock: manualClock(NOON),
+      now: () => new Date(NOON),
+      allowDelete: [],
+      onRequest: () => {},
+      notice: () => {},
+    });
+    cleanups.push(() => port.close());
+    const signal = new AbortController().signal;
+    expect(await port.reload(signal)).toMatchObject({ ok: true, targets: ['default'] });
+    const checked = await port.check('default', signal);
+    expect(checked.unsafe).toBe(true);
+    const update = checked.changes.filter((change) => change.action === 'update');
+    expect(update).toEqual([{ domain: 'a.example', action: 'update', class: 'drift' }]);
+    expect(await port.heal('default', update, signal)).toEqual([
+      { domain: 'a.example', action: 'update', result: 'skipped', reason: 'the plan is unsafe' },
+    ]);
+    expect((await live(at))['a.example']?.privacy).toBe(0);
+  });
+});
+
+describe('self-heal and a conflict', () => {
+  it('--self-heal drift heals the drift beside it and leaves the conflict, alerting on it', async () => {
+    const at = await server();
+    const ids: Record<string, number> = {};
+    for (const domain of ['a.example', 'b.example']) ids[domain] = await insertWebsite(at, domain);
+    const repo = gitRepo();
+    repo.commit('v1', { 'websites.yaml': CONFIG('', ['a.example', 'b.example']) });
+    repo.git('tag', 'sitesync-applied');
+    // Since the applied commit: the configuration and the live site both moved a's excluded IPs, differently; b's
+    // e-mail reports were turned on through the API only.
+    repo.commit('v2', {
+      'websites.yaml': CONFIG('', ['a.example', 'b.example']).replace(
+        '  - domain: a.example\n',
+        '  - domain: a.example\n    exclude_ips: [10.0.0.2]\n',
+      ),
+    });
+    await client(at)('PATCH', `/api/v1/websites/${ids['a.example']}`, { form: { exclude_ips: '10.0.0.3' } });
+    await client(at)('PATCH', `/api/v1/websites/${ids['b.example']}`, { form: { email: '1' } });
+
+    const watch = await watchOneAccount(at, repo.dir, cleanups, { heal: HEAL, clock: manualClock(NOON) });
+    await watch.run(1);
+    const status = watch.watcher.status().targets[0]!;
+    expect(status.sites).toMatchObject({ conflict: ['a.example'], drift: ['b.example'] });
+    expect(status.alerts).toEqual(expect.arrayContaining(['conflict', 'drift']));
+    const healed = watch.lines.filter((line) => String(line.msg).startsWith('self-heal'));
+    expect(healed.map((line) => [line.domain, line.result])).toEqual([['b.example', 'applied']]);
+    const sites = await live(at);
+    expect(sites['a.example']?.exclude_ips).toBe('10.0.0.3');
+    expect(sites['b.example']?.email).toBe(0);
+  });
+});
+
+describe('--allow-delete', () => {
+  it('names an exact domain: c.example lets a heal delete c.example, never abc.example', async () => {
+    const at = await server();
+    for (const domain of ['a.example', 'abc.example', 'c.example']) await insertWebsite(at, domain);
+    const dir = tempDir('watch-allow-delete');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('prune: true\n', ['a.example']));
+    const watch = await watchOneAccount(at, dir, cleanups, {
+      heal: { ...HEAL, allowDelete: ['c.example'] },
+      clock: manualClock(NOON),
+    });
+    await watch.run(2);
+    expect(Object.keys(await live(at)).sort()).toEqual(['a.example', 'abc.example']);
+    expect(watch.watcher.status().targets[0]?.sites?.drift).toEqual(['abc.example']);
+  });
+});
