@@ -197,8 +197,10 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const live = await entry.api.listWebsites({ signal });
       const target = entry.target.declared ? name : undefined;
       const result = withPolicies(planSites(state.websites, live, policy, baseline), state, policy, target);
-      // Only what a heal needs, only when healing: the listing itself is dropped here.
-      if (options.heals) entry.last = { plan: result, liveCount: live.length };
+      // Only what a heal needs, only when healing: the listing itself is dropped here. A reload while
+      // the check ran replaced the entry: the plan stays only for the same desired state.
+      const current = open.get(name);
+      if (options.heals && current?.target === entry.target) current.last = { plan: result, liveCount: live.length };
       const unsafe = unacknowledged(result.safety, { allowDelete: options.allowDelete }).length > 0;
       const classified = classify(
         result,
@@ -225,7 +227,9 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       let chosen = asked;
       const entry = get(name);
       const last = entry.last;
-      if (last === undefined) throw new Error('nothing checked yet');
+      // The configuration changed while the check ran: its plan is not this state's; the next check's is.
+      if (last === undefined)
+        return asked.map((change) => ({ ...pick(change), result: 'skipped', reason: 'the configuration changed' }));
       // The gate apply enforces, again, over the whole plan: an unsafe plan heals nothing.
       if (unacknowledged(last.plan.safety, { allowDelete: options.allowDelete }).length > 0)
         return chosen.map((change) => ({ ...pick(change), result: 'skipped', reason: 'the plan is unsafe' }));

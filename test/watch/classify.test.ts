@@ -24,8 +24,9 @@ describe('classify', () => {
     const configured = ['z.example', 'c.example', 'b.example', 'a.example'];
     const live = ['c.example', 'd.example', 'u.example', 'x.example', 'a.example', 'b.example', 'z.example'];
     const result = classify(plan, configured, live, false);
+    // In sync: counted, not named (a check keeps only the sites that are not).
+    expect(result.counts).toEqual({ in_sync: 2, pending: 1, drift: 2, conflict: 1, unmanaged: 1 });
     expect(result.sites).toEqual({
-      in_sync: ['a.example', 'b.example'],
       pending: ['z.example'],
       drift: ['d.example', 'u.example'],
       conflict: ['c.example'],
@@ -43,14 +44,15 @@ describe('classify', () => {
     const plan = planOf([], ['u.example']);
     plan.notes.push({ kind: 'protected', domains: ['p.example'] });
     const result = classify(plan, ['a.example'], ['a.example', 'p.example', 'u.example'], false);
-    expect(result.sites).toMatchObject({ in_sync: ['a.example'], drift: ['u.example'], unmanaged: ['p.example'] });
+    expect(result.counts.in_sync).toBe(1);
+    expect(result.sites).toMatchObject({ drift: ['u.example'], unmanaged: ['p.example'] });
   });
 
   it('without a baseline every change is drift', () => {
     const result = classify(planOf([change('a.example', 'create')]), ['a.example'], [], true);
     expect(result.changes).toEqual([{ domain: 'a.example', action: 'create', class: 'drift' }]);
     expect(result.sites.drift).toEqual(['a.example']);
-    expect(result.sites.in_sync).toEqual([]);
+    expect(result.counts.in_sync).toBe(0);
     expect(result.unsafe).toBe(true);
   });
 });

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enginePort } from '../../src/watch/engine-port.js';
 import type { HealPolicy } from '../../src/watch/index.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { gitRepo } from '../helpers/git-repo.js';
 import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { useCleanups, watchOneAccount } from './support.js';
+import { useCleanups, watchClock, watchOneAccount } from './support.js';
 
 const NOON = Date.parse('2026-07-06T12:00:00Z');
 const cleanups = useCleanups();
@@ -52,7 +53,7 @@ async function unsafeDrift() {
 describe('self-heal and an unsafe plan', () => {
   it('heals nothing, not even the drift it may heal, and says why', async () => {
     const { at, dir } = await unsafeDrift();
-    const watch = await watchOneAccount(at, dir, cleanups, { heal: HEAL, clock: manualClock(NOON) });
+    const watch = await watchOneAccount(at, dir, cleanups, { heal: HEAL, clock: watchClock(NOON) });
     await watch.run(2);
     expect(watch.lines.filter((line) => String(line.msg).startsWith('self-heal'))).toEqual([]);
     const refusals = watch.lines.filter((line) => String(line.msg).startsWith('not healing'));
@@ -64,7 +65,7 @@ describe('self-heal and an unsafe plan', () => {
     // The delete acknowledged: the plan is safe, and the same watch heals.
     const acknowledged = await watchOneAccount(at, dir, cleanups, {
       heal: { ...HEAL, allowDelete: ['c.example'] },
-      clock: manualClock(NOON),
+      clock: watchClock(NOON),
     });
     await acknowledged.run(1);
     expect(Object.keys(await live(at)).sort()).toEqual(['a.example', 'b.example']);
@@ -89,7 +90,7 @@ describe('self-heal and an unsafe plan', () => {
     });
     cleanups.push(() => port.close());
     const signal = new AbortController().signal;
-    expect(await port.reload(signal)).toMatchObject({ ok: true, targets: ['default'] });
+    expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'default', checkable: true }] });
     const checked = await port.check('default', signal);
     expect(checked.unsafe).toBe(true);
     const update = checked.changes.filter((change) => change.action === 'update');
@@ -120,7 +121,7 @@ describe('self-heal and a conflict', () => {
     await client(at)('PATCH', `/api/v1/websites/${ids['a.example']}`, { form: { exclude_ips: '10.0.0.3' } });
     await client(at)('PATCH', `/api/v1/websites/${ids['b.example']}`, { form: { email: '1' } });
 
-    const watch = await watchOneAccount(at, repo.dir, cleanups, { heal: HEAL, clock: manualClock(NOON) });
+    const watch = await watchOneAccount(at, repo.dir, cleanups, { heal: HEAL, clock: watchClock(NOON) });
     await watch.run(1);
     const status = watch.watcher.status().targets[0]!;
     expect(status.sites).toMatchObject({ conflict: ['a.example'], drift: ['b.example'] });
@@ -141,10 +142,64 @@ describe('--allow-delete', () => {
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('prune: true\n', ['a.example']));
     const watch = await watchOneAccount(at, dir, cleanups, {
       heal: { ...HEAL, allowDelete: ['c.example'] },
-      clock: manualClock(NOON),
+      clock: watchClock(NOON),
     });
     await watch.run(2);
     expect(Object.keys(await live(at)).sort()).toEqual(['a.example', 'abc.example']);
     expect(watch.watcher.status().targets[0]?.sites?.drift).toEqual(['abc.example']);
+  });
+});
+
+describe('a reload while a check runs', () => {
+  it('keeps the plan of a check whose target did not change: the heal that follows writes it', async () => {
+    const at = await server();
+    const id = await insertWebsite(at, 'a.example');
+    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const dir = tempDir('watch-reload-during-check');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
+    let listed: () => void = () => {};
+    const listing = new Promise<void>((resolve) => {
+      listed = resolve;
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const proxy = await startFaultProxy({
+      target: at.url,
+      hold: (request) => {
+        if (request.method !== 'GET') return undefined;
+        listed();
+        return held;
+      },
+    });
+    cleanups.push(() => proxy.close());
+    const port = enginePort({
+      files: [],
+      targets: [],
+      cwd: dir,
+      env: { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: at.key },
+      insecureHttp: true,
+      heals: true,
+      budgetPerMinute: 1000,
+      clock: manualClock(NOON),
+      now: () => new Date(NOON),
+      allowDelete: [],
+      onRequest: () => {},
+      notice: () => {},
+    });
+    cleanups.push(() => port.close());
+    const signal = new AbortController().signal;
+    expect(await port.reload(signal)).toMatchObject({ ok: true });
+    const checking = port.check('default', signal);
+    await listing; // the listing is on the wire: the next cycle's reload comes now
+    expect(await port.reload(signal)).toMatchObject({ ok: true, reloaded: [] });
+    release();
+    const checked = await checking;
+    expect(checked.changes).toEqual([{ domain: 'a.example', action: 'update', class: 'drift' }]);
+    expect(await port.heal('default', checked.changes, signal)).toEqual([
+      { domain: 'a.example', action: 'update', result: 'applied' },
+    ]);
+    expect((await live(at))['a.example']?.privacy).toBe(1);
   });
 });
