@@ -263,7 +263,8 @@ describe('apply over targets', () => {
     const env = { SITESYNC_API_KEY: fixture.staging.key, SITESYNC_URL: fixture.staging.url };
     Object.assign(fixture.ws.env, env);
     expect((await fixture.ws.run(['plan', '-f', 'single.yaml', '--out', 'single.json'])).code).toBe(0);
-    const { code, err } = await fixture.ws.run(['apply', 'single.json']);
+    // A saved plan recalls its -f files: the targets' configuration is the one named here.
+    const { code, err } = await fixture.ws.run(['apply', 'single.json', '-f', 'websites.yaml']);
     expect(code).toBe(1);
     expect(err).toContain('single.json was made without targets, but the configuration declares targets');
   });

@@ -89,15 +89,22 @@ describe('the GitHub examples use the sitesync Action', () => {
     for (const job of ['apply', 'apply-replanned']) expect(apply.jobs[job]?.permissions?.contents).toBe('write');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow's own expression, as the YAML writes it
+  const ACKNOWLEDGE_INPUT = '${{ inputs.acknowledge }}';
+
   test('a re-plan-on-main path: workflow_dispatch, replan, then the approved apply of exactly that plan', () => {
     const apply = workflow('github/sitesync-apply.yml');
     expect(Object.keys(apply.on)).toContain('workflow_dispatch');
     expect(apply.jobs.replan?.if).toContain("github.event_name == 'workflow_dispatch'");
-    expect(sitesyncSteps(apply.jobs.replan!)[0]?.with).toEqual({ mode: 'replan' });
+    expect(sitesyncSteps(apply.jobs.replan!)[0]?.with).toEqual({
+      mode: 'replan',
+      acknowledge: ACKNOWLEDGE_INPUT,
+    });
     expect(apply.jobs['apply-replanned']?.needs).toBe('replan');
     expect(sitesyncSteps(apply.jobs['apply-replanned']!)[0]?.with).toEqual({
       mode: 'apply',
       'plan-file': 'replanned/plan.json',
+      acknowledge: ACKNOWLEDGE_INPUT,
     });
   });
 

@@ -53,7 +53,7 @@ async function watchMetrics(install: ConsumerProject): Promise<ChildRun & { metr
     control,
     onStderr: (chunk) => {
       err += chunk;
-      const url = /"msg":"serving \/metrics[^\n]*"url":"([^"]+)"/.exec(err)?.[1];
+      const url = /"msg":"serving the status page, \/metrics[^\n]*"url":"([^"]+)"/.exec(err)?.[1];
       if (metrics !== undefined || url === undefined || !err.includes('"msg":"checked"')) return;
       metrics = fetch(`${url}/metrics`)
         .then((answer) => answer.text())
