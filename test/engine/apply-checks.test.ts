@@ -1,0 +1,97 @@
+/**
+ * The checks of apply-target.ts between a plan and its first write (issue 39,
+ * the engine gate's surviving mutants): a site that moves while the person is
+ * asked makes the plan stale (a saved plan's, and one made on the spot), an
+ * interrupt between the check and the writes writes nothing, a saved plan
+ * made with --only or --skip cannot move the applied tag, and a plan with no
+ * change is "nothing to do".
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type ApplyPorts, applyTarget, checkTarget } from '../../src/engine/apply-target.js';
+import { client, insertWebsite } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
+import { applyRequest, applySaved, engineFixture, liveDomains, savedPlan } from './support.js';
+
+const CONFIG = `version: 1
+prune: true
+limits: { max_deletes: 3 }
+websites:
+  - domain: a.example
+`;
+
+/** a.example configured, c.example live only: a plan of one delete, within the limits. */
+async function oneDelete() {
+  const dir = tempDir('engine-checks');
+  writeFileSync(join(dir, 'websites.yaml'), CONFIG);
+  const fixture = await engineFixture(dir);
+  await insertWebsite(fixture.server, 'a.example');
+  const doomed = await insertWebsite(fixture.server, 'c.example');
+  return { fixture, doomed };
+}
+
+describe('a site that moves while the person is asked', () => {
+  for (const source of ['a saved plan', 'a plan made on the spot'] as const) {
+    it(`makes ${source} stale: nothing is deleted`, async () => {
+      const { fixture, doomed } = await oneDelete();
+      const saved = source === 'a saved plan' ? await savedPlan(fixture) : undefined;
+      const asked: string[] = [];
+      const ports: ApplyPorts = {
+        confirm: async (plan) => {
+          asked.push(...plan.changes.map((change) => `${change.action} ${change.domain}`));
+          // Someone edits the site meanwhile: the delete would drop their edit unseen.
+          await client(fixture.server)('PATCH', `/api/v1/websites/${doomed}`, { form: { email: '1' } });
+          return 'yes';
+        },
+      };
+      const outcome = await applyTarget(applyRequest(), fixture.context, ports, saved && { saved, label: 'plan.json' });
+      expect(asked).toEqual(['delete c.example']);
+      expect(outcome.kind === 'refused' && outcome.refusal).toMatchObject({
+        reason: 'stale',
+        moved: [expect.objectContaining({ domain: 'c.example' })],
+      });
+      expect(await liveDomains(fixture.server)).toEqual(['a.example', 'c.example']);
+    });
+  }
+
+  it('an answer other than yes writes nothing', async () => {
+    const { fixture } = await oneDelete();
+    const outcome = await applyTarget(applyRequest(), fixture.context, { confirm: async () => 'no' });
+    expect(outcome.kind === 'refused' && outcome.refusal).toEqual({ reason: 'cancelled', answer: 'no' });
+    expect(await liveDomains(fixture.server)).toEqual(['a.example', 'c.example']);
+  });
+});
+
+it('an interrupt after the checks, before the writes, writes nothing', async () => {
+  const { fixture } = await oneDelete();
+  const interrupt = new AbortController();
+  fixture.context.signal = interrupt.signal;
+  const checked = await checkTarget(applyRequest(), fixture.context);
+  if (checked.kind !== 'ready') throw new Error(JSON.stringify(checked));
+  interrupt.abort();
+  const outcome = await checked.write();
+  expect(outcome.kind === 'refused' && outcome.refusal).toEqual({ reason: 'interrupted' });
+  expect(await liveDomains(fixture.server)).toEqual(['a.example', 'c.example']);
+});
+
+it('a configuration already live is nothing to do', async () => {
+  const { fixture } = await oneDelete();
+  expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('applied');
+  expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('nothing_to_do');
+});
+
+describe('a saved plan made with --only or --skip', () => {
+  for (const narrowed of [{ only: ['c.example'] }, { skip: ['a.example'] }]) {
+    it(`(${JSON.stringify(narrowed)}) cannot move the applied tag, and applies without it`, async () => {
+      const { fixture } = await oneDelete();
+      const saved = await savedPlan(fixture, narrowed);
+      await expect(applySaved(fixture, saved, { ...narrowed, markApplied: 'sitesync-applied' })).rejects.toThrow(
+        '--mark-applied cannot apply plan.json: it was planned with --only or --skip, and the tag marks a whole apply',
+      );
+      expect(await liveDomains(fixture.server)).toEqual(['a.example', 'c.example']);
+      expect((await applySaved(fixture, saved, narrowed)).kind).toBe('applied');
+      expect(await liveDomains(fixture.server)).toEqual(['a.example']);
+    });
+  }
+});
