@@ -4,14 +4,17 @@
  * asked makes the plan stale (a saved plan's, and one made on the spot), an
  * interrupt between the check and the writes writes nothing, a saved plan
  * made with --only or --skip cannot move the applied tag, and a plan with no
- * change is "nothing to do".
+ * change is "nothing to do"; and every client it opens is closed, whatever
+ * the outcome.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.js';
 import { type ApplyPorts, applyTarget, checkTarget } from '../../src/engine/apply-target.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
+import type { EngineFixture } from './support.js';
 import { applyRequest, applySaved, engineFixture, liveDomains, savedPlan } from './support.js';
 
 const CONFIG = `version: 1
@@ -94,4 +97,39 @@ describe('a saved plan made with --only or --skip', () => {
       expect(await liveDomains(fixture.server)).toEqual(['a.example']);
     });
   }
+});
+
+describe('every client opened is closed', () => {
+  /** The HTTP client as the engine makes it, counting how many were opened and closed. */
+  function countClients(fixture: EngineFixture) {
+    const counts = { opened: 0, closed: 0 };
+    fixture.context.openApi = (settings) => {
+      const api = createClient(settings);
+      const close = api.close.bind(api);
+      counts.opened += 1;
+      api.close = async () => {
+        counts.closed += 1;
+        await close();
+      };
+      return api;
+    };
+    return counts;
+  }
+
+  it('after a refusal, a written plan, and a check given up', async () => {
+    const { fixture } = await oneDelete();
+    const counts = countClients(fixture);
+    const refused = await applyTarget(applyRequest(), fixture.context, { confirm: async () => 'no' });
+    expect(refused.kind).toBe('refused');
+    expect(counts).toEqual({ opened: 1, closed: 1 });
+
+    const given = await checkTarget(applyRequest(), fixture.context);
+    if (given.kind !== 'ready') throw new Error(JSON.stringify(given));
+    expect(counts).toEqual({ opened: 2, closed: 1 }); // ready: open until written or released
+    await given.release();
+    expect(counts).toEqual({ opened: 2, closed: 2 });
+
+    expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('applied');
+    expect(counts).toEqual({ opened: 3, closed: 3 });
+  });
 });
