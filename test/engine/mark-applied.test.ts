@@ -64,6 +64,11 @@ describe('prepareMarkApplied refuses before anything is applied', () => {
       '--mark-applied sitesync-applied: the configuration differs from HEAD (websites.yaml): commit it first',
     );
     expect(await prepareMarkApplied(['prod.yaml'], TAG, { cwd: repo.dir })).toMatchObject({ commit: head });
+    // Every edited file is named.
+    repo.write('prod.yaml', `${SITES}  - domain: d.example\n`);
+    await expect(prepareMarkApplied(['prod.yaml', 'websites.yaml'], TAG, { cwd: repo.dir })).rejects.toThrow(
+      'the configuration differs from HEAD (prod.yaml, websites.yaml): commit it first',
+    );
   });
 });
 
