@@ -36,6 +36,26 @@ async function live(at: TestServer): Promise<Record<string, Record<string, unkno
   return Object.fromEntries(listed.body.data.map((site: { domain: string }) => [site.domain, site]));
 }
 
+/** The engine port watch heals through, over the account at `url`; closed by `cleanups`. */
+function healingPort(dir: string, url: string, key: string) {
+  const port = enginePort({
+    files: [],
+    targets: [],
+    cwd: dir,
+    env: { SITESYNC_URL: url, SITESYNC_API_KEY: key },
+    insecureHttp: false,
+    heals: true,
+    budgetPerMinute: 1000,
+    clock: manualClock(NOON),
+    now: () => new Date(NOON),
+    allowDelete: [],
+    onRequest: () => {},
+    notice: () => {},
+  });
+  cleanups.push(() => port.close());
+  return port;
+}
+
 /** a.example made public through the API (drift), c.example live but unlisted with prune and `max_deletes: 0`. */
 async function unsafeDrift() {
   const at = await server();
@@ -74,21 +94,7 @@ describe('self-heal and an unsafe plan', () => {
 
   it('is refused by the port too when a heal is asked of it: nothing is written', async () => {
     const { at, dir } = await unsafeDrift();
-    const port = enginePort({
-      files: [],
-      targets: [],
-      cwd: dir,
-      env: { SITESYNC_URL: at.url, SITESYNC_API_KEY: at.key },
-      insecureHttp: false,
-      heals: true,
-      budgetPerMinute: 1000,
-      clock: manualClock(NOON),
-      now: () => new Date(NOON),
-      allowDelete: [],
-      onRequest: () => {},
-      notice: () => {},
-    });
-    cleanups.push(() => port.close());
+    const port = healingPort(dir, at.url, at.key);
     const signal = new AbortController().signal;
     expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'default', checkable: true }] });
     const checked = await port.check('default', signal);
@@ -174,21 +180,7 @@ describe('a reload while a check runs', () => {
       },
     });
     cleanups.push(() => proxy.close());
-    const port = enginePort({
-      files: [],
-      targets: [],
-      cwd: dir,
-      env: { SITESYNC_URL: proxy.url, SITESYNC_API_KEY: at.key },
-      insecureHttp: true,
-      heals: true,
-      budgetPerMinute: 1000,
-      clock: manualClock(NOON),
-      now: () => new Date(NOON),
-      allowDelete: [],
-      onRequest: () => {},
-      notice: () => {},
-    });
-    cleanups.push(() => port.close());
+    const port = healingPort(dir, proxy.url, at.key);
     const signal = new AbortController().signal;
     expect(await port.reload(signal)).toMatchObject({ ok: true });
     const checking = port.check('default', signal);
