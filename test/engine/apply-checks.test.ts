@@ -14,8 +14,7 @@ import { createClient } from '../../src/api/index.js';
 import { type ApplyPorts, applyTarget, checkTarget } from '../../src/engine/apply-target.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import type { EngineFixture } from './support.js';
-import { applyRequest, applySaved, engineFixture, liveDomains, savedPlan } from './support.js';
+import { applyRequest, applySaved, type EngineFixture, engineFixture, liveDomains, savedPlan } from './support.js';
 
 const CONFIG = `version: 1
 prune: true
