@@ -7,19 +7,17 @@
  * each run's wall time and peak RSS (the process's own maxRSS), and for watch
  * the longest a `/healthz` request (one every 20 ms) waited for its answer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawnServer } from './support.js';
+import { type CliRun, freePort, runBuiltCli, spawnServer } from './support.js';
 
 const KEY = 'bench-hostile-key-0123456789';
-const BIN = fileURLToPath(new URL('../bin/sitesync.js', import.meta.url));
 /** Loaded into the CLI's process: its peak RSS, on stderr, as it exits. */
-const REPORT_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
 const EMPTY = '{"data":[],"links":{"next":null},"meta":{"current_page":1,"last_page":1,"per_page":100,"total":0}}';
 
 /** Child side: answers every request with the nested body of `bytes` (0: an empty listing). */
@@ -37,43 +35,17 @@ async function runServer(bytes: number): Promise<void> {
   process.once('SIGTERM', () => server.close());
 }
 
-interface Run {
-  ms: number;
-  rssMb: number;
-  code: number | null;
+interface Run extends CliRun {
   firstLine: string;
   /** watch: the longest wait for a /healthz answer, ms. */
   healthzMs?: number;
 }
 
 function cli(args: string[], url: string, cwd: string): { child: ChildProcess; done: Promise<Run> } {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, SITESYNC_URL: url, SITESYNC_API_KEY: KEY },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const done = new Promise<Run>((resolve) =>
-    child.once('close', (code) => {
-      const rss = Number(/maxrss=(\d+)/.exec(err)?.[1] ?? Number.NaN);
-      const firstLine = err.split('\n').find((line) => !line.startsWith('maxrss=') && line.trim() !== '') ?? '';
-      resolve({ ms: performance.now() - started, rssMb: rss / 1024, code, firstLine: firstLine.slice(0, 160) });
-    }),
-  );
-  return { child, done };
-}
-
-/** A port nobody listens on now (bench only: a tiny race with other programs). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  const { child, done } = runBuiltCli(args, cwd, { SITESYNC_URL: url, SITESYNC_API_KEY: KEY });
+  // The run's first line of error: what it ended on.
+  const firstLine = (run: CliRun) => (run.stderr.split('\n').find((line) => line.trim() !== '') ?? '').slice(0, 160);
+  return { child, done: done.then((run) => ({ ...run, firstLine: firstLine(run) })) };
 }
 
 async function get(url: string): Promise<number> {

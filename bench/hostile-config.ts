@@ -7,54 +7,26 @@
  * waited for its answer during the reload, and peak RSS). Beside each, the same
  * run on a one-site file: the baseline.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServer } from '../src/server/index.js';
 import { unknownKeysFile } from '../test/config/helpers.js';
 import { insertWebsites } from '../test/helpers/stored-website.js';
+import { type CliRun, freePort, runBuiltCli } from './support.js';
 
 const KEY = 'bench-config-key-0123456789';
-const BIN = fileURLToPath(new URL('../bin/sitesync.js', import.meta.url));
-const REPORT_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
 const SMALL = 'version: 1\nwebsites:\n  - domain: a.example\n';
 
-interface Run {
-  ms: number;
-  rssMb: number;
-  code: number | null;
+interface Run extends CliRun {
   healthzMs?: number;
-}
-
-function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', REPORT_RSS, BIN, ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const done = new Promise<Run>((resolve) =>
-    child.once('close', (code) => {
-      const rss = Number(/maxrss=(\d+)/.exec(err)?.[1] ?? Number.NaN);
-      resolve({ ms: performance.now() - started, rssMb: rss / 1024, code });
-    }),
-  );
-  return { child, done, stderr: () => err };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SIGTERM `afterMs` into `validate` (past start-up and reading: while it parses): milliseconds from the signal to the exit. */
 async function sigtermDuringValidate(cwd: string, afterMs: number): Promise<{ ms: number; code: number | null }> {
-  const { child, done } = cli(['validate'], cwd);
+  const { child, done } = runBuiltCli(['validate'], cwd);
   await sleep(afterMs);
   const sent = performance.now();
   child.kill('SIGTERM');
@@ -62,20 +34,12 @@ async function sigtermDuringValidate(cwd: string, afterMs: number): Promise<{ ms
   return { ms: performance.now() - sent, code: run.code };
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 /** watch on `cwd` (one-site file), then `text` written and SIGHUP: the longest /healthz wait until the reload logged its end. */
 async function watchReload(cwd: string, url: string, text: string): Promise<Run> {
   writeFileSync(join(cwd, 'websites.yaml'), SMALL);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const watch = cli(['watch', '--metrics-addr', `127.0.0.1:${port}`, '--interval', '1h'], cwd, {
+  const watch = runBuiltCli(['watch', '--metrics-addr', `127.0.0.1:${port}`, '--interval', '1h'], cwd, {
     SITESYNC_URL: url,
     SITESYNC_API_KEY: KEY,
   });
@@ -105,9 +69,9 @@ async function main(): Promise<void> {
   try {
     const big = unknownKeysFile();
     writeFileSync(join(cwd, 'websites.yaml'), SMALL);
-    const small = await cli(['validate'], cwd).done;
+    const small = await runBuiltCli(['validate'], cwd).done;
     writeFileSync(join(cwd, 'websites.yaml'), big);
-    const large = await cli(['validate'], cwd).done;
+    const large = await runBuiltCli(['validate'], cwd).done;
     const terms = [];
     const into = small.ms + 1_000;
     for (let round = 0; round < 3; round++) terms.push(await sigtermDuringValidate(cwd, into));

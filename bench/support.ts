@@ -5,8 +5,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { Plan, PlanPolicy } from '../src/model/plan.js';
 import { type DesiredWebsite, defaultSettings } from '../src/model/website.js';
 import { plan } from '../src/plan/index.js';
@@ -65,4 +68,47 @@ export function writeSitesConfig(dir: string, count: number): string {
   const file = join(dir, `websites-${count}.yaml`);
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
+}
+
+const BIN = fileURLToPath(new URL('../bin/sitesync.js', import.meta.url));
+/** Prints the process's peak RSS (KB) as its last line of standard error. */
+const REPORT_RSS = `data:text/javascript,process.on('exit',()=>process.stderr.write('maxrss='+process.resourceUsage().maxRSS+'\\n'))`;
+
+export interface CliRun {
+  ms: number;
+  rssMb: number;
+  code: number | null;
+  /** Its standard error, the maxrss line left out. */
+  stderr: string;
+}
+
+/** The built CLI (`npm run build` first) as a child with only PATH and `env`: its wall time, peak RSS and exit. */
+export function runBuiltCli(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', REPORT_RSS, BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const done = new Promise<CliRun>((resolve) =>
+    child.once('close', (code) => {
+      const rss = Number(/maxrss=(\d+)/.exec(err)?.[1] ?? Number.NaN);
+      const stderr = err.replace(/^maxrss=\d+\n/m, '');
+      resolve({ ms: performance.now() - started, rssMb: rss / 1024, code, stderr });
+    }),
+  );
+  return { child, done, stderr: () => err };
+}
+
+/** A port nobody listens on now (benchmarks only: a tiny race with other programs). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
