@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Change, Plan } from '../../src/model/plan.js';
 import type { PolicyDeclaration } from '../../src/model/policies.js';
-import type { DesiredWebsite, WebsiteSettings } from '../../src/model/website.js';
+import { type DesiredWebsite, defaultSettings, type WebsiteSettings } from '../../src/model/website.js';
 import { compilePolicies, evaluatePolicies, policiesDigest } from '../../src/plan/policies/index.js';
 import { unsafePattern } from '../../src/plan/policies/regex-safety.js';
 
@@ -19,15 +19,7 @@ const declaration = (name: string, rule: string, more: Partial<PolicyDeclaration
   ...more,
 });
 
-const settings = (over: Partial<WebsiteSettings> = {}): WebsiteSettings => ({
-  privacy: 'private',
-  email: false,
-  excludeBots: true,
-  excludeParams: [],
-  excludeIps: [],
-  favorite: false,
-  ...over,
-});
+const settings = (over: Partial<WebsiteSettings> = {}): WebsiteSettings => ({ ...defaultSettings(), ...over });
 
 const site = (domain: string, over: Partial<WebsiteSettings> = {}): DesiredWebsite => ({
   domain,
