@@ -10,6 +10,7 @@ import type { BaselineAt } from '../engine/baseline.js';
 import { type MarkTarget, markApplied, prepareMarkApplied } from '../engine/mark-applied.js';
 import { targetFiles } from '../engine/targets.js';
 import type { DesiredState } from '../model/desired-state.js';
+import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import { ApplyOutput } from './apply-output.js';
 import type { Io } from './io.js';
@@ -93,7 +94,7 @@ function allowPolicyOption(values: readonly string[]): string[] {
         `--allow-policy ${value}: expected NAME:DOMAIN (a rule over a website) or NAME (a rule over the plan), exactly, without globs`,
       );
     }
-    return domain === undefined ? name : `${name}:${domain.toLowerCase()}`;
+    return domain === undefined ? name : `${name}:${canonicalDomain(domain)}`;
   });
 }
 

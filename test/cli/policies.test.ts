@@ -155,6 +155,13 @@ describe('policies', () => {
     expect(await domainsInDb(cli.server)).toEqual(['a.shop.example', 'b.shop.example', 'blog.example']);
   });
 
+  test('--allow-policy reads its domain as every domain flag does: any spelling of the site names it', async () => {
+    const applied = await cli.ws.run(['apply', '--auto-approve', '--allow-policy', 'exclude-bots:WWW.A.Shop.Example.']);
+    expect(applied.code, applied.err).toBe(0);
+    expect(applied.out).toContain('(acknowledged by --allow-policy exclude-bots:a.shop.example)');
+    expect(await domainsInDb(cli.server)).toEqual(['a.shop.example', 'b.shop.example', 'blog.example']);
+  });
+
   test('a rule over the plan is acknowledged by its name alone; a warning never blocks', async () => {
     for (const domain of ['old1.example', 'old2.example']) await insertWebsite(cli.server, domain);
     cli.ws.write('websites.yaml', config({ 'blog.example': '    privacy: public\n' }, `prune: true\n${POLICIES}`));
