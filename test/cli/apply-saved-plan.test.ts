@@ -9,6 +9,7 @@ import { planSignatureOf } from '../../src/api/connection.js';
 import { Secret } from '../../src/model/secret.js';
 import { parseSavedPlan, serializeSavedPlan, signSavedPlan } from '../../src/plan/saved-plan.js';
 import { domainsInDb } from '../apply/support.js';
+import { tempDirWith } from '../helpers/temp.js';
 import { config, useCliFixture, type Workspace, workspace } from './apply-support.js';
 
 /** `sitesync plan --out plan.json`; with `target`, the file then claims another service. */
@@ -53,6 +54,19 @@ describe('sitesync apply plan.json', () => {
     const edited = await cli.ws.run(['apply', 'plan.json']);
     expect(edited.code).toBe(1);
     expect(edited.err).toContain('the configuration changed since plan.json was made');
+  });
+
+  test('a plan file whose recorded files leave the working directory\'s root is refused before any is read', async () => {
+    const outside = tempDirWith('saved-plan-outside', { 'shadow.yaml': 'root:$6$hashhashhash:19000:0:99999:7:::\n' });
+    expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
+    const path = join(cli.ws.dir, 'plan.json');
+    const files = [join(outside, 'shadow.yaml')];
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), files }));
+    const run = await cli.ws.run(['apply', 'plan.json']);
+    expect(run.code, run.err).toBe(1);
+    expect(run.err).toContain(`plan.json records ${files[0]}, which is outside the configuration's root`);
+    expect(run.err + run.out).not.toContain('hashhash');
+    expect(await domainsInDb(cli.server)).toEqual(['keep.example']);
   });
 
   test('a plan.json edited after plan wrote it is refused: the signature does not verify', async () => {

@@ -11,6 +11,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { type Command, Option } from '@commander-js/extra-typings';
+import { configRoot, outsideRoot } from '../../config/root.js';
 import { readPlanFile } from '../../engine/apply-steps.js';
 import { resolveBaseline } from '../../engine/baseline.js';
 import { loadDesiredState } from '../../engine/prepare.js';
@@ -92,13 +93,26 @@ async function applyConfiguration(run: ApplyRun, io: Io): Promise<number> {
   return await marked(mark, await applyTargets(root.targets, run, io, { baseline }), io);
 }
 
+/**
+ * The files a plan file records, held to the working directory's root before any is read: the
+ * list is only verified with the signature, after the configuration loaded (config/root.ts).
+ */
+function insideRoot(recorded: readonly string[], planFile: string, cwd: string): string[] {
+  const root = configRoot(cwd);
+  for (const file of recorded) {
+    const outside = outsideRoot(resolve(cwd, file), root);
+    if (outside !== undefined) throw new SitesyncError('usage', `${planFile} records ${file}, which ${outside}`);
+  }
+  return [...recorded];
+}
+
 async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<number> {
   refusePlanningFlags(planFile, run);
   const path = isAbsolute(planFile) ? planFile : resolve(io.cwd, planFile);
   const parsed = parsePlanFile(await readPlanFile(path, planFile, io.signal), planFile);
   // Without -f, the files the plan was made from (the signature, checked later, covers the list).
   const recorded = 'single' in parsed ? parsed.single.files : parsed.set.targets[0]?.files;
-  if (run.shared.files.length === 0 && recorded !== undefined) run.shared.files = [...recorded];
+  if (run.shared.files.length === 0 && recorded !== undefined) run.shared.files = insideRoot(recorded, planFile, io.cwd);
   if ('single' in parsed) run.output.plan(parsed.single.plan, parsed.single.target, false, run.acks);
   const lock = lockPlanFile(path);
   try {
