@@ -78,8 +78,13 @@ export interface Session {
  * holds what is in use (model/secret.ts).
  */
 export function releaseSecrets(session: Pick<Session, 'state' | 'connection'>): void {
-  for (const site of session.state.websites) site.password?.release();
+  releasePasswords(session.state);
   session.connection.apiKey.release();
+}
+
+/** The passwords a desired state holds (its key stays held). */
+export function releasePasswords(state: { websites: readonly { password?: { release(): void } | undefined }[] }): void {
+  for (const site of state.websites) site.password?.release();
 }
 
 /**

@@ -11,6 +11,7 @@ import { unacknowledged } from '../apply/acknowledge.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import type { Journal } from '../apply/journal.js';
 import { changesBreakingPolicies, policyNames, withPolicies } from '../engine/policies.js';
+import { releasePasswords, releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
@@ -160,7 +161,7 @@ export function enginePort(options: EnginePortOptions): WatchPort {
           newLimiters.has(new URL(was.api.url).origin);
         if (fresh !== undefined) was.connection.apiKey.release(); // the same key, read again, is still held
         if (moved) {
-          if (fresh === undefined) releasePasswords(was.target.state);
+          if (fresh === undefined) releaseSecrets({ state: was.target.state, connection: was.connection });
           await was.api.close();
           open.delete(name);
         }
@@ -291,10 +292,6 @@ function serviceOf(url: string | undefined): string {
   } catch {
     return url ?? '';
   }
-}
-
-function releasePasswords(state: LoadedTarget['state']): void {
-  for (const site of state.websites) site.password?.release();
 }
 
 const pick = (change: Pick<WatchedChange, 'domain' | 'action'>) => ({ domain: change.domain, action: change.action });

@@ -1,0 +1,49 @@
+/**
+ * The engine port holds each target's key and passwords while the target is
+ * loaded, so they are redacted from every line; a target that leaves the
+ * configuration gives them back (a key held for ever would redact a value the
+ * process no longer uses, and the registry would grow with every removed target).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { redact } from '../../src/model/secret.js';
+import { enginePort } from '../../src/watch/engine-port.js';
+import { manualClock } from '../helpers/manual-clock.js';
+import { tempDir } from '../helpers/temp.js';
+import { useCleanups } from './support.js';
+
+const cleanups = useCleanups();
+const KEY_A = 'engine-port-key-a-5b1e07c93f';
+const KEY_B = 'engine-port-key-b-8d24a6f01c';
+const target = (name: string, variable: string) =>
+  `  - name: ${name}\n    url: http://127.0.0.1:9/\n    key_env: ${variable}\n`;
+
+it('releases a removed target key: no longer redacted, while the kept one still is', async () => {
+  const dir = tempDir('engine-port-secrets');
+  const file = join(dir, 'websites.yaml');
+  const write = (targets: string) => writeFileSync(file, `version: 1\ntargets:\n${targets}websites: []\n`);
+  write(target('a', 'SITESYNC_KEY_A') + target('b', 'SITESYNC_KEY_B'));
+  const port = enginePort({
+    files: [],
+    targets: [],
+    cwd: dir,
+    env: { SITESYNC_KEY_A: KEY_A, SITESYNC_KEY_B: KEY_B, SITESYNC_ALLOWED_ORIGINS: 'http://127.0.0.1:9' },
+    insecureHttp: false,
+    heals: false,
+    budgetPerMinute: 1000,
+    clock: manualClock(0),
+    now: () => new Date(0),
+    allowDelete: [],
+    onRequest: () => {},
+    notice: () => {},
+  });
+  cleanups.push(() => port.close());
+  const signal = new AbortController().signal;
+  expect(await port.reload(signal)).toMatchObject({ ok: true });
+  expect(redact(`${KEY_A} ${KEY_B}`)).not.toContain('engine-port-key');
+  write(target('a', 'SITESYNC_KEY_A'));
+  expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'a' }] });
+  expect(redact(KEY_A)).not.toContain(KEY_A);
+  expect(redact(KEY_B)).toBe(KEY_B);
+});
