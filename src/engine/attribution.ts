@@ -28,6 +28,7 @@ import {
 import { commitUrl } from './commit-url.js';
 import type { EngineContext } from './context.js';
 import { git } from './git.js';
+import { REMOTE } from './git-remote.js';
 
 /** Commits ranked by history (newest first): beyond these, commit time decides. */
 const MAX_ORDERED = 10_000;
@@ -100,7 +101,7 @@ export async function blameConfiguration(
     for (const [commit, about] of blame.commits) if (!about.boundary && commit !== UNCOMMITTED) named.add(commit);
   const [ranks, remote] = await Promise.all([
     named.size > 1 ? historyOrder(dir, head) : undefined,
-    named.size === 0 ? undefined : git(dir, ['remote', 'get-url', 'origin']),
+    named.size === 0 ? undefined : git(dir, ['remote', 'get-url', REMOTE]),
   ]);
   if (ranks !== undefined) blamed.ranks = ranks;
   if (remote?.ok) blamed.url = (commit) => commitUrl(remote.stdout.trim(), commit);

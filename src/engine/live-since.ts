@@ -7,12 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LiveSince } from '../model/attribution.js';
+import { SINGLE_TARGET } from '../model/desired-state.js';
 import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-
-/** Watch names the one target of a configuration without `targets:` so (watch/load-targets.ts). */
-const SINGLE_TARGET = 'default';
 
 export function liveSinceOf(plan: Plan, journal: string, cwd: string, target?: string): Map<string, LiveSince> {
   let text: string;

@@ -45,6 +45,9 @@ export interface ConfigProblem {
  * Targets): its URL, where its key comes from (never the key), the files that
  * apply to it besides the declaring configuration, and settings of its own.
  */
+/** The one target of a configuration without `targets:`, as watch and its journal name it. */
+export const SINGLE_TARGET = 'default';
+
 export interface TargetDeclaration {
   name: string;
   /** `url` with `${VAR}` resolved. */

@@ -15,7 +15,7 @@ import {
   type Outcome,
 } from '../model/apply-result.js';
 import type { PlanSummary } from '../model/plan.js';
-import { jsonDocument, listFirst, printable } from '../model/text.js';
+import { countOf, jsonDocument, listFirst, printable } from '../model/text.js';
 import { CONFIG_FIELD_NAMES } from '../model/website.js';
 import type { Line, Tone } from './colors.js';
 import { APPLY_RESULT_FORMAT_VERSION } from './error-document.js';
@@ -35,8 +35,8 @@ export function applyResultLines(result: ApplyResult): Line[] {
 
 function resultLines(result: ApplyResult): Line[] {
   const { counts } = result;
-  const took = `${result.requests} request${result.requests === 1 ? '' : 's'}, ${formatDuration(result.elapsedMs)}`;
-  const headline = `applied ${counts.applied} of ${counts.total} change${counts.total === 1 ? '' : 's'}`;
+  const took = `${countOf(result.requests, 'request')}, ${formatDuration(result.elapsedMs)}`;
+  const headline = `applied ${counts.applied} of ${countOf(counts.total, 'change')}`;
   const tail = [
     counts.failed > 0 ? `${counts.failed} failed` : '',
     counts.skipped > 0 ? `${counts.skipped} skipped` : '',

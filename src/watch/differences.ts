@@ -6,6 +6,7 @@
  * keep their change; the others are counted and named only (port.ts `sites`).
  * No secret: a plan never holds a password value.
  */
+import { byDomain } from '../model/domain.js';
 import type { Baseline, Change, ChangeClass, Plan } from '../model/plan.js';
 import type { SettingName, SettingValue } from '../model/website.js';
 import { canonicalSettings } from '../plan/compare.js';
@@ -28,7 +29,7 @@ export interface SiteDifference {
 export function differencesOf(plan: Plan, baseline: Baseline | undefined): SiteDifference[] {
   const at = baseline === undefined ? undefined : new Map(baseline.websites.map((site) => [site.domain, site]));
   const kept: Record<ChangeClass, number> = { pending: 0, drift: 0, conflict: 0 };
-  const sorted = [...plan.changes].sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  const sorted = [...plan.changes].sort(byDomain);
   const differences: SiteDifference[] = [];
   for (const change of sorted) {
     const changeClass = change.class ?? 'drift';

@@ -29,9 +29,14 @@ export interface HealPolicy {
   maxFailures: number;
 }
 
+/** Whether self-heal may write now: inside one of its windows, or at any time without windows. */
+export function insideWindow(policy: Pick<HealPolicy, 'windows'>, now: number): boolean {
+  return policy.windows.length === 0 || inAnyWindow(policy.windows, now);
+}
+
 /** The changes to heal now, in domain order; empty outside every window. */
 export function healable(changes: readonly WatchedChange[], policy: HealPolicy, now: number): WatchedChange[] {
-  if (policy.windows.length > 0 && !inAnyWindow(policy.windows, now)) return [];
+  if (!insideWindow(policy, now)) return [];
   const classes = CLASSES_OF[policy.mode];
   return changes
     .filter((change) => classes.includes(change.class))

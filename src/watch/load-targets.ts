@@ -21,12 +21,14 @@ import { forTarget } from '../config/targets.js';
 import { type BaselineAt, baselineFor, resolveBaseline } from '../engine/baseline.js';
 import { withPolicyProblems } from '../engine/policies.js';
 import { selectTargets, targetConnection, targetFiles } from '../engine/targets.js';
-import type { ConfigProblem, DesiredState, TargetDeclaration } from '../model/desired-state.js';
+import {
+  type ConfigProblem,
+  type DesiredState,
+  SINGLE_TARGET,
+  type TargetDeclaration,
+} from '../model/desired-state.js';
 import type { Baseline } from '../model/plan.js';
 import { SiteCompactor } from './compact-state.js';
-
-/** A configuration without `targets:` is watched as one target of this name. */
-export const SINGLE_TARGET = 'default';
 
 export interface TargetSource {
   files: string[];

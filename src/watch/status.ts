@@ -8,9 +8,8 @@
 import type { AlertDocument, AlertKind } from './alerts.js';
 import type { SiteDifference } from './differences.js';
 import type { DriftSeries } from './drift-history.js';
-import type { HealPolicy } from './heal-policy.js';
+import { type HealPolicy, insideWindow } from './heal-policy.js';
 import type { CheckResult, HealResult, NamedClass, SiteClass } from './port.js';
-import { inAnyWindow } from './window.js';
 
 /** Heals and alerts remembered per target for the status page, newest first. */
 export const RECENT_KEPT = 20;
@@ -125,7 +124,7 @@ export function targetStatus(
             mode: heal.mode,
             stopped: state.heal.stopped,
             consecutiveFailures: state.heal.failures,
-            insideWindow: heal.windows.length === 0 || inAnyWindow(heal.windows, now),
+            insideWindow: insideWindow(heal, now),
             last: state.heal.last,
           },
     recentHeals: state.recent.heals,

@@ -56,7 +56,7 @@ describe('sitesync apply plan.json', () => {
     expect(edited.err).toContain('the configuration changed since plan.json was made');
   });
 
-  test('a plan file whose recorded files leave the working directory\'s root is refused before any is read', async () => {
+  test("a plan file whose recorded files leave the working directory's root is refused before any is read", async () => {
     const outside = tempDirWith('saved-plan-outside', { 'shadow.yaml': 'root:$6$hashhashhash:19000:0:99999:7:::\n' });
     expect((await cli.ws.run(['plan', '--out', 'plan.json'])).code).toBe(0);
     const path = join(cli.ws.dir, 'plan.json');

@@ -112,7 +112,8 @@ async function applySavedPlan(planFile: string, run: ApplyRun, io: Io): Promise<
   const parsed = parsePlanFile(await readPlanFile(path, planFile, io.signal), planFile);
   // Without -f, the files the plan was made from (the signature, checked later, covers the list).
   const recorded = 'single' in parsed ? parsed.single.files : parsed.set.targets[0]?.files;
-  if (run.shared.files.length === 0 && recorded !== undefined) run.shared.files = insideRoot(recorded, planFile, io.cwd);
+  if (run.shared.files.length === 0 && recorded !== undefined)
+    run.shared.files = insideRoot(recorded, planFile, io.cwd);
   if ('single' in parsed) run.output.plan(parsed.single.plan, parsed.single.target, false, run.acks);
   const lock = lockPlanFile(path);
   try {
