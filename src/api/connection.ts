@@ -43,7 +43,7 @@ export interface ConfigUrl {
 }
 
 /** The variable of the allow-list: comma-separated origins a configuration's URL may name. */
-export const ALLOWED_ORIGINS_VARIABLE = 'SITESYNC_ALLOWED_ORIGINS';
+const ALLOWED_ORIGINS_VARIABLE = 'SITESYNC_ALLOWED_ORIGINS';
 
 export interface Connection {
   url: string;

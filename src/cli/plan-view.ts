@@ -12,7 +12,7 @@ import { renderTargetsHuman, renderTargetsJson, renderTargetsMarkdown, type Targ
 import type { SharedOptions } from './shared-options.js';
 
 /** A plan is acknowledged by nothing yet: its Markdown lists every flag the apply on merge needs. */
-export const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
+const NO_ACKNOWLEDGEMENTS = { allowDelete: [] };
 
 /** Every flag the apply on merge needs for this plan: its safety violations and broken error policies. */
 export function acknowledgeFlags(result: Plan): string[] {

@@ -64,10 +64,10 @@ export function formatPath(path: DataPath): string {
 /** A key shown as it is: a field name, an `x-` key. Anything else is quoted as an excerpt. */
 const PLAIN_KEY = /^[A-Za-z0-9_-]{1,40}$/;
 /** How much of another key a message quotes (issue 33: a file's whole line, a password hash, was quoted). */
-export const KEY_EXCERPT_CHARS = 24;
+const KEY_EXCERPT_CHARS = 24;
 
 /** `"root:$6$salt…"`: the first KEY_EXCERPT_CHARS characters, quoted, every invisible or control character escaped. */
-export function quotedExcerpt(text: string): string {
+function quotedExcerpt(text: string): string {
   const chars = [...text];
   const shown = chars.length > KEY_EXCERPT_CHARS ? `${chars.slice(0, KEY_EXCERPT_CHARS).join('')}…` : text;
   return escapeInvisible(JSON.stringify(shown), 'json');

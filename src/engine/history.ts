@@ -3,9 +3,10 @@
  * desired settings through the commits that changed them, newest first, each
  * with the applies that carried it to the service: whether the applied tag's
  * commit contains it, and the apply journals' lines for the site. Git reads
- * only, in three calls whatever the history's length: one `git log` of the
+ * only, as many whatever the history's length: one `git log` of the
  * configuration files, one `git cat-file --batch` for every version of them
- * (each commit's and its first parent's), one `git rev-list` of the tag.
+ * (each commit's and its first parent's), and the applied tag resolved as
+ * plan resolves it (origin asked for it, a shallow clone deepened to reach it).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { listConfigFiles } from '../config/files.js';
 import { loadConfigTexts } from '../config/index.js';
 import { canonicalDomain } from '../model/domain.js';
 import { SitesyncError } from '../model/errors.js';
+import type { AppliedBy, DesiredVersion, History, HistoryEntry } from '../model/history.js';
 import { CONFIG_FIELD_NAMES, type DesiredWebsite, SETTING_NAMES } from '../model/website.js';
 import { DEFAULT_BASELINE_TAG, gitDir } from './baseline.js';
 import { appliedTag } from './baseline-resolve.js';
@@ -21,41 +23,6 @@ import { blobsAt, git, insideWorkTree } from './git.js';
 
 /** Commits read at most (the newest). */
 const MAX_COMMITS = 500;
-
-/** The site as configured at a commit: websites.yaml's names, resolved (own, defaults, the service's). */
-export type DesiredVersion = Record<string, unknown>;
-
-export interface AppliedBy {
-  /** From an apply journal: when the site was written, and the run's target and commit when recorded. */
-  time: string;
-  action: string;
-  url?: string;
-  target?: string;
-  commit?: string;
-  journal: string;
-}
-
-export interface HistoryEntry {
-  commit: string;
-  author: string;
-  date: string;
-  subject: string;
-  /** The site as the commit left it; null when the commit removed it. */
-  desired: DesiredVersion | null;
-  /** The applied tag's commit contains this commit: an apply carried it (or a later one replaced it). */
-  inAppliedTag: boolean;
-  applies: AppliedBy[];
-}
-
-export interface History {
-  domain: string;
-  files: string[];
-  /** The applied tag and its commit, when it exists. */
-  appliedTag?: { name: string; commit: string };
-  entries: HistoryEntry[];
-  /** More commits touched the files than were read. */
-  truncated: boolean;
-}
 
 export async function siteHistory(
   written: string,

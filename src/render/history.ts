@@ -4,36 +4,22 @@
  * it. Every text from the repository (authors, subjects) and the journals is
  * shown through `printable` (human) or JSON escapes. Data in, text out.
  */
+import { shortCommit } from '../model/attribution.js';
+import type { History } from '../model/history.js';
 import { jsonDocument, printable } from '../model/text.js';
 
 /** `sitesync history --format json`: 1.0 (docs/plan-format.md, "History"). */
 export const HISTORY_FORMAT_VERSION = '1.0';
 
-export interface HistoryView {
-  domain: string;
-  files: string[];
-  appliedTag?: { name: string; commit: string };
-  truncated: boolean;
-  entries: {
-    commit: string;
-    author: string;
-    date: string;
-    subject: string;
-    desired: Record<string, unknown> | null;
-    inAppliedTag: boolean;
-    applies: { time: string; action: string; url?: string; target?: string; commit?: string; journal: string }[];
-  }[];
-}
-
-export function renderHistoryJson(history: HistoryView): string {
+export function renderHistoryJson(history: History): string {
   return jsonDocument({ formatVersion: HISTORY_FORMAT_VERSION, ...history });
 }
 
-export function renderHistoryText(history: HistoryView): string {
+export function renderHistoryText(history: History): string {
   const lines = [`History of ${history.domain} in ${history.files.join(', ')}, newest first:`];
   if (history.entries.length === 0) lines.push('', 'No commit changed its settings (is the domain configured here?).');
   for (const entry of history.entries) {
-    lines.push('', `${entry.commit.slice(0, 7)} ${entry.date.slice(0, 10)} ${entry.author}: ${entry.subject}`);
+    lines.push('', `${shortCommit(entry.commit)} ${entry.date.slice(0, 10)} ${entry.author}: ${entry.subject}`);
     lines.push(`    ${entry.desired === null ? 'removed from the configuration' : settingsText(entry.desired)}`);
     const tag = history.appliedTag;
     if (tag !== undefined && entry.inAppliedTag) lines.push(`    applied: in ${tag.name} (${tag.commit.slice(0, 12)})`);

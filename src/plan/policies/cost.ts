@@ -109,7 +109,7 @@ export function costOf(node: AstNode): Cost {
 }
 
 /** How many entries the list `node` evaluates to can hold (0 for what is not a list). */
-export function sizeOf(node: AstNode): Cost {
+function sizeOf(node: AstNode): Cost {
   switch (node.op) {
     case '.':
     case '.?': {
