@@ -151,19 +151,20 @@ export class TargetLoader {
     if (this.#root?.key === key) return this.#root;
     if (this.#rootError?.key === key) throw this.#rootError.error;
     let state: DesiredState;
+    let texts: readonly string[] = [];
     try {
-      state = await load(source.files, source, signal);
+      state = await load(source.files, source, signal, (read) => {
+        texts = read;
+      });
     } catch (error) {
       this.#rootError = { key, error: error as Error };
       throw error;
     }
-    // Each target's load reads the root files again from here, without their `targets:` (thousands of entries).
-    const parsed: ParsedConfigFile[] = [];
-    for (const file of listConfigFiles(source.files, source.cwd).files) {
-      const read = await readConfigFile(file);
-      if (!('text' in read)) throw new Error(`${file.display}: changed while it was read; read again next cycle`);
-      parsed.push(parseConfigFile(read.text, file.display, ['targets']));
-    }
+    // Each target's load starts from the texts just validated, parsed again without their `targets:` (thousands of entries).
+    const files = listConfigFiles(source.files, source.cwd).files;
+    if (files.length !== texts.length)
+      throw new Error('the configuration files changed while they were read; read again next cycle');
+    const parsed = files.map((file, index) => parseConfigFile(texts[index] ?? '', file.display, ['targets']));
     this.#root = { key, state, parsed };
     return this.#root;
   }
@@ -234,9 +235,21 @@ function stamps(args: readonly string[], cwd: string): string {
   return JSON.stringify([files, listing.errors.map((error) => error.message)]);
 }
 
-async function load(files: string[], source: TargetSource, signal?: AbortSignal): Promise<DesiredState> {
+async function load(
+  files: string[],
+  source: TargetSource,
+  signal?: AbortSignal,
+  onRead?: (texts: readonly string[]) => void,
+): Promise<DesiredState> {
   const result = withPolicyProblems(
-    await loadConfig({ files, cwd: source.cwd, env: source.env, secrets: source.heals ? 'resolve' : 'check', signal }),
+    await loadConfig({
+      files,
+      cwd: source.cwd,
+      env: source.env,
+      secrets: source.heals ? 'resolve' : 'check',
+      signal,
+      ...(onRead !== undefined && { onRead }),
+    }),
   );
   if (result.state !== undefined) return result.state;
   throw new Error(messageOf(result.errors));
