@@ -83,6 +83,11 @@ export interface BuildOptions {
   today?: string;
   /** `check` for validate and plan, which never send a password; `resolve` (the default) otherwise. */
   secrets?: SecretMode;
+  /**
+   * The files' `targets:` were left out (watch loads each target from the root files parsed
+   * without them, checked where the root loaded): a policy's target names are not checked again.
+   */
+  targetsOmitted?: boolean;
 }
 
 export function buildState(files: readonly LoadedFile[], env: Env, options: BuildOptions = {}): BuildResult {
@@ -109,7 +114,7 @@ export function* buildSteps(
   if (options.advice) problems.push(...pruneScopeAdvice(top));
   const apiUrl = resolveApiUrl(top, problems);
   const targets = resolveTargets(top, problems);
-  const policies = resolvePolicies(files, targets, problems);
+  const policies = resolvePolicies(files, options.targetsOmitted ? 'omitted' : targets, problems);
   const defaults = resolveDefaults(top, env, problems, secrets);
   const today = options.advice ? options.today : undefined;
   if (today !== undefined) problems.push(...expiredRuleAdvice(defaults.ignoreRules, today));

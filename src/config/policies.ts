@@ -13,9 +13,10 @@ import { formatLocation, locate, locationAt, problemAt, rangeOf, type SourceFile
 import type { Policy } from './schema-types.js';
 import { globs, type LoadedFile } from './top-level.js';
 
+/** `targets`: the declared ones, or `omitted` when the files were read without them (not checked here). */
 export function resolvePolicies(
   files: readonly LoadedFile[],
-  targets: readonly TargetDeclaration[] | undefined,
+  targets: readonly TargetDeclaration[] | undefined | 'omitted',
   problems: ConfigProblem[],
 ): PolicyDeclaration[] | undefined {
   const declared: PolicyDeclaration[] = [];
@@ -59,11 +60,12 @@ function targetNames(
   source: SourceFile,
   index: number,
   written: unknown,
-  targets: readonly TargetDeclaration[] | undefined,
+  targets: readonly TargetDeclaration[] | undefined | 'omitted',
   problems: ConfigProblem[],
 ): string[] {
   if (!Array.isArray(written)) return [];
   const names = written.filter((name): name is string => typeof name === 'string');
+  if (targets === 'omitted') return names;
   names.forEach((name, at) => {
     const path = ['policies', index, 'match', 'targets', at];
     if (targets === undefined) {

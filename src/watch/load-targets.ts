@@ -185,7 +185,7 @@ export class TargetLoader {
     }
     if (problems.length > 0) throw new Error(messageOf(problems));
     const result = withPolicyProblems(
-      loadParsedConfig(parsed, source.env, { secrets: source.heals ? 'resolve' : 'check' }),
+      loadParsedConfig(parsed, source.env, { secrets: source.heals ? 'resolve' : 'check', targetsOmitted: true }),
     );
     if (result.state === undefined) throw new Error(messageOf(result.errors));
     const state = forTarget(result.state, target);
