@@ -26,14 +26,18 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
     ],
     exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
   },
-  // src/watch: watch in-process on a manual clock (the SIGKILL trials run the built CLI).
-  watch: { include: ['test/watch/**/*.test.ts'], exclude: ['test/watch/watch-kill.test.ts'] },
-  // src/server/http/auth.ts: the gate and both throttles, over HTTP.
+  // src/watch: watch in-process on a manual clock (the SIGKILL trials and the replicas run the built CLI).
+  watch: {
+    include: ['test/watch/**/*.test.ts'],
+    exclude: ['test/watch/watch-kill.test.ts', 'test/watch/postgres-replicas.test.ts'],
+  },
+  // src/server/http/auth.ts and store/throttle.ts: the gate and both throttles over HTTP, the in-memory throttle alone.
   auth: {
     include: [
       'test/server/auth-errors.test.ts',
       'test/server/auth-bearer.test.ts',
       'test/server/auth-throttle.test.ts',
+      'test/server/throttle.test.ts',
       'test/server/keys.test.ts',
       'test/server/path-spelling.test.ts',
       'test/server/openapi.test.ts',

@@ -29,13 +29,18 @@ export interface Throttle {
   take(key: string): Promise<ThrottleResult>;
 }
 
+/** The in-memory throttle: `tracked` says how many keys it holds (expired ones are swept past 10,000). */
+export interface MemoryThrottle extends Throttle {
+  readonly tracked: number;
+}
+
 interface Window {
   start: number;
   count: number;
 }
 
 /** `clock` (milliseconds) is injectable: a test can share one manual clock with the client. */
-export function createThrottle(limit: number, windowMs = 60_000, clock: () => number = Date.now): Throttle {
+export function createThrottle(limit: number, windowMs = 60_000, clock: () => number = Date.now): MemoryThrottle {
   const windows = new Map<string, Window>();
   const current = (key: string, now: number): Window | undefined => {
     const window = windows.get(key);
@@ -49,6 +54,9 @@ export function createThrottle(limit: number, windowMs = 60_000, clock: () => nu
     resetAt: (window?.start ?? now) + windowMs,
   });
   return {
+    get tracked() {
+      return windows.size;
+    },
     async hit(key) {
       return count(key, clock());
     },
