@@ -26,10 +26,11 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
     ],
     exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
   },
-  // src/watch: watch in-process on a manual clock (the SIGKILL trials and the replicas run the built CLI).
+  // src/watch: watch in-process on a manual clock (the SIGKILL trials run the built CLI; PostgreSQL's
+  // tests need the cluster of the "postgres" vitest project).
   watch: {
     include: ['test/watch/**/*.test.ts'],
-    exclude: ['test/watch/watch-kill.test.ts', 'test/watch/postgres-replicas.test.ts'],
+    exclude: ['test/watch/watch-kill.test.ts', 'test/watch/postgres-*.test.ts'],
   },
   // src/server/http/auth.ts and store/throttle.ts: the gate and both throttles over HTTP, the in-memory throttle alone.
   auth: {
