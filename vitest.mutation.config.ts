@@ -15,16 +15,29 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
     include: ['test/plan/**/*.test.ts', 'test/apply/**/*.test.ts', 'test/api/**/*.test.ts', 'test/model/**/*.test.ts'],
     exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
   },
-  // src/engine: its own tests, its two front ends run in-process (the CLI's main, the library), and
-  // the baselines in git clones as CI makes them (in-process; the only tests of fetching from origin).
+  // src/engine's decisions: its own tests, the library in-process, the CLI's files that apply, gate,
+  // baseline, pin origins and judge policies (in-process), and the baselines in git clones as CI makes
+  // them. The rest of test/cli (output, export, attribution, history…) would double the run for a
+  // handful of kills: a lower bound of the score, in about an hour here.
   engine: {
     include: [
       'test/engine/**/*.test.ts',
-      'test/cli/**/*.test.ts',
-      'test/library/**/*.test.ts',
+      'test/library/frozen-plan.test.ts',
+      'test/library/library.test.ts',
       'test/e2e/shallow-clones.test.ts',
+      ...[
+        'apply-safety',
+        'apply-saved-plan',
+        'apply-secrets',
+        'apply',
+        'baseline',
+        'targets-baseline',
+        'origin-pinning',
+        'policies',
+        'targets',
+        'outside-root',
+      ].map((name) => `test/cli/${name}.test.ts`),
     ],
-    exclude: ['test/library/package.test.ts', 'test/cli/v8-flags.test.ts'],
   },
   // src/watch: watch in-process on a manual clock (the SIGKILL trials run the built CLI; PostgreSQL's
   // tests need the cluster of the "postgres" vitest project).
