@@ -38,7 +38,7 @@ describe('the in-memory throttle', () => {
     });
   });
 
-  it('takes exactly up to the limit, and a refused take counts nothing', async () => {
+  it('takes exactly up to the limit, and refuses past it until the window ends', async () => {
     const clock = manualClock();
     const throttle = createThrottle(2, MINUTE, clock.now);
     expect((await throttle.take('k')).allowed).toBe(true);
