@@ -17,8 +17,8 @@ const PARTS: Record<string, { include: string[]; exclude?: string[] }> = {
   },
   // src/engine's decisions: its own tests, the library in-process, the CLI's files that apply, gate,
   // baseline, pin origins and judge policies (in-process), and the baselines in git clones as CI makes
-  // them. The rest of test/cli (output, export, attribution, history…) would double the run for a
-  // handful of kills: a lower bound of the score, in about an hour here.
+  // them. The rest of test/cli (output, export, attribution, history…) tests what the engine reports,
+  // not what it decides: left out, the score is a lower bound. About two hours here (docs/testing.md).
   engine: {
     include: [
       'test/engine/**/*.test.ts',
