@@ -3,7 +3,7 @@
  * desired settings through the commits that changed them, newest first, each
  * with the applies that carried it to the service: whether the applied tag's
  * commit contains it, and the apply journals' lines for the site. Git reads
- * only, as many whatever the history's length: one `git log` of the
+ * only, the same few calls whatever the history's length: one `git log` of the
  * configuration files, one `git cat-file --batch` for every version of them
  * (each commit's and its first parent's), and the applied tag resolved as
  * plan resolves it (origin asked for it, a shallow clone deepened to reach it).

@@ -40,14 +40,14 @@ export interface ConfigProblem {
   source?: SourceLocation;
 }
 
+/** The one target of a configuration without `targets:`, as watch and its journal name it. */
+export const SINGLE_TARGET = 'default';
+
 /**
  * One installation of the service declared under `targets:` (docs/config.md,
  * Targets): its URL, where its key comes from (never the key), the files that
  * apply to it besides the declaring configuration, and settings of its own.
  */
-/** The one target of a configuration without `targets:`, as watch and its journal name it. */
-export const SINGLE_TARGET = 'default';
-
 export interface TargetDeclaration {
   name: string;
   /** `url` with `${VAR}` resolved. */
