@@ -127,10 +127,11 @@ export class Watcher {
         this.#nextCycle = started + intervalMs;
         await this.#reload();
         await this.#claimTargets();
-        const spread = !this.#hurry;
-        this.#hurry = false;
-        if (await this.#pass(started, spread)) this.#passes++;
-        else this.#nextCycle = clock.now();
+        // A SIGHUP that cut this cycle short (even while its configuration was read) hurries the next one.
+        if (await this.#pass(started, !this.#hurry)) {
+          this.#passes++;
+          this.#hurry = false;
+        } else this.#nextCycle = clock.now();
       }
     } finally {
       this.#asleep = true; // waiting for the checks, not working
@@ -142,7 +143,7 @@ export class Watcher {
   /** SIGTERM: finish the steps in flight, then return; a second call cuts them short. */
   stop(): void {
     if (this.#stopping.signal.aborted) this.#hard.abort(new Error('stopped'));
-    this.#stopping.abort(new Error('stopping'));
+    this.#stopping.abort();
     this.#wake.abort();
   }
 

@@ -1,0 +1,258 @@
+// The reconcile loop (watcher.ts) over a scripted port, on the virtual clock of watch's tests: when
+// each check starts, what a reload (SIGHUP) and a second stop (SIGTERM twice) do, and that a target
+// taken over from another replica is only looked at first. What the port does is tested over the
+// reference server in watch-*.test.ts; here the port only records when it is asked.
+import { afterEach, describe, expect, it } from 'vitest';
+import { singleProcess } from '../../src/watch/coordination/single.js';
+import type { Fields, Level } from '../../src/watch/log.js';
+import type { WatchMetrics } from '../../src/watch/metrics.js';
+import type { CheckResult, WatchedTarget, WatchPort } from '../../src/watch/port.js';
+import { Watcher, type WatchOptions } from '../../src/watch/watcher.js';
+import { MINUTE, watchClock } from './support.js';
+
+const START = Date.parse('2026-11-28T12:00:00Z');
+const TARGETS = ['a', 'b', 'c'];
+
+function deferred() {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** A check that finds one drifted site. */
+function drifted(): CheckResult {
+  return {
+    counts: { in_sync: 1, pending: 0, drift: 1, conflict: 0, unmanaged: 0 },
+    sites: { pending: [], drift: ['a.example'], conflict: [], unmanaged: [] },
+    changes: [{ domain: 'a.example', action: 'update', class: 'drift' }],
+    unsafe: false,
+  };
+}
+
+/**
+ * A watch of TARGETS (one service each, so they never wait for each other) over a port that
+ * records each check's target and time, and each heal; `holdCheck` makes a target's check wait
+ * until the promise it returns is settled (given the check's signal).
+ */
+function scriptedWatch(options: {
+  holdCheck?: (target: string, signal: AbortSignal) => Promise<void> | undefined;
+  holdReload?: (count: number) => Promise<void> | undefined;
+  extra?: Partial<WatchOptions>;
+}) {
+  const clock = watchClock(START);
+  const checks: [string, number][] = [];
+  const heals: [string, number][] = [];
+  const logs: [Level, string, Fields | undefined][] = [];
+  /** Reads and checks in the order they were asked, with their time: `reload@0`, `a@20000`. */
+  const timeline: string[] = [];
+  let reloads = 0;
+  const targets: WatchedTarget[] = TARGETS.map((name) => ({ name, service: `http://${name}.test`, checkable: true }));
+  const port: WatchPort = {
+    async reload() {
+      reloads++;
+      timeline.push(`reload@${clock.now() - START}`);
+      await options.holdReload?.(reloads);
+      return { ok: true, targets, reloaded: reloads === 1 ? [...TARGETS] : [], changed: reloads === 1 };
+    },
+    async check(target, signal) {
+      checks.push([target, clock.now() - START]);
+      timeline.push(`${target}@${clock.now() - START}`);
+      await options.holdCheck?.(target, signal);
+      return drifted();
+    },
+    async heal(target, changes) {
+      heals.push([target, clock.now() - START]);
+      return changes.map(({ domain, action }) => ({ domain, action, result: 'applied' }));
+    },
+    close: async () => {},
+  };
+  const metrics = new Proxy({} as WatchMetrics, { get: () => () => {} });
+  const watcher = new Watcher({
+    port,
+    clock,
+    now: () => clock.now(),
+    intervalMs: MINUTE,
+    renotifyMs: 60 * MINUTE,
+    metrics,
+    notify: () => {},
+    log: (level, message, fields) => void logs.push([level, message, fields]),
+    ...options.extra,
+  });
+  clock.attach(watcher);
+  return { watcher, checks, heals, logs, timeline, reloads: () => reloads };
+}
+
+const running: Watcher[] = [];
+afterEach(() => {
+  for (const watcher of running.splice(0)) {
+    watcher.stop();
+    watcher.stop();
+  }
+});
+
+/** Waits until `condition` holds, for a bounded number of event-loop turns (never on the clock): the assertions that follow tell what went wrong. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 1000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('the reconcile loop', () => {
+  it('spreads a cycle’s checks evenly over the interval', async () => {
+    const { watcher, checks } = scriptedWatch({});
+    await watcher.run(2);
+    expect(checks).toEqual([
+      ['a', 0],
+      ['b', 20_000],
+      ['c', 40_000],
+      ['a', 60_000],
+      ['b', 80_000],
+      ['c', 100_000],
+    ]);
+  });
+
+  it('on a reload during a cycle, stops spreading it, reads the configuration at once and checks every target at once', async () => {
+    const aStarted = deferred();
+    const releaseA = deferred();
+    const { watcher, checks, logs, reloads } = scriptedWatch({
+      holdCheck: (target) => {
+        if (target !== 'a') return undefined;
+        aStarted.resolve();
+        return releaseA.promise;
+      },
+    });
+    running.push(watcher);
+    const run = watcher.run();
+    await aStarted.promise; // time stands still while a's check runs
+    watcher.reload();
+    await until(() => checks.some(([target]) => target === 'c'));
+    // The cut cycle's last two targets were checked at once, with the configuration read again,
+    // while a's check was still running (skipped, not started twice).
+    expect(checks).toEqual([
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+    ]);
+    expect(reloads()).toBe(2);
+    expect(logs).toContainEqual(['warn', 'check skipped: the previous one is still running', { target: 'a' }]);
+    releaseA.resolve();
+    watcher.stop();
+    await run;
+  });
+
+  it('on a reload asked while the configuration is being read, reads it again and checks every target at once', async () => {
+    const secondReload = deferred();
+    const releaseReload = deferred();
+    const { watcher, timeline } = scriptedWatch({
+      holdReload: (count) => {
+        if (count !== 2) return undefined;
+        secondReload.resolve();
+        return releaseReload.promise;
+      },
+    });
+    running.push(watcher);
+    const run = watcher.run();
+    await secondReload.promise;
+    watcher.reload();
+    releaseReload.resolve();
+    await until(() => timeline.length >= 13);
+    watcher.stop();
+    await run;
+    // Read a third time, after the SIGHUP, before any check: the second read may have begun before
+    // the edit it announces. The cycle after is spread again.
+    expect(timeline.slice(0, 13)).toEqual([
+      'reload@0',
+      'a@0',
+      'b@20000',
+      'c@40000',
+      'reload@60000',
+      'reload@60000',
+      'a@60000',
+      'b@60000',
+      'c@60000',
+      'reload@120000',
+      'a@120000',
+      'b@140000',
+      'c@160000',
+    ]);
+  });
+
+  it('starts no check once stopped while the configuration is being read', async () => {
+    const secondReload = deferred();
+    const releaseReload = deferred();
+    const { watcher, checks, logs } = scriptedWatch({
+      holdReload: (count) => {
+        if (count !== 2) return undefined;
+        secondReload.resolve();
+        return releaseReload.promise;
+      },
+    });
+    const run = watcher.run();
+    await secondReload.promise;
+    watcher.stop();
+    releaseReload.resolve();
+    await run;
+    expect(checks.map(([target]) => target)).toEqual(TARGETS);
+    expect(logs.filter(([, message]) => message === 'cycle checked').map(([, , fields]) => fields?.cycle)).toEqual([1]);
+  });
+
+  it('lets the checks in flight finish on the first stop, and cuts them short on the second', async () => {
+    const started = deferred();
+    let checkSignal: AbortSignal | undefined;
+    const { watcher, logs } = scriptedWatch({
+      holdCheck: (target, signal) => {
+        if (target !== 'a') return undefined;
+        checkSignal = signal;
+        started.resolve();
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      },
+    });
+    const run = watcher.run();
+    await started.promise;
+    watcher.stop();
+    expect(checkSignal?.aborted).toBe(false);
+    let ended = false;
+    void run.then(() => {
+      ended = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    watcher.stop();
+    expect(checkSignal?.aborted).toBe(true);
+    expect(checkSignal?.reason).toMatchObject({ message: 'stopped' });
+    await run;
+    expect(logs.find(([, message]) => message === 'check failed')?.[2]).toMatchObject({
+      target: 'a',
+      error: 'stopped',
+    });
+  });
+
+  it('only looks at a target taken over from another replica, then heals it again', async () => {
+    const single = singleProcess();
+    let claims = 0;
+    const coordination = {
+      ...single,
+      // The second cycle finds `a` just taken from a replica that left.
+      claim: async () => {
+        claims++;
+        return { owned: new Set(['a']), taken: new Set(claims === 2 ? ['a'] : []), replicas: claims === 1 ? 2 : 1 };
+      },
+    };
+    const { watcher, checks, heals } = scriptedWatch({
+      extra: {
+        coordination,
+        heal: { mode: 'drift', maxPerCycle: 10, allowDelete: [], windows: [], maxFailures: 3 },
+      },
+    });
+    await watcher.run(3);
+    expect(checks).toEqual([
+      ['a', 0],
+      ['a', 60_000],
+      ['a', 120_000],
+    ]);
+    expect(heals).toEqual([
+      ['a', 0],
+      ['a', 120_000],
+    ]);
+  });
+});
