@@ -48,7 +48,10 @@ export default {
   coverageAnalysis: 'perTest',
   incremental: true,
   incrementalFile: `reports/stryker-incremental-${part}.json`,
-  reporters: ['clear-text', 'progress', 'html', 'json'],
+  // event-recorder writes each mutant's result as it is known: a run stopped before its end is still read
+  // (scripts/mutation-survivors.mjs); the html and json reports are written only at the end.
+  reporters: ['clear-text', 'progress', 'html', 'json', 'event-recorder'],
+  eventReporter: { baseDir: `reports/mutation/${part}/events` },
   htmlReporter: { fileName: `reports/mutation/${part}/index.html` },
   jsonReporter: { fileName: `reports/mutation/${part}/mutation.json` },
   thresholds: { high: 95, low: 90, break: 90 },
