@@ -108,6 +108,35 @@ describe('self-heal and an unsafe plan', () => {
   });
 });
 
+describe('self-heal and a replica losing its target', () => {
+  it('asks before each write and sends none once the target is lost: the rest are skipped, never written', async () => {
+    const at = await server();
+    for (const domain of ['a.example', 'b.example', 'c.example']) {
+      const id = await insertWebsite(at, domain);
+      await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    }
+    const dir = tempDir('watch-lost');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example', 'b.example', 'c.example']));
+    const port = healingPort(dir, at.url, at.key);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checked = await port.check('default', signal);
+    expect(checked.changes.map((change) => change.domain)).toEqual(['a.example', 'b.example', 'c.example']);
+    // This replica holds the target for the first write only; asked again after a refusal, it would say yes.
+    const answers = [true, false, true];
+    let asked = 0;
+    const results = await port.heal('default', checked.changes, signal, async () => answers[asked++] ?? true);
+    expect(asked).toBe(2);
+    expect(results).toEqual([
+      { domain: 'a.example', action: 'update', result: 'applied' },
+      { domain: 'b.example', action: 'update', result: 'skipped', reason: 'this replica no longer holds the target' },
+      { domain: 'c.example', action: 'update', result: 'skipped', reason: 'this replica no longer holds the target' },
+    ]);
+    const after = await live(at);
+    expect([after['a.example']?.privacy, after['b.example']?.privacy, after['c.example']?.privacy]).toEqual([1, 0, 0]);
+  });
+});
+
 describe('self-heal and a conflict', () => {
   it('--self-heal drift heals the drift beside it and leaves the conflict, alerting on it', async () => {
     const at = await server();
