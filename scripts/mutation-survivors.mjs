@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A part's score per file and the mutants no test killed, from a finished run's report or, for a run
 // stopped before its end, from the results the event recorder wrote as each mutant was tested.
+// (A finished report carries the source it mutated; for a stopped run the lines shown are the working tree's.)
 //   node scripts/mutation-survivors.mjs engine            reports/mutation/engine/mutation.json, else its events
 //   node scripts/mutation-survivors.mjs engine --timeouts the timed-out mutants too
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -75,7 +75,7 @@ export class Watcher {
   readonly #coordination: Coordination;
   #claim: Claim = { owned: new Set(), taken: new Set(), replicas: 0 };
   /** The targets the last reload read again (counted once this process knows which are its own). */
-  #reloaded: string[] = [];
+  #reloaded: readonly string[] = [];
   #wake = new AbortController();
   #reloadAsked = false;
   /** SIGHUP asked for the next cycle: its checks start at once, not spread over the interval. */
@@ -258,7 +258,8 @@ export class Watcher {
       metrics.know(name);
       metrics.configValid(name, this.#targets.get(name)?.configError === undefined);
     }
-    for (const name of this.#reloaded.splice(0)) if (claim.owned.has(name)) metrics.configLoaded(name);
+    for (const name of this.#reloaded) if (claim.owned.has(name)) metrics.configLoaded(name);
+    this.#reloaded = []; // counted once; the port's list is its own, never emptied here
     for (const name of claim.taken) {
       const state = this.#targets.get(name);
       if (state !== undefined) state.takenOver = true;

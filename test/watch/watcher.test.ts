@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { singleProcess } from '../../src/watch/coordination/single.js';
 import type { Fields, Level } from '../../src/watch/log.js';
-import type { WatchMetrics } from '../../src/watch/metrics.js';
 import type { CheckResult, WatchedTarget, WatchPort } from '../../src/watch/port.js';
+import { PrometheusMetrics } from '../../src/watch/prometheus.js';
 import { Watcher, type WatchOptions } from '../../src/watch/watcher.js';
 import { MINUTE, watchClock } from './support.js';
 
@@ -19,6 +19,18 @@ function deferred() {
     resolve = done;
   });
   return { promise, resolve };
+}
+
+/** Holds the configuration's second read until `release`; `reached` resolves when it begins. */
+function secondReadHeld() {
+  const reached = deferred();
+  const released = deferred();
+  const holdReload = (count: number) => {
+    if (count !== 2) return undefined;
+    reached.resolve();
+    return released.promise;
+  };
+  return { holdReload, reached: reached.promise, release: released.resolve };
 }
 
 /** A check that finds one drifted site. */
@@ -54,7 +66,7 @@ function scriptedWatch(options: {
       reloads++;
       timeline.push(`reload@${clock.now() - START}`);
       await options.holdReload?.(reloads);
-      return { ok: true, targets, reloaded: reloads === 1 ? [...TARGETS] : [], changed: reloads === 1 };
+      return { ok: true, targets, reloaded: reloads === 1 ? TARGETS : [], changed: reloads === 1 };
     },
     async check(target, signal) {
       checks.push([target, clock.now() - START]);
@@ -68,14 +80,13 @@ function scriptedWatch(options: {
     },
     close: async () => {},
   };
-  const metrics = new Proxy({} as WatchMetrics, { get: () => () => {} });
   const watcher = new Watcher({
     port,
     clock,
     now: () => clock.now(),
     intervalMs: MINUTE,
     renotifyMs: 60 * MINUTE,
-    metrics,
+    metrics: new PrometheusMetrics(),
     notify: () => {},
     log: (level, message, fields) => void logs.push([level, message, fields]),
     ...options.extra,
@@ -141,20 +152,13 @@ describe('the reconcile loop', () => {
   });
 
   it('on a reload asked while the configuration is being read, reads it again and checks every target at once', async () => {
-    const secondReload = deferred();
-    const releaseReload = deferred();
-    const { watcher, timeline } = scriptedWatch({
-      holdReload: (count) => {
-        if (count !== 2) return undefined;
-        secondReload.resolve();
-        return releaseReload.promise;
-      },
-    });
+    const held = secondReadHeld();
+    const { watcher, timeline } = scriptedWatch({ holdReload: held.holdReload });
     running.push(watcher);
     const run = watcher.run();
-    await secondReload.promise;
+    await held.reached;
     watcher.reload();
-    releaseReload.resolve();
+    held.release();
     await until(() => timeline.length >= 13);
     watcher.stop();
     await run;
@@ -178,19 +182,12 @@ describe('the reconcile loop', () => {
   });
 
   it('starts no check once stopped while the configuration is being read', async () => {
-    const secondReload = deferred();
-    const releaseReload = deferred();
-    const { watcher, checks, logs } = scriptedWatch({
-      holdReload: (count) => {
-        if (count !== 2) return undefined;
-        secondReload.resolve();
-        return releaseReload.promise;
-      },
-    });
+    const held = secondReadHeld();
+    const { watcher, checks, logs } = scriptedWatch({ holdReload: held.holdReload });
     const run = watcher.run();
-    await secondReload.promise;
+    await held.reached;
     watcher.stop();
-    releaseReload.resolve();
+    held.release();
     await run;
     expect(checks.map(([target]) => target)).toEqual(TARGETS);
     expect(logs.filter(([, message]) => message === 'cycle checked').map(([, , fields]) => fields?.cycle)).toEqual([1]);
