@@ -15,6 +15,7 @@ import { releasePasswords, releaseSecrets } from '../engine/prepare.js';
 import { canonicalDomain } from '../model/domain.js';
 import type { Plan } from '../model/plan.js';
 import { plan as planSites, policyFromConfig } from '../plan/index.js';
+import { divergenceText } from '../render/apply-result.js';
 import { classify } from './classify.js';
 import { differencesOf } from './differences.js';
 import { type LoadedTarget, TargetLoader, type TargetSource } from './load-targets.js';
@@ -152,7 +153,6 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const newLimiters = updateLimiters(targets);
       for (const [name, was] of open) {
         const fresh = resolved.get(name);
-        if (fresh === undefined && loaded.targets.some((each) => each.name === name)) continue; // no good state yet
         if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
         const moved =
           fresh === undefined ||
@@ -263,18 +263,29 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       });
       journal?.record({ event: 'end', target: name, mode: 'self-heal', counts: applied.counts });
       entry.last = undefined; // healed from this plan once: the next check plans again
+      // Read back as not kept: failed, so --heal-failures stops a heal the service never keeps
+      // (written again every cycle otherwise). Another writer's change is the next check's drift.
+      const notKept = new Map<string, string>();
+      for (const divergence of applied.verification.divergences) {
+        if (divergence.otherWriter) continue;
+        const before = notKept.get(divergence.domain);
+        notKept.set(
+          divergence.domain,
+          `${before === undefined ? 'read back: ' : `${before}; `}${divergenceText(divergence)}`,
+        );
+      }
       return [
         ...refused,
-        ...applied.changes.map(
-          (change): HealResult =>
-            guarded?.refused.has(change.domain)
-              ? { ...pick(change), result: 'skipped', reason: NOT_OURS }
-              : {
-                  ...pick(change),
-                  result: change.outcome,
-                  ...(change.reason !== undefined && { reason: change.reason }),
-                },
-        ),
+        ...applied.changes.map((change): HealResult => {
+          if (guarded?.refused.has(change.domain)) return { ...pick(change), result: 'skipped', reason: NOT_OURS };
+          const lost = notKept.get(change.domain); // only applied changes are read back
+          if (lost !== undefined) return { ...pick(change), result: 'failed', reason: lost };
+          return {
+            ...pick(change),
+            result: change.outcome,
+            ...(change.reason !== undefined && { reason: change.reason }),
+          };
+        }),
       ];
     },
 

@@ -19,18 +19,15 @@ const KEY_B = 'engine-port-key-b-8d24a6f01c';
 const target = (name: string, variable: string) =>
   `  - name: ${name}\n    url: http://127.0.0.1:9/\n    key_env: ${variable}\n`;
 
-it('releases a removed target key: no longer redacted, while the kept one still is', async () => {
-  const dir = tempDir('engine-port-secrets');
-  const file = join(dir, 'websites.yaml');
-  const write = (targets: string) => writeFileSync(file, `version: 1\ntargets:\n${targets}websites: []\n`);
-  write(target('a', 'SITESYNC_KEY_A') + target('b', 'SITESYNC_KEY_B'));
+/** The engine port over `dir`, with `env`; closed by `cleanups`. */
+function portOver(dir: string, env: Record<string, string>, heals = false) {
   const port = enginePort({
     files: [],
     targets: [],
     cwd: dir,
-    env: { SITESYNC_KEY_A: KEY_A, SITESYNC_KEY_B: KEY_B, SITESYNC_ALLOWED_ORIGINS: 'http://127.0.0.1:9' },
+    env: { ...env, SITESYNC_ALLOWED_ORIGINS: 'http://127.0.0.1:9' },
     insecureHttp: false,
-    heals: false,
+    heals,
     budgetPerMinute: 1000,
     clock: manualClock(0),
     now: () => new Date(0),
@@ -39,6 +36,15 @@ it('releases a removed target key: no longer redacted, while the kept one still 
     notice: () => {},
   });
   cleanups.push(() => port.close());
+  return port;
+}
+
+it('releases a removed target key: no longer redacted, while the kept one still is', async () => {
+  const dir = tempDir('engine-port-secrets');
+  const file = join(dir, 'websites.yaml');
+  const write = (targets: string) => writeFileSync(file, `version: 1\ntargets:\n${targets}websites: []\n`);
+  write(target('a', 'SITESYNC_KEY_A') + target('b', 'SITESYNC_KEY_B'));
+  const port = portOver(dir, { SITESYNC_KEY_A: KEY_A, SITESYNC_KEY_B: KEY_B });
   const signal = new AbortController().signal;
   expect(await port.reload(signal)).toMatchObject({ ok: true });
   expect(redact(`${KEY_A} ${KEY_B}`)).not.toContain('engine-port-key');
@@ -46,4 +52,27 @@ it('releases a removed target key: no longer redacted, while the kept one still 
   expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'a' }] });
   expect(redact(KEY_A)).not.toContain(KEY_A);
   expect(redact(KEY_B)).toBe(KEY_B);
+});
+
+it('releases the old key when a key file is rotated, and keeps the target passwords, still in use, redacted', async () => {
+  const dir = tempDir('engine-port-rotation');
+  const PASSWORD = 'engine-port-site-password-3c9e';
+  const [OLD, NEW] = ['engine-port-key-old-61d0a2e9', 'engine-port-key-new-f47b35c8'];
+  writeFileSync(join(dir, 'key'), OLD);
+  // The password in the target's own file: only the target's load holds it.
+  writeFileSync(
+    join(dir, 'websites.yaml'),
+    'version: 1\ntargets:\n  - name: a\n    url: http://127.0.0.1:9/\n    key_file: key\n    files: [a.yaml]\n',
+  );
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+  const site = '  - domain: a.example\n    privacy: password\n    password: ${SITESYNC_PASSWORD}\n';
+  writeFileSync(join(dir, 'a.yaml'), `version: 1\nwebsites:\n${site}`);
+  const port = portOver(dir, { SITESYNC_PASSWORD: PASSWORD }, true);
+  const signal = new AbortController().signal;
+  expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'a', checkable: true }] });
+  expect(redact(`${OLD} ${PASSWORD}`)).not.toMatch(/engine-port-(key|site)/);
+  writeFileSync(join(dir, 'key'), NEW); // the configuration's files are the same: only the key moved
+  expect(await port.reload(signal)).toMatchObject({ ok: true, reloaded: [] });
+  expect(redact(OLD)).toBe(OLD);
+  expect(redact(`${NEW} ${PASSWORD}`)).not.toMatch(/engine-port-(key|site)/);
 });

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Journal, memoryJournal } from '../../src/apply/journal.js';
 import { enginePort } from '../../src/watch/engine-port.js';
 import type { HealPolicy } from '../../src/watch/index.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
@@ -37,8 +38,9 @@ async function live(at: TestServer): Promise<Record<string, Record<string, unkno
 }
 
 /** The engine port watch heals through, over the account at `url`; closed by `cleanups`. */
-function healingPort(dir: string, url: string, key: string) {
+function healingPort(dir: string, url: string, key: string, journal?: Journal) {
   const port = enginePort({
+    journal,
     files: [],
     targets: [],
     cwd: dir,
@@ -222,5 +224,118 @@ describe('a reload while a check runs', () => {
       { domain: 'a.example', action: 'update', result: 'applied' },
     ]);
     expect((await live(at))['a.example']?.privacy).toBe(1);
+  });
+});
+
+describe('what a heal records', () => {
+  it('journals a heal as self-heal, a change the service refused as failed with its reason, an applied one with none', async () => {
+    const at = await server();
+    const ids: number[] = [];
+    for (const domain of ['a.example', 'b.example']) {
+      ids.push(await insertWebsite(at, domain));
+      await client(at)('PATCH', `/api/v1/websites/${ids.at(-1)}`, { form: { privacy: '0' } });
+    }
+    const dir = tempDir('watch-heal-journal');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example', 'b.example']));
+    const proxy = await startFaultProxy({ target: at.url });
+    cleanups.push(() => proxy.close());
+    const journal = memoryJournal();
+    const port = healingPort(dir, proxy.url, at.key, journal);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checked = await port.check('default', signal);
+    // Every write to b answered with the service's 500 (its retries too).
+    proxy.setPlan((request) =>
+      request.method === 'PUT' && request.path.endsWith(`/${ids[1]}`) ? 'server-500' : 'pass',
+    );
+    const results = await port.heal('default', checked.changes, signal);
+    expect(results[0]).toStrictEqual({ domain: 'a.example', action: 'update', result: 'applied' });
+    expect(results[1]).toMatchObject({ domain: 'b.example', action: 'update', result: 'failed' });
+    expect(results[1]?.reason).toMatch(/500|Server Error/);
+    const runs = journal.entries.filter((entry) => entry.event === 'begin' || entry.event === 'end');
+    expect(runs).toMatchObject([
+      { event: 'begin', target: 'default', mode: 'self-heal', total: 2 },
+      { event: 'end', target: 'default', mode: 'self-heal' },
+    ]);
+  });
+
+  it('journals nothing when every change asked breaks an error policy: nothing is sent', async () => {
+    const at = await server();
+    const id = await insertWebsite(at, 'a.example');
+    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0', email: '1' } });
+    const dir = tempDir('watch-heal-policy');
+    const policy = 'policies:\n  - name: reports-on\n    rule: site.email\n    message: every site sends reports\n';
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG(policy, ['a.example']));
+    const journal = memoryJournal();
+    const port = healingPort(dir, at.url, at.key, journal);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checked = await port.check('default', signal);
+    expect(await port.heal('default', checked.changes, signal)).toEqual([
+      { domain: 'a.example', action: 'update', result: 'skipped', reason: 'it breaks the error policy reports-on' },
+    ]);
+    expect(journal.entries.filter((entry) => entry.event !== 'drift')).toEqual([]);
+    expect((await live(at))['a.example']).toMatchObject({ privacy: 0, email: 1 });
+  });
+});
+
+/** A website record as it was before the heal: public, no e-mail reports. */
+function asBefore(body: unknown) {
+  const record = body as { privacy?: number; data?: Record<string, unknown> };
+  if (record.data !== undefined) return { ...record, data: { ...record.data, privacy: 0, email: 0 } };
+  return record.privacy !== undefined ? { ...record, privacy: 0, email: 0 } : undefined;
+}
+
+describe('a heal the service does not keep', () => {
+  it('is read back through the replica guard and fails, so that --heal-failures can stop it', async () => {
+    const at = await server();
+    const id = await insertWebsite(at, 'a.example');
+    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const dir = tempDir('watch-heal-not-kept');
+    writeFileSync(
+      join(dir, 'websites.yaml'),
+      CONFIG('', ['a.example']).replace('private\n', 'private\n  email: true\n'),
+    );
+    // A service that answers the write and the read-back with the site as it was.
+    const proxy = await startFaultProxy({
+      target: at.url,
+      rewrite: (request, body) => (request.path === `/api/v1/websites/${id}` ? asBefore(body) : undefined),
+    });
+    cleanups.push(() => proxy.close());
+    const port = healingPort(dir, proxy.url, at.key);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checked = await port.check('default', signal);
+    expect(await port.heal('default', checked.changes, signal, async () => true)).toEqual([
+      {
+        domain: 'a.example',
+        action: 'update',
+        result: 'failed',
+        reason: 'read back: privacy: wanted private, is public; email: wanted true, is false',
+      },
+    ]);
+    expect(proxy.log.at(-1)).toMatchObject({ method: 'GET', path: `/api/v1/websites/${id}` }); // the read-back
+  });
+
+  it('stays applied when the service took the write and another writer changed the site since: the next check sees it', async () => {
+    const at = await server();
+    const id = await insertWebsite(at, 'a.example');
+    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const dir = tempDir('watch-heal-other-writer');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
+    // The write is answered as sent; only the read-back shows the site as it was.
+    const proxy = await startFaultProxy({
+      target: at.url,
+      rewrite: (request, body) =>
+        request.method === 'GET' && request.path === `/api/v1/websites/${id}` ? asBefore(body) : undefined,
+    });
+    cleanups.push(() => proxy.close());
+    const port = healingPort(dir, proxy.url, at.key);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checked = await port.check('default', signal);
+    expect(await port.heal('default', checked.changes, signal, async () => true)).toStrictEqual([
+      { domain: 'a.example', action: 'update', result: 'applied' },
+    ]);
   });
 });
