@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { singleProcess } from '../../src/watch/coordination/single.js';
 import type { Fields, Level } from '../../src/watch/log.js';
-import type { CheckResult, WatchedTarget, WatchPort } from '../../src/watch/port.js';
+import type { AlertDocument } from '../../src/watch/alerts.js';
+import type { CheckResult, Loaded, WatchedTarget, WatchPort } from '../../src/watch/port.js';
 import { PrometheusMetrics } from '../../src/watch/prometheus.js';
 import { Watcher, type WatchOptions } from '../../src/watch/watcher.js';
 import { MINUTE, watchClock } from './support.js';
@@ -51,6 +52,8 @@ function drifted(): CheckResult {
 function scriptedWatch(options: {
   holdCheck?: (target: string, signal: AbortSignal) => Promise<void> | undefined;
   holdReload?: (count: number) => Promise<void> | undefined;
+  /** The configuration the nth read finds (undefined: TARGETS, all valid). */
+  configuration?: (count: number) => Loaded | undefined;
   extra?: Partial<WatchOptions>;
 }) {
   const clock = watchClock(START);
@@ -66,7 +69,14 @@ function scriptedWatch(options: {
       reloads++;
       timeline.push(`reload@${clock.now() - START}`);
       await options.holdReload?.(reloads);
-      return { ok: true, targets, reloaded: reloads === 1 ? TARGETS : [], changed: reloads === 1 };
+      return (
+        options.configuration?.(reloads) ?? {
+          ok: true,
+          targets,
+          reloaded: reloads === 1 ? TARGETS : [],
+          changed: reloads === 1,
+        }
+      );
     },
     async check(target, signal) {
       checks.push([target, clock.now() - START]);
@@ -80,6 +90,7 @@ function scriptedWatch(options: {
     },
     close: async () => {},
   };
+  const alerts: AlertDocument[] = [];
   const watcher = new Watcher({
     port,
     clock,
@@ -87,12 +98,12 @@ function scriptedWatch(options: {
     intervalMs: MINUTE,
     renotifyMs: 60 * MINUTE,
     metrics: new PrometheusMetrics(),
-    notify: () => {},
+    notify: (document) => void alerts.push(document),
     log: (level, message, fields) => void logs.push([level, message, fields]),
     ...options.extra,
   });
   clock.attach(watcher);
-  return { watcher, checks, heals, logs, timeline, reloads: () => reloads };
+  return { watcher, checks, heals, logs, alerts, timeline, reloads: () => reloads };
 }
 
 const running: Watcher[] = [];
@@ -251,5 +262,88 @@ describe('the reconcile loop', () => {
       ['a', 0],
       ['a', 120_000],
     ]);
+  });
+});
+
+/** The targets a, b and c on their services, with `also` over each (an error, not checkable). */
+function targetsWith(also: Record<string, Partial<WatchedTarget>> = {}): WatchedTarget[] {
+  return TARGETS.map((name) => ({ name, service: `http://${name}.test`, checkable: true, ...also[name] }));
+}
+
+const loadedWith = (targets: WatchedTarget[]): Loaded => ({ ok: true, targets, reloaded: [], changed: false });
+
+describe('the configuration, read each cycle', () => {
+  it('logs a bad configuration once while it stays the same, checks against the last good one, and says when it loads again', async () => {
+    const error = 'websites.yaml:3:1: unknown key "webistes"';
+    const { watcher, logs, checks } = scriptedWatch({
+      configuration: (count) => (count === 2 || count === 3 ? { ok: false, error } : undefined),
+    });
+    await watcher.run(4);
+    expect(logs.filter(([level]) => level === 'error')).toEqual([
+      ['error', 'configuration invalid: keeping the last good configuration', { error }],
+    ]);
+    expect(logs.filter(([, message]) => message === 'configuration loaded')).toEqual([
+      ['info', 'configuration loaded', { targets: 3 }],
+      ['info', 'configuration loaded', { targets: 3 }],
+    ]);
+    expect(checks).toHaveLength(12);
+    expect(watcher.status().config).toEqual({ ok: true });
+  });
+
+  it('logs a target whose own files are invalid once, with its error, and says when they are valid again', async () => {
+    const error = 'b.yaml:2:3: privacy: must be public, private or password';
+    const { watcher, logs, checks } = scriptedWatch({
+      configuration: (count) =>
+        loadedWith(
+          count <= 2
+            ? targetsWith({ b: { error }, c: { error, checkable: false } })
+            : targetsWith({ c: { error, checkable: false } }),
+        ),
+    });
+    await watcher.run(3);
+    expect(logs.filter(([, message]) => message.startsWith('target configuration'))).toEqual([
+      ['error', 'target configuration invalid: checking against its last good state', { target: 'b', error }],
+      ['error', 'target configuration invalid: not checked until it validates', { target: 'c', error }],
+      ['info', 'target configuration valid again', { target: 'b' }],
+    ]);
+    expect(checks.filter(([target]) => target === 'c')).toEqual([]);
+    expect(watcher.status().targets.map((target) => [target.target, target.config.ok])).toEqual([
+      ['a', true],
+      ['b', true],
+      ['c', false],
+    ]);
+  });
+
+  it('forgets a target that leaves the configuration: back later, it starts anew', async () => {
+    const cStarted = deferred();
+    let cChecks = 0;
+    const { watcher, checks } = scriptedWatch({
+      configuration: (count) =>
+        count === 2 ? loadedWith(targetsWith().filter(({ name }) => name !== 'c')) : undefined,
+      // c's first check after its return is held: its state is looked at before it ends.
+      holdCheck: (target, signal) => {
+        if (target !== 'c' || ++cChecks !== 2) return undefined;
+        cStarted.resolve();
+        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      },
+    });
+    running.push(watcher);
+    void watcher.run();
+    await cStarted.promise;
+    expect(checks.filter(([target]) => target === 'c')).toEqual([
+      ['c', 40_000],
+      ['c', 160_000],
+    ]);
+    const c = watcher.status().targets.find((target) => target.target === 'c');
+    expect(c?.lastCheck).toBeUndefined();
+    expect(c?.drift24h.counts.every((count) => count === null)).toBe(true);
+  });
+
+  it('links each alert to its target’s page when a public URL is set', async () => {
+    const { watcher, alerts } = scriptedWatch({ extra: { linkOf: (target) => `https://watch.example/t/${target}` } });
+    await watcher.run(1);
+    const drift = alerts.find((document) => document.target === 'a' && document.alert === 'drift');
+    expect(drift?.url).toBe('https://watch.example/t/a#drift');
+    expect(drift?.text.endsWith(' https://watch.example/t/a#drift')).toBe(true);
   });
 });
