@@ -152,9 +152,10 @@ export async function checkTarget(
     const blocked = open.length > 0 || policies.length > 0;
     const freshness = (against: readonly SiteFingerprint[]) =>
       checkFreshness(plan.changes, against, session.api, { liveCount, signal: context.signal });
-    // A saved plan re-applied after every change was made has nothing left to acknowledge, so nothing to refuse.
+    // A saved plan (only it has fingerprints here) re-applied after every change was made has nothing
+    // left to acknowledge, so nothing to refuse. Blocked means changes: a plan with none breaks nothing.
     let skip: ReadonlyMap<string, string> | undefined;
-    if (source !== undefined && fingerprints !== undefined && blocked && plan.changes.length > 0) {
+    if (fingerprints !== undefined && blocked) {
       const fresh = await freshness(fingerprints);
       if (fresh.moved.length > 0)
         return { kind: 'refused', plan, target, refusal: { reason: 'stale', moved: fresh.moved } };

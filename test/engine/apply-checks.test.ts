@@ -132,3 +132,33 @@ describe('every client opened is closed', () => {
     expect(counts).toEqual({ opened: 3, closed: 3 });
   });
 });
+
+describe('error policies at the gate', () => {
+  const POLICY = `policies:
+  - name: reports-on
+    rule: site.email
+    message: every site sends its reports
+`;
+
+  it('refuse nothing when the plan has no change, even where a site in sync breaks one', async () => {
+    const dir = tempDir('engine-policy-in-sync');
+    writeFileSync(join(dir, 'websites.yaml'), `version: 1\n${POLICY}websites:\n  - domain: a.example\n`);
+    const fixture = await engineFixture(dir);
+    await insertWebsite(fixture.server, 'a.example');
+    expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('nothing_to_do');
+  });
+
+  it('refuse an --allow-policy that names no broken one, saying the plan breaks none', async () => {
+    const dir = tempDir('engine-policy-typo');
+    writeFileSync(
+      join(dir, 'websites.yaml'),
+      `version: 1\n${POLICY}websites:\n  - domain: a.example\n    email: true\n`,
+    );
+    const fixture = await engineFixture(dir);
+    const request = applyRequest({ acks: { allowDelete: [], allowPolicy: ['reports-on:a.exmaple'] } });
+    await expect(applyTarget(request, fixture.context)).rejects.toThrow(
+      /^--allow-policy reports-on:a\.exmaple names no broken error policy \(the plan breaks no error policy\)$/,
+    );
+    expect(await liveDomains(fixture.server)).toEqual([]);
+  });
+});
