@@ -16,9 +16,10 @@ const PARTS: Record<string, { include: string[]; exclude?: string[]; testTimeout
     exclude: ['test/api/faults.test.ts', 'test/apply/faults.test.ts'],
   },
   // src/engine's decisions: its own tests, the library in-process, the CLI's files that apply, gate,
-  // baseline, pin origins and judge policies (in-process), and the baselines in git clones as CI makes
-  // them. The rest of test/cli (output, export, attribution, history…) tests what the engine reports,
-  // not what it decides: left out, the score is a lower bound. About two hours here (docs/testing.md).
+  // baseline, pin origins, judge policies and match --only and --allow-delete across targets
+  // (in-process), and the baselines in git clones as CI makes them. The rest of test/cli (output,
+  // export, attribution, history…) tests what the engine reports, not what it decides: left out, the
+  // score is a lower bound. About two hours here (docs/testing.md).
   engine: {
     include: [
       'test/engine/**/*.test.ts',
@@ -35,6 +36,7 @@ const PARTS: Record<string, { include: string[]; exclude?: string[]; testTimeout
         'origin-pinning',
         'policies',
         'targets',
+        'targets-coverage',
         'outside-root',
       ].map((name) => `test/cli/${name}.test.ts`),
     ],

@@ -153,15 +153,20 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       const newLimiters = updateLimiters(targets);
       for (const [name, was] of open) {
         const fresh = resolved.get(name);
-        if (fresh !== undefined && fresh.target.state !== was.target.state) releasePasswords(was.target.state);
+        if (fresh === undefined) {
+          // Gone from the configuration: its key and passwords are no longer in use.
+          releaseSecrets({ state: was.target.state, connection: was.connection });
+          await was.api.close();
+          open.delete(name);
+          continue;
+        }
+        if (fresh.target.state !== was.target.state) releasePasswords(was.target.state);
+        was.connection.apiKey.release(); // the same key, read again, is still held
         const moved =
-          fresh === undefined ||
           fresh.target.connectionKey !== was.target.connectionKey ||
           fresh.connection.keyId !== was.connection.keyId || // the key file or variable now holds another key
           newLimiters.has(new URL(was.api.url).origin);
-        if (fresh !== undefined) was.connection.apiKey.release(); // the same key, read again, is still held
         if (moved) {
-          if (fresh === undefined) releaseSecrets({ state: was.target.state, connection: was.connection });
           await was.api.close();
           open.delete(name);
         }
@@ -342,10 +347,10 @@ function guardedWrites(
     },
   };
   const guarded = new Proxy(api, {
-    get(target, property, receiver) {
+    get(target, property) {
       if (property in writes) return writes[property as keyof typeof writes];
-      const value = Reflect.get(target, property, receiver === guarded ? target : receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value; // the client's methods use its private fields
     },
   });
   return { api: guarded, refused };

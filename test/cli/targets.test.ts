@@ -213,6 +213,20 @@ describe('apply over targets', () => {
     expect((await fixture.ws.run(['plan', ...args.slice(1), '--detailed-exitcode'])).code).toBe(0);
   });
 
+  it('asks once with --target-parallelism 1 too: the question waits for every plan, and no target waits for a slot', async () => {
+    const questions: string[] = [];
+    const args = ['apply', '--target', 'staging', '--target', 'production', '--target-parallelism', '1'];
+    const no = await fixture.ws.run(args, {
+      prompt: async (question: string) => {
+        questions.push(question);
+        return 'no';
+      },
+    });
+    expect(no.code, no.err).toBe(1);
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toMatch(/^Apply to 2 targets \(staging: .*; production: .*\)\?/);
+  });
+
   it('off a terminal, asks for --auto-approve or a reviewed plan file', async () => {
     const { code, err } = await fixture.ws.run(['apply', '--target', 'staging']);
     expect(code).toBe(1);

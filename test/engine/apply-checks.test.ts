@@ -11,7 +11,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
+import { memoryJournal } from '../../src/apply/journal.js';
 import { type ApplyPorts, applyTarget, checkTarget } from '../../src/engine/apply-target.js';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { applyRequest, applySaved, type EngineFixture, engineFixture, liveDomains, savedPlan } from './support.js';
@@ -161,4 +163,68 @@ describe('error policies at the gate', () => {
     );
     expect(await liveDomains(fixture.server)).toEqual([]);
   });
+});
+
+describe('the journal of an apply', () => {
+  it('ends with each divergence the read-back found, worded, and is closed', async () => {
+    const dir = tempDir('engine-journal');
+    writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n');
+    const fixture = await engineFixture(dir);
+    const id = await insertWebsite(fixture.server, 'a.example');
+    await client(fixture.server)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    // A service that answers the write and the read-back with the site as it was: public.
+    const proxy = await startFaultProxy({
+      target: fixture.server.url,
+      rewrite: (request, body) => {
+        const record = body as { data?: Record<string, unknown> } & Record<string, unknown>;
+        if (request.path !== `/api/v1/websites/${id}`) return undefined;
+        return record.data !== undefined
+          ? { ...record, data: { ...record.data, privacy: 0 } }
+          : { ...record, privacy: 0 };
+      },
+    });
+    const journal = memoryJournal();
+    let closed = 0;
+    const context = { ...fixture.context, env: { ...fixture.context.env, SITESYNC_URL: proxy.url } };
+    try {
+      const outcome = await applyTarget(applyRequest(), context, {
+        openJournal: () => ({ ...journal, close: () => void closed++ }),
+      });
+      expect(outcome.kind).toBe('applied');
+    } finally {
+      await proxy.close();
+    }
+    expect(journal.entries.at(-1)).toMatchObject({
+      event: 'end',
+      divergences: [
+        { domain: 'a.example', kind: 'field', field: 'privacy', detail: 'privacy: wanted private, is public' },
+      ],
+    });
+    expect(closed).toBe(1);
+  });
+});
+
+describe('the requests an apply announces', () => {
+  // One update and one create. The read-back lists the account when that takes fewer requests than
+  // reading each site: 100 sites a page, the created site counted.
+  for (const [live, after] of [
+    [99, 1],
+    [100, 2],
+  ] as const) {
+    it(`counts the site it creates: ${live} live, ${after} request${after === 1 ? '' : 's'} after the writes`, async () => {
+      const dir = tempDir('engine-requests-after');
+      writeFileSync(
+        join(dir, 'websites.yaml'),
+        'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n  - domain: new.example\n',
+      );
+      const fixture = await engineFixture(dir);
+      await insertWebsite(fixture.server, 'a.example', { values: { privacy: 0 } });
+      for (let index = 1; index < live; index++) await insertWebsite(fixture.server, `other-${index}.example`);
+      expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('applied');
+      expect(fixture.context.seen.find((event) => event.type === 'writing')).toMatchObject({
+        total: 2,
+        requestsAfter: after,
+      });
+    });
+  }
 });

@@ -76,3 +76,23 @@ it('releases the old key when a key file is rotated, and keeps the target passwo
   expect(redact(OLD)).toBe(OLD);
   expect(redact(`${NEW} ${PASSWORD}`)).not.toMatch(/engine-port-(key|site)/);
 });
+
+it('releases the passwords of a target whose files no longer use them', async () => {
+  const dir = tempDir('engine-port-edit');
+  const PASSWORD = 'engine-port-site-password-8a41';
+  writeFileSync(join(dir, 'key'), 'engine-port-key-edit-0b7d63f2');
+  writeFileSync(
+    join(dir, 'websites.yaml'),
+    'version: 1\ntargets:\n  - name: a\n    url: http://127.0.0.1:9/\n    key_file: key\n    files: [a.yaml]\n',
+  );
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
+  const site = '  - domain: a.example\n    privacy: password\n    password: ${SITESYNC_PASSWORD}\n';
+  writeFileSync(join(dir, 'a.yaml'), `version: 1\nwebsites:\n${site}`);
+  const port = portOver(dir, { SITESYNC_PASSWORD: PASSWORD }, true);
+  const signal = new AbortController().signal;
+  await port.reload(signal);
+  expect(redact(PASSWORD)).not.toContain(PASSWORD);
+  writeFileSync(join(dir, 'a.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n');
+  expect(await port.reload(signal)).toMatchObject({ ok: true, reloaded: ['a'] });
+  expect(redact(PASSWORD)).toBe(PASSWORD);
+});

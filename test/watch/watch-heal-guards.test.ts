@@ -339,3 +339,75 @@ describe('a heal the service does not keep', () => {
     ]);
   });
 });
+
+describe('a target moved to another URL or key', () => {
+  it('is checked at the new URL from the next cycle, with the same key', async () => {
+    const at = await server();
+    await insertWebsite(at, 'a.example');
+    const proxy = await startFaultProxy({ target: at.url });
+    cleanups.push(() => proxy.close());
+    const dir = tempDir('watch-moved-url');
+    const config = (url: string) =>
+      `version: 1\ntargets:\n  - name: main\n    url: ${url}\n    key_env: SITESYNC_MAIN_KEY\nwebsites:\n  - domain: a.example\n`;
+    writeFileSync(join(dir, 'websites.yaml'), config(at.url));
+    const port = enginePort({
+      files: [],
+      targets: [],
+      cwd: dir,
+      env: { SITESYNC_MAIN_KEY: at.key, SITESYNC_ALLOWED_ORIGINS: `${at.url},${proxy.url}` },
+      insecureHttp: false,
+      heals: false,
+      budgetPerMinute: 1000,
+      clock: manualClock(NOON),
+      now: () => new Date(NOON),
+      allowDelete: [],
+      onRequest: () => {},
+      notice: () => {},
+    });
+    cleanups.push(() => port.close());
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    await port.check('main', signal);
+    expect(proxy.log).toEqual([]);
+    writeFileSync(join(dir, 'websites.yaml'), config(proxy.url));
+    expect(await port.reload(signal)).toMatchObject({
+      ok: true,
+      targets: [{ name: 'main', service: new URL(proxy.url).origin }],
+    });
+    expect((await port.check('main', signal)).counts.in_sync).toBe(1);
+    expect(proxy.log.map((request) => request.method)).toEqual(['GET']);
+  });
+
+  it('is checked with the new key once its key file holds another', async () => {
+    const at = await server();
+    await insertWebsite(at, 'a.example');
+    const other = await at.createAccount();
+    const dir = tempDir('watch-rotated-key');
+    writeFileSync(join(dir, 'key'), at.key);
+    writeFileSync(
+      join(dir, 'websites.yaml'),
+      `version: 1\ntargets:\n  - name: main\n    url: ${at.url}\n    key_file: key\nwebsites:\n  - domain: a.example\n`,
+    );
+    const port = enginePort({
+      files: [],
+      targets: [],
+      cwd: dir,
+      env: { SITESYNC_ALLOWED_ORIGINS: at.url },
+      insecureHttp: false,
+      heals: false,
+      budgetPerMinute: 1000,
+      clock: manualClock(NOON),
+      now: () => new Date(NOON),
+      allowDelete: [],
+      onRequest: () => {},
+      notice: () => {},
+    });
+    cleanups.push(() => port.close());
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    expect((await port.check('main', signal)).changes).toEqual([]);
+    writeFileSync(join(dir, 'key'), other.key); // the other account has no site yet
+    await port.reload(signal);
+    expect((await port.check('main', signal)).changes).toMatchObject([{ domain: 'a.example', action: 'create' }]);
+  });
+});

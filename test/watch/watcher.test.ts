@@ -3,9 +3,9 @@
 // taken over from another replica is only looked at first. What the port does is tested over the
 // reference server in watch-*.test.ts; here the port only records when it is asked.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AlertDocument } from '../../src/watch/alerts.js';
 import { singleProcess } from '../../src/watch/coordination/single.js';
 import type { Fields, Level } from '../../src/watch/log.js';
-import type { AlertDocument } from '../../src/watch/alerts.js';
 import type { CheckResult, Loaded, WatchedTarget, WatchPort } from '../../src/watch/port.js';
 import { PrometheusMetrics } from '../../src/watch/prometheus.js';
 import { Watcher, type WatchOptions } from '../../src/watch/watcher.js';
@@ -121,7 +121,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('the reconcile loop', () => {
   it('spreads a cycle’s checks evenly over the interval', async () => {
-    const { watcher, checks } = scriptedWatch({});
+    const { watcher, checks, logs } = scriptedWatch({});
     await watcher.run(2);
     expect(checks).toEqual([
       ['a', 0],
@@ -130,6 +130,11 @@ describe('the reconcile loop', () => {
       ['a', 60_000],
       ['b', 80_000],
       ['c', 100_000],
+    ]);
+    // A cycle is checked when its last check ends: 40 s after it started, on the virtual clock.
+    expect(logs.filter(([, message]) => message === 'cycle checked').map(([, , fields]) => fields)).toEqual([
+      { cycle: 1, checks: 3, seconds: 40 },
+      { cycle: 2, checks: 3, seconds: 40 },
     ]);
   });
 
@@ -340,10 +345,45 @@ describe('the configuration, read each cycle', () => {
   });
 
   it('links each alert to its target’s page when a public URL is set', async () => {
-    const { watcher, alerts } = scriptedWatch({ extra: { linkOf: (target) => `https://watch.example/t/${target}` } });
+    const { watcher, alerts } = scriptedWatch({
+      holdCheck: (target) => (target === 'b' ? Promise.reject(new Error('connection refused')) : undefined),
+      extra: { linkOf: (target) => `https://watch.example/t/${target}` },
+    });
     await watcher.run(1);
     const drift = alerts.find((document) => document.target === 'a' && document.alert === 'drift');
     expect(drift?.url).toBe('https://watch.example/t/a#drift');
     expect(drift?.text.endsWith(' https://watch.example/t/a#drift')).toBe(true);
+    // The page's drift and conflict sections have anchors; a failing check is the page itself.
+    const failing = alerts.find((document) => document.target === 'b' && document.alert === 'check_failing');
+    expect(failing?.url).toBe('https://watch.example/t/b');
+  });
+});
+
+describe('replicas sharing the targets', () => {
+  it('says when this replica’s share changes, and forgets the metrics of a target given away', async () => {
+    const single = singleProcess();
+    const shares = [
+      { owned: ['a', 'b'], replicas: 1 },
+      { owned: ['a'], replicas: 2 }, // a second replica took b
+      { owned: ['a'], replicas: 2 },
+    ];
+    let claims = 0;
+    const coordination = {
+      ...single,
+      claim: async () => {
+        const share = shares[claims++] ?? { owned: ['a'], replicas: 2 };
+        return { owned: new Set(share.owned), taken: new Set<string>(), replicas: share.replicas };
+      },
+    };
+    const metrics = new PrometheusMetrics();
+    const { watcher, logs } = scriptedWatch({ extra: { coordination, metrics } });
+    await watcher.run(3);
+    expect(logs.filter(([, message]) => message === 'targets claimed').map(([, , fields]) => fields)).toEqual([
+      { replica: single.id, replicas: 1, owned: 2, taken: 0, given: 0 },
+      { replica: single.id, replicas: 2, owned: 1, taken: 0, given: 1 },
+    ]);
+    const text = await metrics.text();
+    expect(text).toContain('target="a"');
+    expect(text).not.toContain('target="b"');
   });
 });
