@@ -205,7 +205,7 @@ describe('the journal of an apply', () => {
 });
 
 describe('the requests an apply announces', () => {
-  // One update and one create. The read-back lists the account when that takes fewer requests than
+  // Two updates and one create. The read-back lists the account when that takes fewer requests than
   // reading each site: 100 sites a page, the created site counted.
   for (const [live, after] of [
     [99, 1],
@@ -215,14 +215,15 @@ describe('the requests an apply announces', () => {
       const dir = tempDir('engine-requests-after');
       writeFileSync(
         join(dir, 'websites.yaml'),
-        'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n  - domain: new.example\n',
+        'version: 1\ndefaults:\n  privacy: private\nwebsites:\n  - domain: a.example\n  - domain: b.example\n  - domain: new.example\n',
       );
       const fixture = await engineFixture(dir);
       await insertWebsite(fixture.server, 'a.example', { values: { privacy: 0 } });
-      for (let index = 1; index < live; index++) await insertWebsite(fixture.server, `other-${index}.example`);
+      await insertWebsite(fixture.server, 'b.example', { values: { privacy: 0 } });
+      for (let index = 2; index < live; index++) await insertWebsite(fixture.server, `other-${index}.example`);
       expect((await applyTarget(applyRequest(), fixture.context)).kind).toBe('applied');
       expect(fixture.context.seen.find((event) => event.type === 'writing')).toMatchObject({
-        total: 2,
+        total: 3,
         requestsAfter: after,
       });
     });
