@@ -227,6 +227,22 @@ describe('apply over targets', () => {
     expect(questions[0]).toMatch(/^Apply to 2 targets \(staging: .*; production: .*\)\?/);
   });
 
+  it("an --allow-policy acknowledging one target's violation is no typo in another target's plan", async () => {
+    const config = readFileSync(join(fixture.ws.dir, 'websites.yaml'), 'utf8');
+    const policy = `policies:
+  - name: production-reports
+    match: { targets: [production], include: [production-only.example] }
+    rule: site.email
+    message: production sites send reports
+`;
+    fixture.ws.write('websites.yaml', config.replace('websites:\n', `${policy}websites:\n`));
+    const args = ['apply', '--target', 'staging', '--target', 'production', '--auto-approve'];
+    expect((await fixture.ws.run(args)).code).toBe(3);
+    const acknowledged = await fixture.ws.run([...args, '--allow-policy', 'production-reports:production-only.example']);
+    expect(acknowledged.code, acknowledged.err).toBe(0);
+    expect(acknowledged.out).toContain('Targets: 2; all done.');
+  });
+
   it('off a terminal, asks for --auto-approve or a reviewed plan file', async () => {
     const { code, err } = await fixture.ws.run(['apply', '--target', 'staging']);
     expect(code).toBe(1);

@@ -187,6 +187,28 @@ describe('--allow-delete', () => {
   });
 });
 
+/** A proxy to `at` that holds the first listing's answer until `release`; `listing` resolves once it is on the wire. */
+async function heldListing(at: TestServer) {
+  let listed: () => void = () => {};
+  const listing = new Promise<void>((resolve) => {
+    listed = resolve;
+  });
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const proxy = await startFaultProxy({
+    target: at.url,
+    hold: (request) => {
+      if (request.method !== 'GET') return undefined;
+      listed();
+      return held;
+    },
+  });
+  cleanups.push(() => proxy.close());
+  return { proxy, listing, release };
+}
+
 describe('a reload while a check runs', () => {
   it('keeps the plan of a check whose target did not change: the heal that follows writes it', async () => {
     const at = await server();
@@ -194,23 +216,7 @@ describe('a reload while a check runs', () => {
     await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
     const dir = tempDir('watch-reload-during-check');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
-    let listed: () => void = () => {};
-    const listing = new Promise<void>((resolve) => {
-      listed = resolve;
-    });
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const proxy = await startFaultProxy({
-      target: at.url,
-      hold: (request) => {
-        if (request.method !== 'GET') return undefined;
-        listed();
-        return held;
-      },
-    });
-    cleanups.push(() => proxy.close());
+    const { proxy, listing, release } = await heldListing(at);
     const port = healingPort(dir, proxy.url, at.key);
     const signal = new AbortController().signal;
     expect(await port.reload(signal)).toMatchObject({ ok: true });
@@ -224,6 +230,28 @@ describe('a reload while a check runs', () => {
       { domain: 'a.example', action: 'update', result: 'applied' },
     ]);
     expect((await live(at))['a.example']?.privacy).toBe(1);
+  });
+
+  it('drops the plan of a check whose target changed meanwhile: the heal asked of it writes nothing', async () => {
+    const at = await server();
+    const id = await insertWebsite(at, 'a.example');
+    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const dir = tempDir('watch-reload-changed');
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
+    const { proxy, listing, release } = await heldListing(at);
+    const port = healingPort(dir, proxy.url, at.key);
+    const signal = new AbortController().signal;
+    await port.reload(signal);
+    const checking = port.check('default', signal);
+    await listing;
+    writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example', 'b.example']));
+    expect(await port.reload(signal)).toMatchObject({ ok: true, reloaded: ['default'] });
+    release();
+    const checked = await checking;
+    expect(await port.heal('default', checked.changes, signal)).toEqual([
+      { domain: 'a.example', action: 'update', result: 'skipped', reason: 'the configuration changed' },
+    ]);
+    expect((await live(at))['a.example']?.privacy).toBe(0);
   });
 });
 
