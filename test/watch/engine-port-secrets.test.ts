@@ -54,12 +54,12 @@ it('releases a removed target key: no longer redacted, while the kept one still 
   expect(redact(KEY_B)).toBe(KEY_B);
 });
 
-it('releases the old key when a key file is rotated, and keeps the target passwords, still in use, redacted', async () => {
-  const dir = tempDir('engine-port-rotation');
-  const PASSWORD = 'engine-port-site-password-3c9e';
-  const [OLD, NEW] = ['engine-port-key-old-61d0a2e9', 'engine-port-key-new-f47b35c8'];
-  writeFileSync(join(dir, 'key'), OLD);
-  // The password in the target's own file: only the target's load holds it.
+/**
+ * Target a, whose key is in the file `key` and whose own file a.yaml has a password-protected site
+ * (so only the target's load holds the password); its port, with the password set.
+ */
+function passwordTarget(dir: string, key: string, password: string) {
+  writeFileSync(join(dir, 'key'), key);
   writeFileSync(
     join(dir, 'websites.yaml'),
     'version: 1\ntargets:\n  - name: a\n    url: http://127.0.0.1:9/\n    key_file: key\n    files: [a.yaml]\n',
@@ -67,7 +67,14 @@ it('releases the old key when a key file is rotated, and keeps the target passwo
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
   const site = '  - domain: a.example\n    privacy: password\n    password: ${SITESYNC_PASSWORD}\n';
   writeFileSync(join(dir, 'a.yaml'), `version: 1\nwebsites:\n${site}`);
-  const port = portOver(dir, { SITESYNC_PASSWORD: PASSWORD }, true);
+  return portOver(dir, { SITESYNC_PASSWORD: password }, true);
+}
+
+it('releases the old key when a key file is rotated, and keeps the target passwords, still in use, redacted', async () => {
+  const dir = tempDir('engine-port-rotation');
+  const PASSWORD = 'engine-port-site-password-3c9e';
+  const [OLD, NEW] = ['engine-port-key-old-61d0a2e9', 'engine-port-key-new-f47b35c8'];
+  const port = passwordTarget(dir, OLD, PASSWORD);
   const signal = new AbortController().signal;
   expect(await port.reload(signal)).toMatchObject({ ok: true, targets: [{ name: 'a', checkable: true }] });
   expect(redact(`${OLD} ${PASSWORD}`)).not.toMatch(/engine-port-(key|site)/);
@@ -80,15 +87,7 @@ it('releases the old key when a key file is rotated, and keeps the target passwo
 it('releases the passwords of a target whose files no longer use them', async () => {
   const dir = tempDir('engine-port-edit');
   const PASSWORD = 'engine-port-site-password-8a41';
-  writeFileSync(join(dir, 'key'), 'engine-port-key-edit-0b7d63f2');
-  writeFileSync(
-    join(dir, 'websites.yaml'),
-    'version: 1\ntargets:\n  - name: a\n    url: http://127.0.0.1:9/\n    key_file: key\n    files: [a.yaml]\n',
-  );
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference in YAML, not a template
-  const site = '  - domain: a.example\n    privacy: password\n    password: ${SITESYNC_PASSWORD}\n';
-  writeFileSync(join(dir, 'a.yaml'), `version: 1\nwebsites:\n${site}`);
-  const port = portOver(dir, { SITESYNC_PASSWORD: PASSWORD }, true);
+  const port = passwordTarget(dir, 'engine-port-key-edit-0b7d63f2', PASSWORD);
   const signal = new AbortController().signal;
   await port.reload(signal);
   expect(redact(PASSWORD)).not.toContain(PASSWORD);

@@ -37,16 +37,16 @@ async function live(at: TestServer): Promise<Record<string, Record<string, unkno
   return Object.fromEntries(listed.body.data.map((site: { domain: string }) => [site.domain, site]));
 }
 
-/** The engine port watch heals through, over the account at `url`; closed by `cleanups`. */
-function healingPort(dir: string, url: string, key: string, journal?: Journal) {
+/** An engine port over `dir` with `env` (heals off unless asked); closed by `cleanups`. */
+function portOver(dir: string, env: Record<string, string>, options: { heals?: boolean; journal?: Journal } = {}) {
   const port = enginePort({
-    journal,
+    journal: options.journal,
     files: [],
     targets: [],
     cwd: dir,
-    env: { SITESYNC_URL: url, SITESYNC_API_KEY: key },
+    env,
     insecureHttp: false,
-    heals: true,
+    heals: options.heals ?? false,
     budgetPerMinute: 1000,
     clock: manualClock(NOON),
     now: () => new Date(NOON),
@@ -56,6 +56,11 @@ function healingPort(dir: string, url: string, key: string, journal?: Journal) {
   });
   cleanups.push(() => port.close());
   return port;
+}
+
+/** The engine port watch heals through, over the account at `url`; closed by `cleanups`. */
+function healingPort(dir: string, url: string, key: string, journal?: Journal) {
+  return portOver(dir, { SITESYNC_URL: url, SITESYNC_API_KEY: key }, { heals: true, ...(journal && { journal }) });
 }
 
 /** a.example made public through the API (drift), c.example live but unlisted with prune and `max_deletes: 0`. */
@@ -378,21 +383,7 @@ describe('a target moved to another URL or key', () => {
     const config = (url: string) =>
       `version: 1\ntargets:\n  - name: main\n    url: ${url}\n    key_env: SITESYNC_MAIN_KEY\nwebsites:\n  - domain: a.example\n`;
     writeFileSync(join(dir, 'websites.yaml'), config(at.url));
-    const port = enginePort({
-      files: [],
-      targets: [],
-      cwd: dir,
-      env: { SITESYNC_MAIN_KEY: at.key, SITESYNC_ALLOWED_ORIGINS: `${at.url},${proxy.url}` },
-      insecureHttp: false,
-      heals: false,
-      budgetPerMinute: 1000,
-      clock: manualClock(NOON),
-      now: () => new Date(NOON),
-      allowDelete: [],
-      onRequest: () => {},
-      notice: () => {},
-    });
-    cleanups.push(() => port.close());
+    const port = portOver(dir, { SITESYNC_MAIN_KEY: at.key, SITESYNC_ALLOWED_ORIGINS: `${at.url},${proxy.url}` });
     const signal = new AbortController().signal;
     await port.reload(signal);
     await port.check('main', signal);
@@ -416,21 +407,7 @@ describe('a target moved to another URL or key', () => {
       join(dir, 'websites.yaml'),
       `version: 1\ntargets:\n  - name: main\n    url: ${at.url}\n    key_file: key\nwebsites:\n  - domain: a.example\n`,
     );
-    const port = enginePort({
-      files: [],
-      targets: [],
-      cwd: dir,
-      env: { SITESYNC_ALLOWED_ORIGINS: at.url },
-      insecureHttp: false,
-      heals: false,
-      budgetPerMinute: 1000,
-      clock: manualClock(NOON),
-      now: () => new Date(NOON),
-      allowDelete: [],
-      onRequest: () => {},
-      notice: () => {},
-    });
-    cleanups.push(() => port.close());
+    const port = portOver(dir, { SITESYNC_ALLOWED_ORIGINS: at.url });
     const signal = new AbortController().signal;
     await port.reload(signal);
     expect((await port.check('main', signal)).changes).toEqual([]);
