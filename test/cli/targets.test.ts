@@ -238,7 +238,11 @@ describe('apply over targets', () => {
     fixture.ws.write('websites.yaml', config.replace('websites:\n', `${policy}websites:\n`));
     const args = ['apply', '--target', 'staging', '--target', 'production', '--auto-approve'];
     expect((await fixture.ws.run(args)).code).toBe(3);
-    const acknowledged = await fixture.ws.run([...args, '--allow-policy', 'production-reports:production-only.example']);
+    const acknowledged = await fixture.ws.run([
+      ...args,
+      '--allow-policy',
+      'production-reports:production-only.example',
+    ]);
     expect(acknowledged.code, acknowledged.err).toBe(0);
     expect(acknowledged.out).toContain('Targets: 2; all done.');
   });
