@@ -270,21 +270,17 @@ export function enginePort(options: EnginePortOptions): WatchPort {
       entry.last = undefined; // healed from this plan once: the next check plans again
       // Read back as not kept: failed, so --heal-failures stops a heal the service never keeps
       // (written again every cycle otherwise). Another writer's change is the next check's drift.
-      const notKept = new Map<string, string>();
+      const notKept = new Map<string, string[]>();
       for (const divergence of applied.verification.divergences) {
         if (divergence.otherWriter) continue;
-        const before = notKept.get(divergence.domain);
-        notKept.set(
-          divergence.domain,
-          `${before === undefined ? 'read back: ' : `${before}; `}${divergenceText(divergence)}`,
-        );
+        notKept.set(divergence.domain, [...(notKept.get(divergence.domain) ?? []), divergenceText(divergence)]);
       }
       return [
         ...refused,
         ...applied.changes.map((change): HealResult => {
           if (guarded?.refused.has(change.domain)) return { ...pick(change), result: 'skipped', reason: NOT_OURS };
           const lost = notKept.get(change.domain); // only applied changes are read back
-          if (lost !== undefined) return { ...pick(change), result: 'failed', reason: lost };
+          if (lost !== undefined) return { ...pick(change), result: 'failed', reason: `read back: ${lost.join('; ')}` };
           return {
             ...pick(change),
             result: change.outcome,

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { memoryJournal } from '../../src/apply/journal.js';
 import { type ApplyPorts, applyTarget, checkTarget } from '../../src/engine/apply-target.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { recordWith, startFaultProxy } from '../helpers/fault-proxy.js';
 import { client, insertWebsite } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { applyRequest, applySaved, type EngineFixture, engineFixture, liveDomains, savedPlan } from './support.js';
@@ -170,18 +170,12 @@ describe('the journal of an apply', () => {
     const dir = tempDir('engine-journal');
     writeFileSync(join(dir, 'websites.yaml'), 'version: 1\nwebsites:\n  - domain: a.example\n    privacy: private\n');
     const fixture = await engineFixture(dir);
-    const id = await insertWebsite(fixture.server, 'a.example');
-    await client(fixture.server)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const id = await insertWebsite(fixture.server, 'a.example', { values: { privacy: 0 } });
     // A service that answers the write and the read-back with the site as it was: public.
     const proxy = await startFaultProxy({
       target: fixture.server.url,
-      rewrite: (request, body) => {
-        const record = body as { data?: Record<string, unknown> } & Record<string, unknown>;
-        if (request.path !== `/api/v1/websites/${id}`) return undefined;
-        return record.data !== undefined
-          ? { ...record, data: { ...record.data, privacy: 0 } }
-          : { ...record, privacy: 0 };
-      },
+      rewrite: (request, body) =>
+        request.path === `/api/v1/websites/${id}` ? recordWith(body, { privacy: 0 }) : undefined,
     });
     const journal = memoryJournal();
     let closed = 0;

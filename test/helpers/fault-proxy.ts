@@ -244,3 +244,9 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     },
   };
 }
+
+/** A website record's answer (bare, or under `data`) with `fields` in place of its own: a service that did not keep a write. */
+export function recordWith(body: unknown, fields: Record<string, unknown>): unknown {
+  const record = body as { data?: Record<string, unknown> } & Record<string, unknown>;
+  return record.data !== undefined ? { ...record, data: { ...record.data, ...fields } } : { ...record, ...fields };
+}

@@ -8,10 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { redact } from '../../src/model/secret.js';
-import { enginePort } from '../../src/watch/engine-port.js';
-import { manualClock } from '../helpers/manual-clock.js';
 import { tempDir } from '../helpers/temp.js';
-import { useCleanups } from './support.js';
+import { enginePortOver, useCleanups } from './support.js';
 
 const cleanups = useCleanups();
 const KEY_A = 'engine-port-key-a-5b1e07c93f';
@@ -19,25 +17,9 @@ const KEY_B = 'engine-port-key-b-8d24a6f01c';
 const target = (name: string, variable: string) =>
   `  - name: ${name}\n    url: http://127.0.0.1:9/\n    key_env: ${variable}\n`;
 
-/** The engine port over `dir`, with `env`; closed by `cleanups`. */
-function portOver(dir: string, env: Record<string, string>, heals = false) {
-  const port = enginePort({
-    files: [],
-    targets: [],
-    cwd: dir,
-    env: { ...env, SITESYNC_ALLOWED_ORIGINS: 'http://127.0.0.1:9' },
-    insecureHttp: false,
-    heals,
-    budgetPerMinute: 1000,
-    clock: manualClock(0),
-    now: () => new Date(0),
-    allowDelete: [],
-    onRequest: () => {},
-    notice: () => {},
-  });
-  cleanups.push(() => port.close());
-  return port;
-}
+/** The engine port over `dir`, with `env` and the address the targets name pinned. */
+const portOver = (dir: string, env: Record<string, string>, heals = false) =>
+  enginePortOver(cleanups, dir, { ...env, SITESYNC_ALLOWED_ORIGINS: 'http://127.0.0.1:9' }, { heals });
 
 it('releases a removed target key: no longer redacted, while the kept one still is', async () => {
   const dir = tempDir('engine-port-secrets');

@@ -9,8 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import type { Clock } from '../../src/api/clock.js';
 import type { WebsitesApi } from '../../src/api/index.js';
+import type { Journal } from '../../src/apply/journal.js';
 import type { AlertDocument } from '../../src/watch/alerts.js';
+import { enginePort } from '../../src/watch/engine-port.js';
 import { createLogger, type RunningWatch, startWatch, type WatchSettings } from '../../src/watch/index.js';
+import { manualClock } from '../helpers/manual-clock.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
 
 export interface Receiver {
@@ -155,6 +158,36 @@ export function useCleanups(): (() => Promise<void>)[] {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   return cleanups;
+}
+
+/**
+ * The engine port watch checks and heals through, over the configuration in `dir` with `env`, at
+ * `at` on a manual clock (heals off unless asked): the port alone, without the loop. Closed by `cleanups`.
+ */
+export function enginePortOver(
+  cleanups: (() => Promise<void>)[],
+  dir: string,
+  env: Record<string, string>,
+  options: { heals?: boolean; journal?: Journal | undefined; at?: number } = {},
+) {
+  const at = options.at ?? 0;
+  const port = enginePort({
+    journal: options.journal,
+    files: [],
+    targets: [],
+    cwd: dir,
+    env,
+    insecureHttp: false,
+    heals: options.heals ?? false,
+    budgetPerMinute: 1000,
+    clock: manualClock(at),
+    now: () => new Date(at),
+    allowDelete: [],
+    onRequest: () => {},
+    notice: () => {},
+  });
+  cleanups.push(() => port.close());
+  return port;
 }
 
 /**

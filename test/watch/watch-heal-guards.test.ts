@@ -9,14 +9,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Journal, memoryJournal } from '../../src/apply/journal.js';
-import { enginePort } from '../../src/watch/engine-port.js';
 import type { HealPolicy } from '../../src/watch/index.js';
-import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { recordWith, startFaultProxy } from '../helpers/fault-proxy.js';
 import { gitRepo } from '../helpers/git-repo.js';
-import { manualClock } from '../helpers/manual-clock.js';
 import { client, insertWebsite, startTestServer, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
-import { useCleanups, watchClock, watchOneAccount } from './support.js';
+import { enginePortOver, useCleanups, watchClock, watchOneAccount } from './support.js';
 
 const NOON = Date.parse('2026-07-06T12:00:00Z');
 const cleanups = useCleanups();
@@ -37,31 +35,18 @@ async function live(at: TestServer): Promise<Record<string, Record<string, unkno
   return Object.fromEntries(listed.body.data.map((site: { domain: string }) => [site.domain, site]));
 }
 
-/** An engine port over `dir` with `env` (heals off unless asked); closed by `cleanups`. */
-function portOver(dir: string, env: Record<string, string>, options: { heals?: boolean; journal?: Journal } = {}) {
-  const port = enginePort({
-    journal: options.journal,
-    files: [],
-    targets: [],
-    cwd: dir,
-    env,
-    insecureHttp: false,
-    heals: options.heals ?? false,
-    budgetPerMinute: 1000,
-    clock: manualClock(NOON),
-    now: () => new Date(NOON),
-    allowDelete: [],
-    onRequest: () => {},
-    notice: () => {},
-  });
-  cleanups.push(() => port.close());
-  return port;
-}
-
 /** The engine port watch heals through, over the account at `url`; closed by `cleanups`. */
 function healingPort(dir: string, url: string, key: string, journal?: Journal) {
-  return portOver(dir, { SITESYNC_URL: url, SITESYNC_API_KEY: key }, { heals: true, ...(journal && { journal }) });
+  return enginePortOver(
+    cleanups,
+    dir,
+    { SITESYNC_URL: url, SITESYNC_API_KEY: key },
+    { heals: true, journal, at: NOON },
+  );
 }
+
+/** The engine port of the targets in `dir`, checking only; closed by `cleanups`. */
+const checkingPort = (dir: string, env: Record<string, string>) => enginePortOver(cleanups, dir, env, { at: NOON });
 
 /** a.example made public through the API (drift), c.example live but unlisted with prune and `max_deletes: 0`. */
 async function unsafeDrift() {
@@ -119,8 +104,7 @@ describe('self-heal and a replica losing its target', () => {
   it('asks before each write and sends none once the target is lost: the rest are skipped, never written', async () => {
     const at = await server();
     for (const domain of ['a.example', 'b.example', 'c.example']) {
-      const id = await insertWebsite(at, domain);
-      await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+      await insertWebsite(at, domain, { values: { privacy: 0 } });
     }
     const dir = tempDir('watch-lost');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example', 'b.example', 'c.example']));
@@ -217,8 +201,7 @@ async function heldListing(at: TestServer) {
 describe('a reload while a check runs', () => {
   it('keeps the plan of a check whose target did not change: the heal that follows writes it', async () => {
     const at = await server();
-    const id = await insertWebsite(at, 'a.example');
-    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    await insertWebsite(at, 'a.example', { values: { privacy: 0 } });
     const dir = tempDir('watch-reload-during-check');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
     const { proxy, listing, release } = await heldListing(at);
@@ -239,8 +222,7 @@ describe('a reload while a check runs', () => {
 
   it('drops the plan of a check whose target changed meanwhile: the heal asked of it writes nothing', async () => {
     const at = await server();
-    const id = await insertWebsite(at, 'a.example');
-    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    await insertWebsite(at, 'a.example', { values: { privacy: 0 } });
     const dir = tempDir('watch-reload-changed');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
     const { proxy, listing, release } = await heldListing(at);
@@ -265,8 +247,7 @@ describe('what a heal records', () => {
     const at = await server();
     const ids: number[] = [];
     for (const domain of ['a.example', 'b.example']) {
-      ids.push(await insertWebsite(at, domain));
-      await client(at)('PATCH', `/api/v1/websites/${ids.at(-1)}`, { form: { privacy: '0' } });
+      ids.push(await insertWebsite(at, domain, { values: { privacy: 0 } }));
     }
     const dir = tempDir('watch-heal-journal');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example', 'b.example']));
@@ -294,8 +275,7 @@ describe('what a heal records', () => {
 
   it('journals nothing when every change asked breaks an error policy: nothing is sent', async () => {
     const at = await server();
-    const id = await insertWebsite(at, 'a.example');
-    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0', email: '1' } });
+    await insertWebsite(at, 'a.example', { values: { privacy: 0, email: 1 } });
     const dir = tempDir('watch-heal-policy');
     const policy = 'policies:\n  - name: reports-on\n    rule: site.email\n    message: every site sends reports\n';
     writeFileSync(join(dir, 'websites.yaml'), CONFIG(policy, ['a.example']));
@@ -313,17 +293,12 @@ describe('what a heal records', () => {
 });
 
 /** A website record as it was before the heal: public, no e-mail reports. */
-function asBefore(body: unknown) {
-  const record = body as { privacy?: number; data?: Record<string, unknown> };
-  if (record.data !== undefined) return { ...record, data: { ...record.data, privacy: 0, email: 0 } };
-  return record.privacy !== undefined ? { ...record, privacy: 0, email: 0 } : undefined;
-}
+const asBefore = (body: unknown) => recordWith(body, { privacy: 0, email: 0 });
 
 describe('a heal the service does not keep', () => {
   it('is read back through the replica guard and fails, so that --heal-failures can stop it', async () => {
     const at = await server();
-    const id = await insertWebsite(at, 'a.example');
-    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const id = await insertWebsite(at, 'a.example', { values: { privacy: 0 } });
     const dir = tempDir('watch-heal-not-kept');
     writeFileSync(
       join(dir, 'websites.yaml'),
@@ -352,8 +327,7 @@ describe('a heal the service does not keep', () => {
 
   it('stays applied when the service took the write and another writer changed the site since: the next check sees it', async () => {
     const at = await server();
-    const id = await insertWebsite(at, 'a.example');
-    await client(at)('PATCH', `/api/v1/websites/${id}`, { form: { privacy: '0' } });
+    const id = await insertWebsite(at, 'a.example', { values: { privacy: 0 } });
     const dir = tempDir('watch-heal-other-writer');
     writeFileSync(join(dir, 'websites.yaml'), CONFIG('', ['a.example']));
     // The write is answered as sent; only the read-back shows the site as it was.
@@ -383,7 +357,7 @@ describe('a target moved to another URL or key', () => {
     const config = (url: string) =>
       `version: 1\ntargets:\n  - name: main\n    url: ${url}\n    key_env: SITESYNC_MAIN_KEY\nwebsites:\n  - domain: a.example\n`;
     writeFileSync(join(dir, 'websites.yaml'), config(at.url));
-    const port = portOver(dir, { SITESYNC_MAIN_KEY: at.key, SITESYNC_ALLOWED_ORIGINS: `${at.url},${proxy.url}` });
+    const port = checkingPort(dir, { SITESYNC_MAIN_KEY: at.key, SITESYNC_ALLOWED_ORIGINS: `${at.url},${proxy.url}` });
     const signal = new AbortController().signal;
     await port.reload(signal);
     await port.check('main', signal);
@@ -407,7 +381,7 @@ describe('a target moved to another URL or key', () => {
       join(dir, 'websites.yaml'),
       `version: 1\ntargets:\n  - name: main\n    url: ${at.url}\n    key_file: key\nwebsites:\n  - domain: a.example\n`,
     );
-    const port = portOver(dir, { SITESYNC_ALLOWED_ORIGINS: at.url });
+    const port = checkingPort(dir, { SITESYNC_ALLOWED_ORIGINS: at.url });
     const signal = new AbortController().signal;
     await port.reload(signal);
     expect((await port.check('main', signal)).changes).toEqual([]);
